@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// `scal`: one executable, git-style subcommands listed in commands.def.
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "scal/version.h"
+
+struct command {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+#define SCAL_COMMAND(name, fn, summary) {#name, fn, summary},
+#include "commands.def"
+#undef SCAL_COMMAND
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: scal <command> [options] ...\n\n"
+                 "Scalability analysis for OpenMP programs.\n\ncommands:\n");
+    for (size_t i = 0; commands[i].name; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n`scal <command> --help` describes a command's options.\n"
+                 "Measure one run without the runner: OMP_TOOL_LIBRARIES=libscal_ompt.so ./app\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("scal %s\n", SCAL_VERSION_STRING);
+        return 0;
+    }
+    for (size_t i = 0; commands[i].name; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "scal: '%s' is not a scal command; see 'scal --help'\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Small HDF5 helpers shared by the tool, the runner and the post-processor: attributes, string
+ * tables and chunked compound tables described once by a field list (so writer and reader agree). */
+#ifndef SCAL_H5UTIL_H
+#define SCAL_H5UTIL_H
+
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Turns off HDF5's automatic error stack printing: errors are reported as scal status codes with
+ * a message naming the object (see errmsg.h). Safe to call repeatedly. */
+void scal_h5_quiet(void);
+
+int scal_h5_attr_set_str(hid_t obj, const char *name, const char *value);
+int scal_h5_attr_set_i64(hid_t obj, const char *name, int64_t value);
+int scal_h5_attr_set_f64(hid_t obj, const char *name, double value);
+/* *out is malloc'd; the caller frees it. Fixed- and variable-length strings are accepted. */
+int scal_h5_attr_get_str(hid_t obj, const char *name, char **out);
+int scal_h5_attr_get_i64(hid_t obj, const char *name, int64_t *out);
+int scal_h5_attr_get_f64(hid_t obj, const char *name, double *out);
+int scal_h5_attr_exists(hid_t obj, const char *name);
+
+/* A 1-D dataset of variable-length UTF-8 strings (h5py reads it as an array of str/bytes). */
+int scal_h5_write_strings(hid_t loc, const char *name, const char *const *strings, size_t n);
+/* *out is an array of n malloc'd strings; free with scal_h5_free_strings. */
+int scal_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n);
+void scal_h5_free_strings(char **strings, size_t n);
+
+enum scal_h5_ftype { SCAL_H5_U8, SCAL_H5_I32, SCAL_H5_U32, SCAL_H5_I64, SCAL_H5_U64, SCAL_H5_F64 };
+
+/* One member of a compound table: its HDF5 name, type, and offset in the C struct. */
+struct scal_h5_field {
+    const char *name;
+    enum scal_h5_ftype type;
+    size_t offset;
+};
+#define SCAL_H5_FIELD(type_tag, struct_type, member)                                               \
+    {                                                                                              \
+#member, type_tag, offsetof(struct_type, member)                                           \
+    }
+
+/* The HDF5 memory type for the fields (caller closes it). */
+hid_t scal_h5_compound_type(const struct scal_h5_field *fields, size_t nfields, size_t struct_size);
+
+/* Creates a chunked, extendible 1-D table (shuffle + deflate) and writes nrows rows (may be 0). */
+int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                        size_t nfields, size_t struct_size, const void *rows, size_t nrows);
+/* Appends rows to a table made by scal_h5_write_table (creates it when it does not exist). */
+int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                         size_t nfields, size_t struct_size, const void *rows, size_t nrows);
+/* Reads a table into malloc'd rows of the caller's struct. Members are matched by name, so a
+ * file may carry more members than the reader asks for; a member the reader needs that the file
+ * lacks is an SCAL_EFORMAT error naming the table and the member. */
+int scal_h5_read_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                       size_t nfields, size_t struct_size, void **rows, size_t *nrows);
+/* Number of rows of a 1-D table, or a negative status. */
+int64_t scal_h5_table_rows(hid_t loc, const char *name);
+
+/* 1 if a link of that name exists under loc, 0 if not. */
+int scal_h5_exists(hid_t loc, const char *name);
+
+#endif

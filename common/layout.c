@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Field lists of scal's HDF5 tables, generated from the X-macros in layout.h.
+#include "layout.h"
+
+#define FIELD_OF(T) FIELD_##T
+#define SCAL_FIELD_ENTRY(T, h5, ctype, member) {#member, h5, offsetof(T, member)},
+#define REGION_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_region_row, h5, ctype, member)
+#define STAT_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_region_stat_row, h5, ctype, member)
+#define THREAD_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_thread_row, h5, ctype, member)
+#define THREAD_STAT_ENTRY(h5, ctype, member)                                                      \
+    SCAL_FIELD_ENTRY(struct scal_thread_stat_row, h5, ctype, member)
+#define TI_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_trace_instance_row, h5, ctype, member)
+#define TS_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_trace_state_row, h5, ctype, member)
+#define CONFIG_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_config_row, h5, ctype, member)
+#define RUN_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_run_row, h5, ctype, member)
+#define RID_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_region_id_row, h5, ctype, member)
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct scal_h5_field region_fields[] = {
+    SCAL_REGION_IDENTITY_FIELDS(REGION_ENTRY) SCAL_REGION_STATS_FIELDS(REGION_ENTRY)};
+static const struct scal_h5_field region_stat_fields[] = {
+    {"run", SCAL_H5_U32, offsetof(struct scal_region_stat_row, run)},
+    {"region", SCAL_H5_U32, offsetof(struct scal_region_stat_row, region)},
+    SCAL_REGION_STATS_FIELDS(STAT_ENTRY)};
+static const struct scal_h5_field thread_fields[] = {SCAL_THREAD_FIELDS(THREAD_ENTRY)};
+static const struct scal_h5_field thread_stat_fields[] = {
+    {"run", SCAL_H5_U32, offsetof(struct scal_thread_stat_row, run)},
+    SCAL_THREAD_FIELDS(THREAD_STAT_ENTRY)};
+static const struct scal_h5_field trace_instance_fields[] = {SCAL_TRACE_INSTANCE_FIELDS(TI_ENTRY)};
+static const struct scal_h5_field trace_state_fields[] = {SCAL_TRACE_STATE_FIELDS(TS_ENTRY)};
+static const struct scal_h5_field config_fields[] = {SCAL_CONFIG_FIELDS(CONFIG_ENTRY)};
+static const struct scal_h5_field run_fields[] = {SCAL_RUN_FIELDS(RUN_ENTRY)};
+static const struct scal_h5_field region_id_fields[] = {SCAL_REGION_IDENTITY_FIELDS(RID_ENTRY)};
+
+#define TABLE(var, path, fields, T)                                                                \
+    const struct scal_table_desc var = {path, fields, N(fields), sizeof(T)};
+TABLE(scal_table_run_regions, "regions", region_fields, struct scal_region_row)
+TABLE(scal_table_threads, "threads", thread_fields, struct scal_thread_row)
+TABLE(scal_table_trace_instances, "trace/instances", trace_instance_fields,
+      struct scal_trace_instance_row)
+TABLE(scal_table_trace_states, "trace/states", trace_state_fields, struct scal_trace_state_row)
+TABLE(scal_table_configs, "configs", config_fields, struct scal_config_row)
+TABLE(scal_table_runs, "runs", run_fields, struct scal_run_row)
+TABLE(scal_table_campaign_regions, "regions", region_id_fields, struct scal_region_id_row)
+TABLE(scal_table_region_stats, "region_stats", region_stat_fields, struct scal_region_stat_row)
+TABLE(scal_table_thread_stats, "thread_stats", thread_stat_fields, struct scal_thread_stat_row)
+
+const struct scal_table_desc *const scal_all_tables[] = {
+    &scal_table_run_regions, &scal_table_threads,          &scal_table_trace_instances,
+    &scal_table_trace_states, &scal_table_configs,         &scal_table_runs,
+    &scal_table_campaign_regions, &scal_table_region_stats, &scal_table_thread_stats,
+    NULL};
+
+const char *scal_region_kind_name(int kind)
+{
+    switch (kind) {
+    case SCAL_KIND_ROOT: return "root";
+    case SCAL_KIND_PARALLEL: return "parallel";
+    case SCAL_KIND_SERIAL: return "serial";
+    case SCAL_KIND_USER: return "user";
+    }
+    return "unknown";
+}
+
+const char *scal_run_status_name(int status)
+{
+    switch (status) {
+    case SCAL_RUN_OK: return "ok";
+    case SCAL_RUN_FAILED: return "failed";
+    case SCAL_RUN_SIGNALED: return "signaled";
+    case SCAL_RUN_TIMEOUT: return "timeout";
+    case SCAL_RUN_LAUNCH: return "launch-error";
+    case SCAL_RUN_NODATA: return "no-data";
+    }
+    return "unknown";
+}

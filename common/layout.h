@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The HDF5 layout of scal's files as C rows: one X-macro per table generates the struct and the
+ * field list that writers and readers pass to h5util, so that code and schemas/ stay in step.
+ * Human description: schemas/README.md; machine-readable: schemas/scal-run-1.json and
+ * schemas/scal-campaign-1.json (checked against these lists by tests/layout). */
+#ifndef SCAL_LAYOUT_H
+#define SCAL_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "h5util.h"
+
+#define SCAL_FORMAT_RUN "scal-run"
+#define SCAL_FORMAT_CAMPAIGN "scal-campaign"
+#define SCAL_SCHEMA_VERSION 1
+/* Root attributes every scal file carries. */
+#define SCAL_ATTR_FORMAT "scal_format"
+#define SCAL_ATTR_SCHEMA_VERSION "scal_schema_version"
+#define SCAL_ATTR_TOOL_VERSION "scal_tool_version"
+
+/* Region kinds (member `kind` of the region tables). */
+enum scal_region_kind {
+    SCAL_KIND_ROOT = 0,     /* the whole program */
+    SCAL_KIND_PARALLEL = 1, /* an OpenMP parallel region */
+    SCAL_KIND_SERIAL = 2,   /* serial code between two consecutive top-level regions */
+    SCAL_KIND_USER = 3,     /* a scal_region_begin/end region */
+};
+const char *scal_region_kind_name(int kind);
+
+/* Thread states of the trace (member `state` of /trace/states). */
+enum scal_thread_state { SCAL_STATE_WORK = 0, SCAL_STATE_BARRIER = 1, SCAL_STATE_LOCK = 2 };
+
+#define SCAL_NO_STRING 0u /* string index 0 is always "" */
+#define SCAL_NO_REGION (-1)
+
+/* X(h5type, ctype, member) */
+#define SCAL_REGION_IDENTITY_FIELDS(X)                                                             \
+    X(SCAL_H5_U32, uint32_t, id)                                                                   \
+    X(SCAL_H5_I32, int32_t, parent)                                                                \
+    X(SCAL_H5_U32, uint32_t, depth)                                                                \
+    X(SCAL_H5_U8, uint8_t, kind)                                                                   \
+    X(SCAL_H5_U32, uint32_t, name)                                                                 \
+    X(SCAL_H5_U32, uint32_t, module)                                                               \
+    X(SCAL_H5_U32, uint32_t, build_id)                                                             \
+    X(SCAL_H5_U64, uint64_t, offset)                                                               \
+    X(SCAL_H5_U32, uint32_t, file)                                                                 \
+    X(SCAL_H5_I32, int32_t, line_first)                                                            \
+    X(SCAL_H5_I32, int32_t, line_last)                                                             \
+    X(SCAL_H5_U32, uint32_t, function)                                                             \
+    X(SCAL_H5_I32, int32_t, gap_prev)                                                              \
+    X(SCAL_H5_I32, int32_t, gap_next)
+
+#define SCAL_REGION_STATS_FIELDS(X)                                                                \
+    X(SCAL_H5_U64, uint64_t, count)                                                                \
+    X(SCAL_H5_F64, double, time_total_s)                                                           \
+    X(SCAL_H5_F64, double, time_min_s)                                                             \
+    X(SCAL_H5_F64, double, time_max_s)                                                             \
+    X(SCAL_H5_F64, double, time_mean_s)                                                            \
+    X(SCAL_H5_F64, double, time_var_s2)                                                            \
+    X(SCAL_H5_F64, double, time_median_s)                                                          \
+    X(SCAL_H5_U8, uint8_t, median_exact)                                                           \
+    X(SCAL_H5_I32, int32_t, team_requested_min)                                                    \
+    X(SCAL_H5_I32, int32_t, team_requested_max)                                                    \
+    X(SCAL_H5_I32, int32_t, team_actual_min)                                                       \
+    X(SCAL_H5_I32, int32_t, team_actual_max)                                                       \
+    X(SCAL_H5_F64, double, work_total_s)                                                           \
+    X(SCAL_H5_F64, double, work_inst_max_s)                                                        \
+    X(SCAL_H5_F64, double, work_inst_min_s)                                                        \
+    X(SCAL_H5_F64, double, barrier_total_s)                                                        \
+    X(SCAL_H5_F64, double, barrier_inst_max_s)                                                     \
+    X(SCAL_H5_F64, double, lock_total_s)                                                           \
+    X(SCAL_H5_F64, double, lock_inst_max_s)                                                        \
+    X(SCAL_H5_U32, uint32_t, threads)                                                              \
+    X(SCAL_H5_F64, double, thread_work_max_s)                                                      \
+    X(SCAL_H5_F64, double, thread_work_min_s)                                                      \
+    X(SCAL_H5_F64, double, thread_work_mean_s)                                                     \
+    X(SCAL_H5_F64, double, imbalance)                                                              \
+    X(SCAL_H5_U64, uint64_t, loops)                                                                \
+    X(SCAL_H5_U64, uint64_t, loop_iterations)
+
+#define SCAL_THREAD_FIELDS(X)                                                                      \
+    X(SCAL_H5_U32, uint32_t, region)                                                               \
+    X(SCAL_H5_U32, uint32_t, thread)                                                               \
+    X(SCAL_H5_U64, uint64_t, instances)                                                            \
+    X(SCAL_H5_F64, double, work_s)                                                                 \
+    X(SCAL_H5_F64, double, barrier_s)                                                              \
+    X(SCAL_H5_F64, double, lock_s)
+
+#define SCAL_TRACE_INSTANCE_FIELDS(X)                                                              \
+    X(SCAL_H5_U32, uint32_t, region)                                                               \
+    X(SCAL_H5_U32, uint32_t, thread)                                                               \
+    X(SCAL_H5_F64, double, begin_s)                                                                \
+    X(SCAL_H5_F64, double, end_s)
+
+#define SCAL_TRACE_STATE_FIELDS(X)                                                                 \
+    X(SCAL_H5_U32, uint32_t, thread)                                                               \
+    X(SCAL_H5_U32, uint32_t, region)                                                               \
+    X(SCAL_H5_U8, uint8_t, state)                                                                  \
+    X(SCAL_H5_F64, double, begin_s)                                                                \
+    X(SCAL_H5_F64, double, end_s)
+
+/* Campaign tables (written by scal run / scal merge / scal import). */
+#define SCAL_CONFIG_FIELDS(X)                                                                      \
+    X(SCAL_H5_U32, uint32_t, id)                                                                   \
+    X(SCAL_H5_I32, int32_t, threads)                                                               \
+    X(SCAL_H5_U32, uint32_t, input)                                                                \
+    X(SCAL_H5_U32, uint32_t, input_label)                                                          \
+    X(SCAL_H5_I64, int64_t, frequency_khz)                                                         \
+    X(SCAL_H5_U32, uint32_t, affinity)                                                             \
+    X(SCAL_H5_U32, uint32_t, argv)
+
+#define SCAL_RUN_FIELDS(X)                                                                         \
+    X(SCAL_H5_U32, uint32_t, id)                                                                   \
+    X(SCAL_H5_U32, uint32_t, config)                                                               \
+    X(SCAL_H5_U32, uint32_t, repetition)                                                           \
+    X(SCAL_H5_U8, uint8_t, status)                                                                 \
+    X(SCAL_H5_I32, int32_t, exit_code)                                                             \
+    X(SCAL_H5_I32, int32_t, signal)                                                                \
+    X(SCAL_H5_F64, double, wall_s)                                                                 \
+    X(SCAL_H5_F64, double, started_unix)                                                           \
+    X(SCAL_H5_I32, int32_t, team_requested)                                                        \
+    X(SCAL_H5_I32, int32_t, team_observed)                                                         \
+    X(SCAL_H5_U8, uint8_t, team_mismatch)                                                          \
+    X(SCAL_H5_I64, int64_t, frequency_observed_khz)                                                \
+    X(SCAL_H5_U32, uint32_t, message)                                                              \
+    X(SCAL_H5_U32, uint32_t, stdout_tail)                                                          \
+    X(SCAL_H5_U32, uint32_t, stderr_tail)
+
+/* Run status (member `status` of /runs). */
+enum scal_run_status {
+    SCAL_RUN_OK = 0,
+    SCAL_RUN_FAILED = 1,   /* non-zero exit */
+    SCAL_RUN_SIGNALED = 2, /* killed by a signal */
+    SCAL_RUN_TIMEOUT = 3,  /* killed by the runner after --timeout */
+    SCAL_RUN_LAUNCH = 4,   /* could not be started */
+    SCAL_RUN_NODATA = 5,   /* exited 0 but wrote no readable run file */
+};
+const char *scal_run_status_name(int status);
+
+#define SCAL_DECLARE_MEMBER(h5, ctype, member) ctype member;
+
+struct scal_region_row {
+    SCAL_REGION_IDENTITY_FIELDS(SCAL_DECLARE_MEMBER)
+    SCAL_REGION_STATS_FIELDS(SCAL_DECLARE_MEMBER)
+};
+/* Campaign /region_stats: one row per (run, region). */
+struct scal_region_stat_row {
+    uint32_t run;
+    uint32_t region;
+    SCAL_REGION_STATS_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_thread_row {
+    SCAL_THREAD_FIELDS(SCAL_DECLARE_MEMBER)
+};
+/* Campaign /thread_stats: /threads rows of every run. */
+struct scal_thread_stat_row {
+    uint32_t run;
+    SCAL_THREAD_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_trace_instance_row {
+    SCAL_TRACE_INSTANCE_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_trace_state_row {
+    SCAL_TRACE_STATE_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_config_row {
+    SCAL_CONFIG_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_run_row {
+    SCAL_RUN_FIELDS(SCAL_DECLARE_MEMBER)
+};
+/* Campaign /regions: identity only (ids unified across runs). */
+struct scal_region_id_row {
+    SCAL_REGION_IDENTITY_FIELDS(SCAL_DECLARE_MEMBER)
+};
+
+/* Field lists for h5util. */
+struct scal_table_desc {
+    const char *name; /* dataset path relative to the file root, e.g. "regions" */
+    const struct scal_h5_field *fields;
+    size_t nfields;
+    size_t row_size;
+};
+extern const struct scal_table_desc scal_table_run_regions;      /* run file /regions */
+extern const struct scal_table_desc scal_table_threads;          /* run file /threads */
+extern const struct scal_table_desc scal_table_trace_instances;  /* run file /trace/instances */
+extern const struct scal_table_desc scal_table_trace_states;     /* run file /trace/states */
+extern const struct scal_table_desc scal_table_configs;          /* campaign /configs */
+extern const struct scal_table_desc scal_table_runs;             /* campaign /runs */
+extern const struct scal_table_desc scal_table_campaign_regions; /* campaign /regions */
+extern const struct scal_table_desc scal_table_region_stats;     /* campaign /region_stats */
+extern const struct scal_table_desc scal_table_thread_stats;     /* campaign /thread_stats */
+
+/* Every table above, for schema checks (NULL-terminated). */
+extern const struct scal_table_desc *const scal_all_tables[];
+
+#endif
