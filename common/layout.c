@@ -15,6 +15,16 @@
 #define RUN_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_run_row, h5, ctype, member)
 #define RID_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_region_id_row, h5, ctype, member)
 
+#define SV_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_sensor_value_row, h5, ctype, member)
+#define SS_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_sensor_sample_row, h5, ctype, member)
+#define PS_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_plugin_state_row, h5, ctype, member)
+#define RSV_ENTRY(h5, ctype, member)                                                               \
+    SCAL_FIELD_ENTRY(struct scal_run_sensor_value_row, h5, ctype, member)
+#define RSS_ENTRY(h5, ctype, member)                                                               \
+    SCAL_FIELD_ENTRY(struct scal_run_sensor_sample_row, h5, ctype, member)
+#define RPS_ENTRY(h5, ctype, member)                                                               \
+    SCAL_FIELD_ENTRY(struct scal_run_plugin_state_row, h5, ctype, member)
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct scal_h5_field region_fields[] = {
@@ -33,6 +43,19 @@ static const struct scal_h5_field config_fields[] = {SCAL_CONFIG_FIELDS(CONFIG_E
 static const struct scal_h5_field run_fields[] = {SCAL_RUN_FIELDS(RUN_ENTRY)};
 static const struct scal_h5_field region_id_fields[] = {SCAL_REGION_IDENTITY_FIELDS(RID_ENTRY)};
 
+static const struct scal_h5_field sensor_value_fields[] = {SCAL_SENSOR_VALUE_FIELDS(SV_ENTRY)};
+static const struct scal_h5_field sensor_sample_fields[] = {SCAL_SENSOR_SAMPLE_FIELDS(SS_ENTRY)};
+static const struct scal_h5_field plugin_state_fields[] = {SCAL_PLUGIN_STATE_FIELDS(PS_ENTRY)};
+static const struct scal_h5_field run_sensor_value_fields[] = {
+    {"run", SCAL_H5_U32, offsetof(struct scal_run_sensor_value_row, run)},
+    SCAL_SENSOR_VALUE_FIELDS(RSV_ENTRY)};
+static const struct scal_h5_field run_sensor_sample_fields[] = {
+    {"run", SCAL_H5_U32, offsetof(struct scal_run_sensor_sample_row, run)},
+    SCAL_SENSOR_SAMPLE_FIELDS(RSS_ENTRY)};
+static const struct scal_h5_field run_plugin_state_fields[] = {
+    {"run", SCAL_H5_U32, offsetof(struct scal_run_plugin_state_row, run)},
+    SCAL_PLUGIN_STATE_FIELDS(RPS_ENTRY)};
+
 #define TABLE(var, path, fields, T)                                                                \
     const struct scal_table_desc var = {path, fields, N(fields), sizeof(T)};
 TABLE(scal_table_run_regions, "regions", region_fields, struct scal_region_row)
@@ -45,11 +68,23 @@ TABLE(scal_table_runs, "runs", run_fields, struct scal_run_row)
 TABLE(scal_table_campaign_regions, "regions", region_id_fields, struct scal_region_id_row)
 TABLE(scal_table_region_stats, "region_stats", region_stat_fields, struct scal_region_stat_row)
 TABLE(scal_table_thread_stats, "thread_stats", thread_stat_fields, struct scal_thread_stat_row)
+TABLE(scal_table_sensor_values, "sensors/values", sensor_value_fields, struct scal_sensor_value_row)
+TABLE(scal_table_sensor_samples, "sensors/samples", sensor_sample_fields,
+      struct scal_sensor_sample_row)
+TABLE(scal_table_plugin_states, "sensors/plugins", plugin_state_fields, struct scal_plugin_state_row)
+TABLE(scal_table_run_sensor_values, "sensor_values", run_sensor_value_fields,
+      struct scal_run_sensor_value_row)
+TABLE(scal_table_run_sensor_samples, "sensor_samples", run_sensor_sample_fields,
+      struct scal_run_sensor_sample_row)
+TABLE(scal_table_run_plugin_states, "plugins", run_plugin_state_fields,
+      struct scal_run_plugin_state_row)
 
 const struct scal_table_desc *const scal_all_tables[] = {
     &scal_table_run_regions, &scal_table_threads,          &scal_table_trace_instances,
     &scal_table_trace_states, &scal_table_configs,         &scal_table_runs,
     &scal_table_campaign_regions, &scal_table_region_stats, &scal_table_thread_stats,
+    &scal_table_sensor_values, &scal_table_sensor_samples, &scal_table_plugin_states,
+    &scal_table_run_sensor_values, &scal_table_run_sensor_samples, &scal_table_run_plugin_states,
     NULL};
 
 const char *scal_region_kind_name(int kind)

@@ -100,6 +100,29 @@ enum scal_thread_state { SCAL_STATE_WORK = 0, SCAL_STATE_BARRIER = 1, SCAL_STATE
     X(SCAL_H5_F64, double, begin_s)                                                                \
     X(SCAL_H5_F64, double, end_s)
 
+/* Sensor data (plugins). In a run file under /sensors/, in a campaign with a leading `run`. */
+#define SCAL_SENSOR_VALUE_FIELDS(X)                                                                \
+    X(SCAL_H5_I32, int32_t, region) /* region id, -1: the whole run (begin/end sensors) */       \
+    X(SCAL_H5_I32, int32_t, thread) /* team thread index, -1: all threads / process scope */     \
+    X(SCAL_H5_U32, uint32_t, metric) /* string index of "<plugin>.<metric>" */                   \
+    X(SCAL_H5_U32, uint32_t, unit)   /* string index of the unit */                              \
+    X(SCAL_H5_U64, uint64_t, instances)                                                            \
+    X(SCAL_H5_F64, double, value)    /* counters: sum of differences; gauges: last value */
+
+#define SCAL_SENSOR_SAMPLE_FIELDS(X)                                                               \
+    X(SCAL_H5_U32, uint32_t, metric)                                                               \
+    X(SCAL_H5_U32, uint32_t, unit)                                                                 \
+    X(SCAL_H5_F64, double, time_s) /* seconds since the start of the run */                       \
+    X(SCAL_H5_F64, double, value)
+
+#define SCAL_PLUGIN_STATE_FIELDS(X)                                                                \
+    X(SCAL_H5_U32, uint32_t, name)                                                                 \
+    X(SCAL_H5_U32, uint32_t, version)                                                              \
+    X(SCAL_H5_U8, uint8_t, kind)      /* enum scal_plugin_kind */                                  \
+    X(SCAL_H5_U8, uint8_t, available) /* 1 available and used, 0 unavailable or failed */          \
+    X(SCAL_H5_U32, uint32_t, reason)  /* string index: why unavailable, "" when available */       \
+    X(SCAL_H5_U32, uint32_t, path)    /* string index: the shared object loaded */
+
 /* Campaign tables (written by scal run / scal merge / scal import). */
 #define SCAL_CONFIG_FIELDS(X)                                                                      \
     X(SCAL_H5_U32, uint32_t, id)                                                                   \
@@ -170,6 +193,28 @@ struct scal_config_row {
 struct scal_run_row {
     SCAL_RUN_FIELDS(SCAL_DECLARE_MEMBER)
 };
+struct scal_sensor_value_row {
+    SCAL_SENSOR_VALUE_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_sensor_sample_row {
+    SCAL_SENSOR_SAMPLE_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_plugin_state_row {
+    SCAL_PLUGIN_STATE_FIELDS(SCAL_DECLARE_MEMBER)
+};
+/* Campaign variants: the run's rows with the run id in front. */
+struct scal_run_sensor_value_row {
+    uint32_t run;
+    SCAL_SENSOR_VALUE_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_run_sensor_sample_row {
+    uint32_t run;
+    SCAL_SENSOR_SAMPLE_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_run_plugin_state_row {
+    uint32_t run;
+    SCAL_PLUGIN_STATE_FIELDS(SCAL_DECLARE_MEMBER)
+};
 /* Campaign /regions: identity only (ids unified across runs). */
 struct scal_region_id_row {
     SCAL_REGION_IDENTITY_FIELDS(SCAL_DECLARE_MEMBER)
@@ -191,6 +236,12 @@ extern const struct scal_table_desc scal_table_runs;             /* campaign /ru
 extern const struct scal_table_desc scal_table_campaign_regions; /* campaign /regions */
 extern const struct scal_table_desc scal_table_region_stats;     /* campaign /region_stats */
 extern const struct scal_table_desc scal_table_thread_stats;     /* campaign /thread_stats */
+extern const struct scal_table_desc scal_table_sensor_values;    /* run file /sensors/values */
+extern const struct scal_table_desc scal_table_sensor_samples;   /* run file /sensors/samples */
+extern const struct scal_table_desc scal_table_plugin_states;    /* run file /sensors/plugins */
+extern const struct scal_table_desc scal_table_run_sensor_values;  /* campaign /sensor_values */
+extern const struct scal_table_desc scal_table_run_sensor_samples; /* campaign /sensor_samples */
+extern const struct scal_table_desc scal_table_run_plugin_states;  /* campaign /plugins */
 
 /* Every table above, for schema checks (NULL-terminated). */
 extern const struct scal_table_desc *const scal_all_tables[];
