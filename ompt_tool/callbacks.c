@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The OMPT callbacks: the measurement hot path.
+//
+// Every callback runs on the thread whose event it reports, touches only that thread's state (and
+// its own team slot), never allocates after the thread's first event, never locks (except the
+// one-time insertion of a new node), never prints. Anomalies are counted in scal_diag_counters.
+//
+// Times of one parallel-region instance:
+//   wall    = parallel_end - parallel_begin on the encountering thread (overlap counted once);
+//   member i: work    = [implicit-task begin, join-barrier begin] minus inner waits and lock waits,
+//             barrier = inner barrier/taskwait waits + [join-barrier begin, parallel_end],
+//             lock    = mutex_acquire -> mutex_acquired.
+// A worker's implicit-task end and join-barrier end arrive late (when it is woken for the next
+// region), so the join-barrier begin marks the end of its work and parallel_end the end of its wait.
+#include <omp-tools.h>
+#include <string.h>
+
+#include "sensor_hooks.h"
+#include "tool.h"
+
+#define MAX_DEPTH (scal_tool_state.cfg.max_depth)
+#define MAX_TEAM (scal_tool_state.cfg.max_team)
+
+static inline struct scal_frame *top_frame(struct scal_thread *t)
+{
+    return t->depth ? &t->frames[t->depth - 1] : NULL;
+}
+
+static inline int32_t current_parent(struct scal_thread *t)
+{
+    return t->depth ? (int32_t)t->frames[t->depth - 1].node : 0;
+}
+
+static inline bool at_top_level(const struct scal_thread *t)
+{
+    return t->is_initial && t->depth == 1 && t->frames[0].role == SCAL_FRAME_ROOT;
+}
+
+/* Serial code between two consecutive top-level regions of the initial thread is a node too. */
+void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t now)
+{
+    if (!at_top_level(t)) return;
+    struct scal_frame *root = &t->frames[0];
+    uint32_t gap = scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node, (int32_t)next_node);
+    struct scal_node_stats *row = scal_thread_row(t, gap);
+    scal_stats_add_time(row, now > root->last_child_end_ns ? now - root->last_child_end_ns : 0);
+    scal_stats_add_team(row, 1, 1);
+}
+
+void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now)
+{
+    if (at_top_level(t)) {
+        t->frames[0].last_child_end_ns = now;
+        t->frames[0].last_child_node = (int32_t)node;
+    }
+}
+
+void scal_root_open(struct scal_thread *t)
+{
+    struct scal_frame *f = &t->frames[0];
+    memset(f, 0, sizeof(*f));
+    f->node = 0;
+    f->kind = SCAL_KIND_ROOT;
+    f->role = SCAL_FRAME_ROOT;
+    f->begin_ns = scal_tool_state.start_ns;
+    f->last_child_end_ns = scal_tool_state.start_ns;
+    f->last_child_node = -1;
+    t->depth = 1;
+    t->is_initial = true;
+}
+
+/* ---- parallel regions ---------------------------------------------------------------------- */
+
+static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *encountering_task_frame,
+                              ompt_data_t *parallel_data, unsigned int requested_parallelism, int flags,
+                              const void *codeptr_ra)
+{
+    struct scal_thread *t = scal_thread_get();
+    parallel_data->ptr = NULL;
+    if (!t) return;
+    uint64_t now = scal_now_ns();
+    if (__builtin_expect(scal_callsite_in_runtime(codeptr_ra), 0))
+        codeptr_ra = scal_callsite_outside_runtime(codeptr_ra);
+    uint32_t node = scal_node_lookup(SCAL_KIND_PARALLEL, current_parent(t), (uint64_t)(uintptr_t)codeptr_ra,
+                                     NULL, -1, -1);
+    scal_serial_gap_before(t, node, now);
+    if (t->depth >= MAX_DEPTH) {
+        scal_diag_count(SCAL_DIAG_stack_overflow);
+        return;
+    }
+    struct scal_instance *inst = &t->insts[t->depth];
+    struct scal_frame *f = &t->frames[t->depth++];
+    f->node = node;
+    f->kind = SCAL_KIND_PARALLEL;
+    f->role = SCAL_FRAME_ENCOUNTER;
+    f->begin_ns = now;
+    f->inst = inst;
+    inst->node = node;
+    inst->requested = (int32_t)requested_parallelism;
+    inst->begin_ns = now;
+    inst->codeptr = codeptr_ra;
+    uint32_t n = requested_parallelism < MAX_TEAM ? requested_parallelism : MAX_TEAM;
+    memset(inst->slots, 0, (size_t)n * sizeof(*inst->slots));
+    atomic_store_explicit(&inst->actual, (int32_t)requested_parallelism, memory_order_relaxed);
+    /* Publishes the reset slots to the team (the runtime's own fork is invisible to TSan). */
+    atomic_fetch_add_explicit(&inst->generation, 1, memory_order_release);
+    parallel_data->ptr = inst;
+    if (t->sensors) scal_sensor_enter(t->sensors, node, 0, 1);
+}
+
+/* A member reached the join barrier (or its implicit task ended without one): its work is done. */
+static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t now)
+{
+    struct scal_instance *inst = f->inst;
+    if (f->team_index < MAX_TEAM)
+        atomic_store_explicit(&inst->slots[f->team_index].barrier_ns, now, memory_order_release);
+    if (t->sensors && f->team_index != 0) scal_sensor_exit(t->sensors, f->node, f->team_index, 0);
+    if (f->task_data) ((ompt_data_t *)f->task_data)->ptr = NULL;
+    t->member_frame = f->prev_member;
+    t->depth--;
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
+                             unsigned int actual_parallelism, unsigned int index, int flags)
+{
+    if (flags & ompt_task_initial) return; /* the initial task of a thread: no region */
+    struct scal_thread *t = scal_thread_get();
+    if (!t) return;
+    if (endpoint == ompt_scope_begin) {
+        struct scal_instance *inst = parallel_data ? parallel_data->ptr : NULL;
+        task_data->ptr = NULL;
+        if (!inst) {
+            scal_diag_count(SCAL_DIAG_unknown_parallel);
+            return;
+        }
+        (void)atomic_load_explicit(&inst->generation, memory_order_acquire);
+        uint64_t now = scal_now_ns();
+        if (t->depth >= MAX_DEPTH) {
+            scal_diag_count(SCAL_DIAG_stack_overflow);
+            return;
+        }
+        struct scal_frame *f = &t->frames[t->depth];
+        f->node = inst->node;
+        f->kind = SCAL_KIND_PARALLEL;
+        f->role = SCAL_FRAME_MEMBER;
+        f->team_index = index;
+        f->begin_ns = now;
+        f->inst = inst;
+        f->task_data = task_data;
+        f->prev_member = t->member_frame;
+        t->member_frame = (int)t->depth;
+        t->depth++;
+        task_data->ptr = f;
+        if (index < MAX_TEAM) {
+            struct scal_slot *s = &inst->slots[index];
+            s->work_begin_ns = now;
+            s->gtid = t->gtid;
+        } else {
+            scal_diag_count(SCAL_DIAG_team_beyond_max);
+        }
+        if (index == 0) atomic_store_explicit(&inst->actual, (int32_t)actual_parallelism, memory_order_relaxed);
+        else if (t->sensors) scal_sensor_enter(t->sensors, inst->node, index, 0);
+    } else {
+        struct scal_frame *f = task_data ? task_data->ptr : NULL;
+        if (f && f == top_frame(t) && f->role == SCAL_FRAME_MEMBER) member_done(t, f, scal_now_ns());
+    }
+}
+
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
+                            const void *codeptr_ra)
+{
+    struct scal_thread *t = scal_thread_get();
+    struct scal_instance *inst = parallel_data ? parallel_data->ptr : NULL;
+    if (!t || !inst) return;
+    uint64_t now = scal_now_ns();
+    struct scal_frame *f = top_frame(t);
+    if (f && f->role == SCAL_FRAME_MEMBER && f->inst == inst) {
+        member_done(t, f, now);
+        f = top_frame(t);
+    }
+    if (!f || f->role != SCAL_FRAME_ENCOUNTER || f->inst != inst) {
+        scal_diag_count(SCAL_DIAG_unmatched_end);
+        return;
+    }
+    uint32_t node = f->node;
+    struct scal_node_stats *row = scal_thread_row(t, node);
+    int32_t actual = atomic_load_explicit(&inst->actual, memory_order_relaxed);
+    scal_stats_add_time(row, now - f->begin_ns);
+    scal_stats_add_team(row, inst->requested, actual);
+
+    uint32_t n = actual > 0 ? (uint32_t)actual : 0, members = 0;
+    if (n > MAX_TEAM) n = MAX_TEAM;
+    uint64_t sum_work = 0, max_work = 0, min_work = UINT64_MAX, sum_bar = 0, max_bar = 0, sum_lock = 0,
+             max_lock = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct scal_slot *s = &inst->slots[i];
+        uint64_t tb = atomic_load_explicit(&s->barrier_ns, memory_order_acquire);
+        uint64_t wb = s->work_begin_ns;
+        if (wb == 0) continue; /* this member never started (team smaller than reported) */
+        if (tb == 0 || tb > now) tb = now;
+        uint64_t busy = tb > wb ? tb - wb : 0, inner = s->inner_wait_ns, lock = s->lock_ns;
+        uint64_t work = busy > inner + lock ? busy - inner - lock : 0;
+        uint64_t bar = inner + (now - tb);
+        struct scal_team_total *tt = &row->team[i];
+        tt->instances++;
+        tt->work_ns += work;
+        tt->barrier_ns += bar;
+        tt->lock_ns += lock;
+        if (i + 1 > row->team_tracked) row->team_tracked = i + 1;
+        sum_work += work;
+        sum_bar += bar;
+        sum_lock += lock;
+        if (work > max_work) max_work = work;
+        if (work < min_work) min_work = work;
+        if (bar > max_bar) max_bar = bar;
+        if (lock > max_lock) max_lock = lock;
+        members++;
+        if (t->trace) {
+            scal_trace_state(t, s->gtid, node, SCAL_STATE_WORK, wb, tb);
+            scal_trace_state(t, s->gtid, node, SCAL_STATE_BARRIER, tb, now);
+        }
+    }
+    if (members) {
+        row->work_ns += sum_work;
+        row->work_inst_max_ns += max_work;
+        row->work_inst_min_ns = row->work_inst_min_ns == UINT64_MAX ? min_work : row->work_inst_min_ns + min_work;
+        row->barrier_ns += sum_bar;
+        row->barrier_inst_max_ns += max_bar;
+        row->lock_ns += sum_lock;
+        row->lock_inst_max_ns += max_lock;
+        row->inst_mean_work_ns += (double)sum_work / members;
+    }
+    if (t->trace) scal_trace_instance(t, node, f->begin_ns, now);
+    if (t->sensors) scal_sensor_exit(t->sensors, node, 0, 1);
+    t->depth--;
+    scal_child_ended(t, node, now);
+}
+
+/* ---- synchronisation, locks, worksharing ---------------------------------------------------- */
+
+static inline struct scal_slot *member_slot(struct scal_thread *t)
+{
+    if (t->member_frame < 0) return NULL;
+    struct scal_frame *m = &t->frames[t->member_frame];
+    return m->team_index < MAX_TEAM ? &m->inst->slots[m->team_index] : NULL;
+}
+
+static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                           ompt_data_t *task_data, const void *codeptr_ra)
+{
+    struct scal_thread *t = scal_thread_get();
+    if (!t) return;
+    uint64_t now = scal_now_ns();
+    struct scal_frame *f = top_frame(t);
+    if (endpoint == ompt_scope_begin) {
+        /* The join barrier closing a parallel region: libomp >= 15 says so in the kind; libomp 14
+         * reports "implicit" for it and for worksharing barriers alike, and gives the join barrier
+         * no code pointer on workers and the region's own on the primary thread. */
+        bool join = kind == ompt_sync_region_barrier_implicit_parallel ||
+                    (kind == ompt_sync_region_barrier_implicit && f && f->role == SCAL_FRAME_MEMBER &&
+                     (codeptr_ra == NULL || codeptr_ra == f->inst->codeptr));
+        if (join && f && f->role == SCAL_FRAME_MEMBER && task_data && task_data->ptr == f) {
+            member_done(t, f, now);
+            return;
+        }
+        if (t->sync_depth++ == 0) t->wait_begin_ns = now;
+    } else {
+        if (t->sync_depth == 0) return; /* the end of a join barrier: accounted at parallel_end */
+        if (--t->sync_depth == 0) {
+            struct scal_slot *s = member_slot(t);
+            if (s) s->inner_wait_ns += now - t->wait_begin_ns;
+        }
+    }
+}
+
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wait_id,
+                             const void *codeptr_ra)
+{
+    struct scal_thread *t = scal_thread_get();
+    if (t) t->lock_begin_ns = scal_now_ns();
+}
+
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+    struct scal_thread *t = scal_thread_get();
+    if (!t || !t->lock_begin_ns) return;
+    uint64_t now = scal_now_ns();
+    struct scal_slot *s = member_slot(t);
+    if (s) s->lock_ns += now - t->lock_begin_ns;
+    if (t->trace && t->member_frame >= 0)
+        scal_trace_state(t, t->gtid, t->frames[t->member_frame].node, SCAL_STATE_LOCK, t->lock_begin_ns, now);
+    t->lock_begin_ns = 0;
+}
+
+static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                    ompt_data_t *task_data, uint64_t count, const void *codeptr_ra)
+{
+    if (endpoint != ompt_scope_begin || wstype != ompt_work_loop) return;
+    struct scal_thread *t = scal_thread_get();
+    if (!t || t->member_frame < 0) return;
+    struct scal_frame *m = &t->frames[t->member_frame];
+    if (m->team_index != 0) return; /* every member reports the loop; the primary counts it */
+    struct scal_node_stats *row = scal_thread_row(t, m->node);
+    row->loops++;
+    row->loop_iterations += count;
+}
+
+static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
+{
+    struct scal_thread *t = scal_thread_get();
+    if (t && t->sensors == NULL && scal_tool_state.sensors)
+        t->sensors = scal_sensor_thread_attach(scal_tool_state.sensors, t->gtid);
+}
+
+/* ---- registration ------------------------------------------------------------------------ */
+
+int scal_callbacks_register(void *lookup_fn)
+{
+    ompt_function_lookup_t lookup = (ompt_function_lookup_t)lookup_fn;
+    ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+    int missing = 0;
+    if (!set_callback) return -1;
+    /* ompt_set_never means the runtime cannot deliver the event: the measurement it feeds is then
+     * missing, which is reported once in the diagnostics. */
+#define SCAL_REGISTER(event, fn)                                                                   \
+    do {                                                                                           \
+        if (set_callback(event, (ompt_callback_t)(fn)) == ompt_set_never) {                        \
+            scal_diag_message("the OpenMP runtime cannot deliver %s; its measurements are missing", #event); \
+            missing++;                                                                             \
+        }                                                                                          \
+    } while (0)
+    SCAL_REGISTER(ompt_callback_thread_begin, on_thread_begin);
+    SCAL_REGISTER(ompt_callback_parallel_begin, on_parallel_begin);
+    SCAL_REGISTER(ompt_callback_parallel_end, on_parallel_end);
+    SCAL_REGISTER(ompt_callback_implicit_task, on_implicit_task);
+    SCAL_REGISTER(ompt_callback_sync_region, on_sync_region);
+    SCAL_REGISTER(ompt_callback_mutex_acquire, on_mutex_acquire);
+    SCAL_REGISTER(ompt_callback_mutex_acquired, on_mutex_acquired);
+    SCAL_REGISTER(ompt_callback_work, on_work);
+#undef SCAL_REGISTER
+    return missing;
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The real call site of a parallel region when the runtime reports one of its own addresses.
+//
+// libomp 14 gives nested parallel regions the codeptr_ra of __kmp_invoke_microtask (and a stale
+// enter frame), which would make every nested region look the same. When codeptr_ra lies inside the
+// runtime, the encountering thread unwinds its stack (libgcc's unwinder, .eh_frame) to the first
+// frame outside the runtime and this tool: the return address into the outlined region body that
+// called __kmpc_fork_call. Only such events pay for the unwind. When that call was a tail call
+// (the body ends with the nested region), no frame of it is left: the runtime's address stays the
+// key (distinct per parent node) and the writer labels the region accordingly.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <unwind.h>
+
+#include "tool.h"
+
+struct range {
+    uintptr_t lo, hi;
+};
+static struct range runtime_text, tool_text;
+
+struct range_search {
+    uintptr_t base;
+    struct range *out;
+};
+
+static int find_range(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct range_search *s = data;
+    if (info->dlpi_addr != s->base) return 0;
+    s->out->lo = UINTPTR_MAX;
+    s->out->hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (lo < s->out->lo) s->out->lo = lo;
+        if (hi > s->out->hi) s->out->hi = hi;
+    }
+    return 1;
+}
+
+static void range_of(const void *addr, struct range *out)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (!dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
+    struct range_search s = {lm->l_addr, out};
+    dl_iterate_phdr(find_range, &s);
+}
+
+void scal_callsite_init(const void *runtime_function)
+{
+    range_of(runtime_function, &runtime_text);
+    range_of((const void *)scal_callsite_init, &tool_text);
+}
+
+bool scal_callsite_in_runtime(const void *codeptr)
+{
+    uintptr_t a = (uintptr_t)codeptr;
+    return a >= runtime_text.lo && a < runtime_text.hi;
+}
+
+struct walk {
+    uintptr_t found, reported;
+    int frames;
+};
+
+static _Unwind_Reason_Code visit(struct _Unwind_Context *ctx, void *data)
+{
+    struct walk *w = data;
+    uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx);
+    if (++w->frames > 16 || ip == 0) return _URC_END_OF_STACK;
+    /* Reaching the frame the runtime reported means the region body's call to the runtime was a
+     * tail call: its frame is gone, and what lies above is the enclosing region's call site. */
+    if (ip == w->reported) return _URC_END_OF_STACK;
+    bool inside = (ip >= runtime_text.lo && ip < runtime_text.hi) || (ip >= tool_text.lo && ip < tool_text.hi);
+    if (inside) return _URC_NO_REASON;
+    w->found = ip;
+    return _URC_END_OF_STACK;
+}
+
+const void *scal_callsite_outside_runtime(const void *fallback)
+{
+    struct walk w = {0, (uintptr_t)fallback, 0};
+    _Unwind_Backtrace(visit, &w);
+    return w.found ? (const void *)w.found : fallback;
+}

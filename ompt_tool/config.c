@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Reads the SCAL_* environment variables into the tool's configuration, with defaults for bad values.
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "tool.h"
+
+static void note(struct scal_config *cfg, const char *fmt, ...)
+{
+    size_t used = strlen(cfg->messages);
+    va_list ap;
+    if (used + 2 >= sizeof(cfg->messages)) return;
+    va_start(ap, fmt);
+    vsnprintf(cfg->messages + used, sizeof(cfg->messages) - used, fmt, ap);
+    va_end(ap);
+    used = strlen(cfg->messages);
+    if (used + 1 < sizeof(cfg->messages)) strcat(cfg->messages, "\n");
+}
+
+/* 1 true, 0 false, -1 not a boolean. */
+static int parse_bool(const char *v)
+{
+    static const char *const yes[] = {"1", "true", "yes", "on"}, *const no[] = {"0", "false", "no", "off"};
+    for (size_t i = 0; i < 4; i++) {
+        if (!strcasecmp(v, yes[i])) return 1;
+        if (!strcasecmp(v, no[i])) return 0;
+    }
+    return -1;
+}
+
+static bool env_bool(struct scal_config *cfg, const char *name, bool dflt)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return dflt;
+    int b = parse_bool(v);
+    if (b < 0) {
+        note(cfg, "scal: %s='%s' is not a boolean (use 1/0, true/false, yes/no, on/off); using %s", name,
+             v, dflt ? "1" : "0");
+        return dflt;
+    }
+    return b;
+}
+
+static uint32_t env_count(struct scal_config *cfg, const char *name, uint32_t dflt, uint32_t lo,
+                          uint32_t hi)
+{
+    const char *v = getenv(name);
+    char *end = NULL;
+    if (!v || !*v) return dflt;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno || *end || v[0] == '-' || n < lo || n > hi) {
+        note(cfg, "scal: %s='%s' is not a whole number from %u to %u; using %u", name, v, lo, hi, dflt);
+        return dflt;
+    }
+    return (uint32_t)n;
+}
+
+static void load_output(struct scal_config *cfg)
+{
+    const char *v = getenv("SCAL_OUTPUT");
+    struct stat st;
+    if (!v || !*v) return;
+    if (strlen(v) >= sizeof(cfg->output) - 64) {
+        note(cfg, "scal: SCAL_OUTPUT is longer than %zu characters; writing to the current directory",
+             sizeof(cfg->output) - 64);
+        return;
+    }
+    snprintf(cfg->output, sizeof(cfg->output), "%s", v);
+    size_t len = strlen(v);
+    cfg->output_is_dir = v[len - 1] == '/' || (stat(v, &st) == 0 && S_ISDIR(st.st_mode));
+    if (cfg->output_is_dir && stat(v, &st) != 0)
+        note(cfg, "scal: SCAL_OUTPUT directory '%s' does not exist (%s); the run file will be written "
+                  "to the current directory instead", v, strerror(errno));
+}
+
+void scal_config_load(struct scal_config *cfg)
+{
+    const char *v;
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->enabled = env_bool(cfg, "SCAL_ENABLE", true);
+    cfg->max_regions = env_count(cfg, "SCAL_MAX_REGIONS", 4096, 16, 1u << 20);
+    cfg->max_team = env_count(cfg, "SCAL_MAX_TEAM", 256, 1, 65536);
+    cfg->max_threads = env_count(cfg, "SCAL_MAX_THREADS", 1024, 1, 1u << 20);
+    cfg->max_depth = 64;
+    cfg->resolve_lines = env_bool(cfg, "SCAL_RESOLVE", true);
+    cfg->verbose = env_bool(cfg, "SCAL_VERBOSE", false);
+    v = getenv("SCAL_TRACE");
+    if (v && *v) {
+        int b = parse_bool(v);
+        if (b == 0) cfg->trace_entries = 0;
+        else if (b == 1 && strcmp(v, "1") != 0) cfg->trace_entries = 65536;
+        else cfg->trace_entries = env_count(cfg, "SCAL_TRACE", 0, 1, 1u << 28);
+        if (cfg->trace_entries == 1) cfg->trace_entries = 65536; /* SCAL_TRACE=1 means "on" */
+    }
+    v = getenv("SCAL_PLUGINS");
+    if (v) snprintf(cfg->plugins, sizeof(cfg->plugins), "%s", v);
+    load_output(cfg);
+}

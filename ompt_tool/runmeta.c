@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Run metadata for /meta: command line, host, CPU, kernel, date, runtime, environment, exit reason.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "errmsg.h"
+#include "tool.h"
+
+extern char **environ;
+
+static size_t read_small_file(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = 0;
+    if (!f) return 0;
+    n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return n;
+}
+
+static void command_line(char *out, size_t len)
+{
+    char raw[8192];
+    size_t n = read_small_file("/proc/self/cmdline", raw, sizeof(raw)), o = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < n && o + 4 < len;) {
+        const char *arg = raw + i;
+        size_t alen = strlen(arg);
+        bool quote = alen == 0 || strpbrk(arg, " \t\"'\\") != NULL;
+        o += (size_t)snprintf(out + o, len - o, "%s%s%s%s", o ? " " : "", quote ? "'" : "", arg, quote ? "'" : "");
+        if (o >= len) o = len - 1;
+        i += alen + 1;
+    }
+}
+
+const char *scal_program_name(void)
+{
+    static char name[256];
+    if (!name[0]) {
+        char exe[4096];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+        if (n <= 0) return "program";
+        exe[n] = '\0';
+        const char *base = strrchr(exe, '/');
+        snprintf(name, sizeof(name), "%s", base ? base + 1 : exe);
+    }
+    return name;
+}
+
+static void cpu_model(char *out, size_t len)
+{
+    static char info[65536];
+    read_small_file("/proc/cpuinfo", info, sizeof(info));
+    const char *p = strstr(info, "model name");
+    snprintf(out, len, "unknown");
+    if (p && (p = strchr(p, ':'))) {
+        p++;
+        while (*p == ' ') p++;
+        size_t n = strcspn(p, "\n");
+        snprintf(out, len, "%.*s", (int)n, p);
+    }
+}
+
+static bool wanted_env(const char *e)
+{
+    return !strncmp(e, "OMP_", 4) || !strncmp(e, "KMP_", 4) || !strncmp(e, "GOMP_", 5) || !strncmp(e, "SCAL_", 5);
+}
+
+int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed)
+{
+    const struct scal_tool *st = &scal_tool_state;
+    char buf[8192], host[256] = "unknown", date[64];
+    struct utsname un;
+    int rc = SCAL_OK;
+    hid_t meta = H5Gcreate2(file, "meta", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (meta < 0) return scal__fail(SCAL_EHDF5, "cannot create group /meta");
+
+    command_line(buf, sizeof(buf));
+    rc |= scal_h5_attr_set_str(meta, "command_line", buf);
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    rc |= scal_h5_attr_set_str(meta, "executable", buf);
+    rc |= scal_h5_attr_set_i64(meta, "pid", (int64_t)getpid());
+    gethostname(host, sizeof(host) - 1);
+    rc |= scal_h5_attr_set_str(meta, "host", host);
+    cpu_model(buf, sizeof(buf));
+    rc |= scal_h5_attr_set_str(meta, "cpu_model", buf);
+    rc |= scal_h5_attr_set_i64(meta, "cpu_count", (int64_t)sysconf(_SC_NPROCESSORS_ONLN));
+    if (uname(&un) == 0) snprintf(buf, sizeof(buf), "%s %s %s %s", un.sysname, un.release, un.version, un.machine);
+    else snprintf(buf, sizeof(buf), "unknown");
+    rc |= scal_h5_attr_set_str(meta, "kernel", buf);
+    time_t start = (time_t)st->start_unix;
+    struct tm tm;
+    gmtime_r(&start, &tm);
+    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    rc |= scal_h5_attr_set_str(meta, "date_utc", date);
+    rc |= scal_h5_attr_set_f64(meta, "start_unix", st->start_unix);
+    rc |= scal_h5_attr_set_f64(meta, "duration_s", (double)(end_ns - st->start_ns) * 1e-9);
+    rc |= scal_h5_attr_set_str(meta, "omp_runtime", st->omp_runtime);
+    rc |= scal_h5_attr_set_str(meta, "clock_source", "clock_gettime(CLOCK_MONOTONIC); program start from /proc/self/stat (10 ms resolution)");
+    rc |= scal_h5_attr_set_str(meta, "exit_reason", st->exit_reason);
+    const char *omp_threads = getenv("OMP_NUM_THREADS");
+    rc |= scal_h5_attr_set_i64(meta, "requested_threads", omp_threads && atoi(omp_threads) > 0 ? atoi(omp_threads) : -1);
+    rc |= scal_h5_attr_set_i64(meta, "max_team_observed", max_team_observed);
+    rc |= scal_h5_attr_set_i64(meta, "trace", st->cfg.trace_entries ? 1 : 0);
+
+    /* The SCAL_*, OMP_*, KMP_*, GOMP_* environment, also as one string of SCAL_* options. */
+    size_t nenv = 0, o = 0;
+    for (char **e = environ; e && *e; e++) nenv += wanted_env(*e);
+    const char **env = calloc(nenv + 1, sizeof(*env));
+    buf[0] = '\0';
+    nenv = 0;
+    for (char **e = environ; env && e && *e; e++) {
+        if (!wanted_env(*e)) continue;
+        env[nenv++] = *e;
+        if (!strncmp(*e, "SCAL_", 5) && o + strlen(*e) + 2 < sizeof(buf))
+            o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", o ? " " : "", *e);
+    }
+    rc |= scal_h5_attr_set_str(meta, "tool_options", buf);
+    if (env) rc |= scal_h5_write_strings(meta, "environment", env, nenv);
+    free(env);
+    H5Gclose(meta);
+    return rc ? scal__fail(SCAL_EHDF5, "cannot write the run metadata in /meta") : SCAL_OK;
+}

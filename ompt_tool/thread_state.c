@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Per-thread state: created at a thread's first event with all the memory it will ever use
+// reserved at once (touched lazily), and registered for the flush.
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "tool.h"
+
+static struct scal_thread **registry;
+static _Atomic uint32_t registered;
+static _Thread_local struct scal_thread *self __attribute__((tls_model("initial-exec")));
+static _Thread_local bool self_failed __attribute__((tls_model("initial-exec")));
+
+int scal_threads_init(void)
+{
+    size_t bytes = (size_t)scal_tool_state.cfg.max_threads * sizeof(*registry);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return -1;
+    registry = p;
+    return 0;
+}
+
+static size_t align_up(size_t n)
+{
+    return (n + 63) & ~(size_t)63;
+}
+
+static struct scal_thread *create_thread_state(void)
+{
+    const struct scal_config *cfg = &scal_tool_state.cfg;
+    uint32_t gtid = atomic_fetch_add_explicit(&registered, 1, memory_order_relaxed);
+    if (gtid >= cfg->max_threads) {
+        atomic_fetch_sub_explicit(&registered, 1, memory_order_relaxed);
+        scal_diag_count(SCAL_DIAG_threads_beyond_max);
+        return NULL;
+    }
+    size_t off_frames = align_up(sizeof(struct scal_thread));
+    size_t off_insts = off_frames + align_up(cfg->max_depth * sizeof(struct scal_frame));
+    size_t off_slots = off_insts + align_up(cfg->max_depth * sizeof(struct scal_instance));
+    size_t off_map = off_slots + align_up((size_t)cfg->max_depth * cfg->max_team * sizeof(struct scal_slot));
+    size_t off_rows = off_map + align_up((size_t)cfg->max_regions * sizeof(uint32_t));
+    size_t total = off_rows + (size_t)cfg->max_regions * scal_tool_state.row_size;
+    unsigned char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) {
+        scal_diag_count(SCAL_DIAG_threads_beyond_max);
+        return NULL;
+    }
+    struct scal_thread *t = (struct scal_thread *)base;
+    t->gtid = gtid;
+    t->frames = (struct scal_frame *)(base + off_frames);
+    t->insts = (struct scal_instance *)(base + off_insts);
+    t->slot_pool = (struct scal_slot *)(base + off_slots);
+    t->row_of_node = (uint32_t *)(base + off_map);
+    t->rows = base + off_rows;
+    t->member_frame = -1;
+    for (uint32_t d = 0; d < cfg->max_depth; d++)
+        t->insts[d].slots = t->slot_pool + (size_t)d * cfg->max_team;
+    if (cfg->trace_entries) t->trace = scal_trace_new(cfg->trace_entries);
+    /* Publish last: the flush reads registry entries up to `registered`. */
+    atomic_store_explicit((_Atomic(struct scal_thread *) *)&registry[gtid], t, memory_order_release);
+    return t;
+}
+
+struct scal_thread *scal_thread_get(void)
+{
+    if (__builtin_expect(self != NULL, 1)) return self;
+    if (self_failed || !registry) return NULL;
+    self = create_thread_state();
+    if (!self) self_failed = true;
+    return self;
+}
+
+uint32_t scal_threads_count(void)
+{
+    uint32_t n = atomic_load_explicit(&registered, memory_order_acquire);
+    return n < scal_tool_state.cfg.max_threads ? n : scal_tool_state.cfg.max_threads;
+}
+
+struct scal_thread *scal_thread_at(uint32_t i)
+{
+    return atomic_load_explicit((_Atomic(struct scal_thread *) *)&registry[i], memory_order_acquire);
+}
+
+struct scal_node_stats *scal_thread_row_if_any(const struct scal_thread *t, uint32_t node)
+{
+    uint32_t idx = t->row_of_node[node];
+    return idx ? (struct scal_node_stats *)(t->rows + (size_t)(idx - 1) * scal_tool_state.row_size) : NULL;
+}
+
+struct scal_node_stats *scal_thread_row(struct scal_thread *t, uint32_t node)
+{
+    uint32_t idx = t->row_of_node[node];
+    if (__builtin_expect(idx != 0, 1))
+        return (struct scal_node_stats *)(t->rows + (size_t)(idx - 1) * scal_tool_state.row_size);
+    struct scal_node_stats *s = (struct scal_node_stats *)(t->rows + (size_t)t->nrows * scal_tool_state.row_size);
+    s->min_ns = UINT64_MAX;
+    s->work_inst_min_ns = UINT64_MAX;
+    s->team_req_min = s->team_act_min = INT32_MAX;
+    s->team_req_max = s->team_act_max = 0;
+    t->nrows++;
+    t->row_of_node[node] = t->nrows;
+    return s;
+}

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Internal state of libscal_ompt.so: configuration, the region-node table, per-thread state and
+ * the functions the callbacks, the flush path and the writer share.
+ *
+ * Concurrency model: every OMPT callback runs on the thread whose event it reports and touches
+ * only that thread's state (struct scal_thread), except
+ *  - the node table (global; lock-free lookups, insertions of new nodes serialised by a spin flag
+ *    because they happen once per distinct node), and
+ *  - the per-instance team slots of a parallel region: each team member writes its own slot, the
+ *    encountering thread reads them all at parallel_end (release/acquire on the slot's barrier time).
+ * Nothing is allocated after a thread's first event: per-thread memory is reserved then and touched
+ * lazily. Anomalies are counted (struct scal_diag) and reported at flush. */
+#ifndef SCAL_TOOL_H
+#define SCAL_TOOL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "layout.h"
+#include "scal/status.h"
+
+/* ---- configuration (config.c) ------------------------------------------------------------- */
+
+struct scal_config {
+    bool enabled;
+    char output[4096];      /* SCAL_OUTPUT as given ("" = default name in the cwd) */
+    bool output_is_dir;
+    uint32_t trace_entries; /* SCAL_TRACE: per-thread entries, 0 = off */
+    uint32_t max_regions;   /* SCAL_MAX_REGIONS */
+    uint32_t max_team;      /* SCAL_MAX_TEAM: team members measured individually */
+    uint32_t max_threads;   /* SCAL_MAX_THREADS */
+    uint32_t max_depth;     /* nesting depth of the per-thread region stack */
+    bool resolve_lines;     /* SCAL_RESOLVE (default on): DWARF lookups at flush */
+    bool verbose;           /* SCAL_VERBOSE: one line saying where the file went */
+    char plugins[1024];     /* SCAL_PLUGINS */
+    char messages[2048];    /* problems with SCAL_* values, printed once at initialisation */
+};
+/* Reads SCAL_* from the environment; never fails (bad values fall back to defaults and are
+ * described in cfg->messages). */
+void scal_config_load(struct scal_config *cfg);
+
+/* ---- clock ------------------------------------------------------------------------------- */
+
+static inline uint64_t scal_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- diagnostics (diag.c) ---------------------------------------------------------------- */
+
+/* X(name, description). Counters are incremented on any thread with relaxed atomics. */
+#define SCAL_DIAG_MAP(X)                                                                           \
+    X(regions_overflow, "region nodes beyond SCAL_MAX_REGIONS, counted in the overflow node")     \
+    X(stack_overflow, "regions nested deeper than the per-thread stack, not measured")            \
+    X(team_beyond_max, "team members beyond SCAL_MAX_TEAM, not measured individually")             \
+    X(threads_beyond_max, "threads beyond SCAL_MAX_THREADS, not measured")                         \
+    X(unknown_parallel, "implicit tasks of a parallel region the tool did not see begin")          \
+    X(unmatched_end, "region ends that did not match the innermost open region")                   \
+    X(user_region_mismatch, "scal_region_end names that did not match the open region")            \
+    X(open_at_exit, "regions still open when the data was written (closed at that time)")          \
+    X(trace_dropped, "trace entries dropped because the trace buffer was full")                    \
+    X(resolve_failed, "region addresses whose module or source line could not be resolved")       \
+    X(sensor_errors, "sensor plugin errors")                                                       \
+    X(write_errors, "errors while writing the output file")
+
+enum scal_diag_id {
+#define SCAL_DIAG_ENUM(name, text) SCAL_DIAG_##name,
+    SCAL_DIAG_MAP(SCAL_DIAG_ENUM)
+#undef SCAL_DIAG_ENUM
+        SCAL_DIAG_COUNT
+};
+extern _Atomic uint64_t scal_diag_counters[SCAL_DIAG_COUNT];
+static inline void scal_diag_count(enum scal_diag_id id)
+{
+    atomic_fetch_add_explicit(&scal_diag_counters[id], 1, memory_order_relaxed);
+}
+const char *scal_diag_name(enum scal_diag_id id);
+const char *scal_diag_text(enum scal_diag_id id);
+/* Messages recorded outside the hot path (configuration, flush); bounded. */
+void scal_diag_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+size_t scal_diag_messages(const char *const **out);
+
+/* ---- region nodes (node_table.c) ----------------------------------------------------------- */
+
+/* A node of the region tree: (kind, parent, key) where key is the construct's return address
+ * (parallel), the name's hash (user), or the neighbouring nodes (serial gaps). Node 0 is the root,
+ * the last usable id is the overflow node that absorbs regions beyond the table's capacity. */
+struct scal_node {
+    uint64_t key;
+    int32_t parent;
+    uint8_t kind;
+    uint32_t depth;
+    int32_t gap_prev, gap_next;
+    const char *name; /* user regions: a copy of the name */
+};
+int scal_nodes_init(uint32_t capacity);
+/* Finds or creates a node. Returns its id (the overflow id when the table is full). */
+uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char *name,
+                          int32_t gap_prev, int32_t gap_next);
+uint32_t scal_nodes_count(void);
+const struct scal_node *scal_node_get(uint32_t id);
+uint32_t scal_nodes_overflow_id(void);
+
+/* ---- statistics of one node on one thread (stats.c) -------------------------------------- */
+
+#define SCAL_EXACT_SAMPLES 64   /* medians are exact while every thread saw at most this many */
+#define SCAL_HIST_SUB_BITS 4    /* 16 log-linear buckets per power of two: <= 2.2 % error */
+#define SCAL_HIST_OCTAVES 44    /* 1 ns .. ~4.9 h */
+#define SCAL_HIST_BUCKETS (SCAL_HIST_OCTAVES << SCAL_HIST_SUB_BITS)
+
+struct scal_team_total {
+    uint64_t instances;
+    uint64_t work_ns, barrier_ns, lock_ns;
+};
+
+/* Everything one thread accumulated for one node as its encountering thread. */
+struct scal_node_stats {
+    uint64_t count;
+    uint64_t sum_ns, min_ns, max_ns;
+    double mean_ns, m2; /* Welford */
+    uint32_t nsamples;
+    uint64_t samples[SCAL_EXACT_SAMPLES];
+    uint32_t hist[SCAL_HIST_BUCKETS];
+    int32_t team_req_min, team_req_max, team_act_min, team_act_max;
+    uint64_t work_ns, work_inst_max_ns, work_inst_min_ns;
+    uint64_t barrier_ns, barrier_inst_max_ns;
+    uint64_t lock_ns, lock_inst_max_ns;
+    double inst_mean_work_ns; /* sum over instances of the mean work per member */
+    uint64_t loops, loop_iterations;
+    uint32_t team_tracked;           /* entries of team[] in use */
+    struct scal_team_total team[];   /* per team index, config.max_team entries */
+};
+size_t scal_node_stats_size(uint32_t max_team);
+void scal_stats_add_time(struct scal_node_stats *s, uint64_t ns);
+void scal_stats_add_team(struct scal_node_stats *s, int32_t requested, int32_t actual);
+void scal_hist_bucket_bounds(uint32_t bucket, double *lo_ns, double *hi_ns);
+
+/* ---- per-thread state (thread_state.c) ---------------------------------------------------- */
+
+/* One member's measurements for one parallel-region instance; written by that member only. */
+struct scal_slot {
+    uint64_t work_begin_ns;
+    uint64_t inner_wait_ns; /* explicit and workshare barriers, taskwait, taskgroup */
+    uint64_t lock_ns;
+    uint32_t gtid;
+    _Atomic uint64_t barrier_ns; /* reaching the region's closing barrier; 0 = not yet */
+};
+
+/* A parallel-region instance, owned by its encountering thread, shared with the team through
+ * parallel_data->ptr. */
+struct scal_instance {
+    uint32_t node;
+    int32_t requested;
+    _Atomic int32_t actual;
+    _Atomic uint32_t generation; /* release-published after the slots are reset */
+    uint64_t begin_ns;
+    const void *codeptr;     /* the region's codeptr_ra (recognises its join barrier) */
+    struct scal_slot *slots; /* config.max_team entries */
+};
+
+enum scal_frame_role { SCAL_FRAME_ROOT, SCAL_FRAME_ENCOUNTER, SCAL_FRAME_MEMBER };
+
+struct scal_frame {
+    uint32_t node;
+    uint8_t kind, role;
+    uint32_t team_index;
+    uint64_t begin_ns;
+    struct scal_instance *inst; /* parallel frames */
+    void *task_data;            /* member frames: the implicit task's ompt_data_t */
+    const char *name;           /* user frames */
+    int prev_member;            /* member frames: the enclosing member frame's index, -1 none */
+    /* serial-gap tracking for this frame's children (root frame only) */
+    uint64_t last_child_end_ns;
+    int32_t last_child_node;
+};
+
+struct scal_trace_buf;
+struct scal_sensor_session;
+struct scal_sensor_thread_ctx;
+
+struct scal_thread {
+    uint32_t gtid;        /* 0 = the process's initial thread */
+    bool is_initial;
+    uint32_t depth;       /* frames in use */
+    struct scal_frame *frames;
+    struct scal_instance *insts; /* one per depth */
+    struct scal_slot *slot_pool;
+    uint32_t *row_of_node; /* node id -> 1 + index into rows, 0 = none */
+    unsigned char *rows;   /* arena of struct scal_node_stats, row_size each */
+    uint32_t nrows;
+    int member_frame; /* index of the innermost member frame, -1 = none */
+    uint32_t sync_depth; /* open synchronisation regions (taskwait inside a barrier nests) */
+    uint64_t wait_begin_ns, lock_begin_ns;
+    struct scal_trace_buf *trace;
+    struct scal_sensor_thread_ctx *sensors;
+};
+
+/* The calling thread's state, created at its first event (NULL when the thread table is full or
+ * memory could not be reserved: the event is then not measured). */
+struct scal_thread *scal_thread_get(void);
+/* Thread states for the flush (every thread that ever had an event). */
+uint32_t scal_threads_count(void);
+struct scal_thread *scal_thread_at(uint32_t i);
+int scal_threads_init(void);
+/* The stats row of a node on this thread, created on first use. */
+struct scal_node_stats *scal_thread_row(struct scal_thread *t, uint32_t node);
+struct scal_node_stats *scal_thread_row_if_any(const struct scal_thread *t, uint32_t node);
+
+/* ---- global tool state (tool_start.c) ------------------------------------------------------ */
+
+struct scal_tool {
+    struct scal_config cfg;
+    size_t row_size;
+    uint64_t start_ns;
+    double start_unix;
+    char omp_runtime[256];
+    struct scal_sensor_session *sensors;
+    _Atomic int flushed;
+    char exit_reason[64];
+};
+extern struct scal_tool scal_tool_state;
+
+/* ---- trace (trace.c) ----------------------------------------------------------------------- */
+
+struct scal_trace_buf *scal_trace_new(uint32_t entries);
+void scal_trace_instance(struct scal_thread *t, uint32_t node, uint64_t begin_ns, uint64_t end_ns);
+void scal_trace_state(struct scal_thread *t, uint32_t gtid, uint32_t node, uint8_t state,
+                      uint64_t begin_ns, uint64_t end_ns);
+
+/* ---- callbacks (callbacks.c), user regions (user_regions.c) -------------------------------- */
+
+struct ompt_function_lookup_wrapper;
+int scal_callbacks_register(void *lookup /* ompt_function_lookup_t */);
+void scal_user_regions_attach(void);
+void scal_user_regions_detach(void);
+/* Opens the root frame on the initial thread. */
+void scal_root_open(struct scal_thread *t);
+/* Top-level bookkeeping of the initial thread: the serial gap before a new top-level region, and
+ * where the last one ended. No-ops below the top level. */
+void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t now);
+void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now);
+
+/* ---- call sites (callsite.c) --------------------------------------------------------------- */
+
+/* Learns the address ranges of the OpenMP runtime (from one of its functions) and of this tool. */
+void scal_callsite_init(const void *runtime_function);
+bool scal_callsite_in_runtime(const void *codeptr);
+/* The first return address on the calling thread's stack outside the runtime and the tool. */
+const void *scal_callsite_outside_runtime(const void *fallback);
+
+/* ---- flush (flush.c) and writer (writer.c) --------------------------------------------------- */
+
+/* Writes the run file once (guarded); safe to call from finalize, the destructor, exit and
+ * signal paths. reason: "main returned", "exit() called", "signal SIGTERM", ... */
+void scal_flush(const char *reason);
+void scal_flush_install_handlers(void);
+int scal_write_run_file(const char *path, uint64_t end_ns);
+
+/* ---- resolution of addresses (resolve.c) --------------------------------------------------- */
+
+struct scal_resolved {
+    char module[4096];
+    char build_id[80];
+    uint64_t offset;
+    char file[4096];
+    int line_first, line_last;
+    char function[512];
+};
+struct scal_resolver;
+struct scal_resolver *scal_resolver_open(bool lines);
+/* Resolves a return address (codeptr_ra) of an OpenMP construct. Returns 0 or a negative status
+ * (module unknown); fields it could not find are left empty / -1. */
+int scal_resolve(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out);
+void scal_resolver_close(struct scal_resolver *r);
+
+/* ---- run metadata (runmeta.c) ------------------------------------------------------------- */
+
+int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed);
+const char *scal_program_name(void);
+
+#endif

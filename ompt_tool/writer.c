@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The run file: merges every thread's per-node statistics, resolves region identities and writes
+// one HDF5 file to a temporary name in the target directory, then renames it into place.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errmsg.h"
+#include "scal/version.h"
+#include "sensor_hooks.h"
+#include "strtab.h"
+#include "tool.h"
+#include "trace_buf.h"
+
+/* Everything merged for one node across threads. */
+struct merged {
+    uint64_t count, sum, min, max;
+    double mean, m2;
+    bool exact;
+    int32_t req_min, req_max, act_min, act_max;
+    uint64_t work, work_max, work_min, bar, bar_max, lock, lock_max, loops, iters;
+    double inst_mean_work;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median over every thread's rows of a node: exact from the kept samples while each row kept all
+ * of its instances, else from the merged log-linear histogram (<= 2.2 % relative error). */
+static double median_ns(uint32_t node, uint64_t total, bool *exact)
+{
+    uint32_t nthreads = scal_threads_count();
+    bool all_kept = true;
+    for (uint32_t i = 0; i < nthreads; i++) {
+        const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), node);
+        if (s && s->count > s->nsamples) all_kept = false;
+    }
+    *exact = all_kept;
+    if (total == 0) return 0.0;
+    if (all_kept) {
+        uint64_t *v = malloc(total * sizeof(*v));
+        size_t n = 0;
+        if (!v) return NAN;
+        for (uint32_t i = 0; i < nthreads; i++) {
+            const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), node);
+            for (uint32_t k = 0; s && k < s->nsamples && n < total; k++) v[n++] = s->samples[k];
+        }
+        qsort(v, n, sizeof(*v), cmp_u64);
+        double m = n % 2 ? (double)v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + (double)v[n / 2]);
+        free(v);
+        return m;
+    }
+    double rank = 0.5 * (double)total, cum = 0.0;
+    for (uint32_t b = 0; b < SCAL_HIST_BUCKETS; b++) {
+        double inb = 0.0;
+        for (uint32_t i = 0; i < nthreads; i++) {
+            const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), node);
+            if (s) inb += s->hist[b];
+        }
+        if (inb > 0 && cum + inb >= rank) {
+            double lo, hi;
+            scal_hist_bucket_bounds(b, &lo, &hi);
+            return lo + (hi - lo) * (rank - cum) / inb;
+        }
+        cum += inb;
+    }
+    return NAN;
+}
+
+static void merge_node(uint32_t node, struct merged *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->min = UINT64_MAX;
+    m->work_min = 0;
+    m->req_min = m->act_min = INT32_MAX;
+    bool any_work_min = false;
+    uint32_t nthreads = scal_threads_count();
+    for (uint32_t i = 0; i < nthreads; i++) {
+        const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), node);
+        if (!s || s->count == 0) {
+            if (s) { /* loops only (a member row without instances) */
+                m->loops += s->loops;
+                m->iters += s->loop_iterations;
+            }
+            continue;
+        }
+        /* Chan et al.: combine two (count, mean, M2) summaries. */
+        uint64_t n = m->count + s->count;
+        double delta = s->mean_ns - m->mean;
+        m->mean += delta * (double)s->count / (double)n;
+        m->m2 += s->m2 + delta * delta * (double)m->count * (double)s->count / (double)n;
+        m->count = n;
+        m->sum += s->sum_ns;
+        if (s->min_ns < m->min) m->min = s->min_ns;
+        if (s->max_ns > m->max) m->max = s->max_ns;
+        if (s->team_req_min < m->req_min) m->req_min = s->team_req_min;
+        if (s->team_req_max > m->req_max) m->req_max = s->team_req_max;
+        if (s->team_act_min < m->act_min) m->act_min = s->team_act_min;
+        if (s->team_act_max > m->act_max) m->act_max = s->team_act_max;
+        m->work += s->work_ns;
+        m->work_max += s->work_inst_max_ns;
+        if (s->work_inst_min_ns != UINT64_MAX) {
+            m->work_min += s->work_inst_min_ns;
+            any_work_min = true;
+        }
+        m->bar += s->barrier_ns;
+        m->bar_max += s->barrier_inst_max_ns;
+        m->lock += s->lock_ns;
+        m->lock_max += s->lock_inst_max_ns;
+        m->loops += s->loops;
+        m->iters += s->loop_iterations;
+        m->inst_mean_work += s->inst_mean_work_ns;
+    }
+    if (!any_work_min) m->work_min = 0;
+    if (m->count == 0) m->min = 0;
+}
+
+static double s_of(uint64_t ns)
+{
+    return (double)ns * 1e-9;
+}
+
+static const char *basename_of(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* Identity strings of one node. Parallel nodes share resolutions by address. */
+struct identity {
+    uint32_t name, module, build_id, file, function;
+    int32_t line_first, line_last;
+    uint64_t offset;
+};
+
+static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct identity *ids)
+{
+    struct scal_resolver *r = scal_resolver_open(scal_tool_state.cfg.resolve_lines);
+    struct scal_resolved *res = malloc(sizeof(*res));
+    char label[8192];
+    if (!res) {
+        scal_resolver_close(r);
+        return SCAL_ENOMEM;
+    }
+    for (uint32_t id = 0; id < nnodes; id++) {
+        const struct scal_node *n = scal_node_get(id);
+        struct identity *out = &ids[id];
+        memset(out, 0, sizeof(*out));
+        out->line_first = out->line_last = -1;
+        if (n->kind == SCAL_KIND_ROOT) {
+            out->name = (uint32_t)scal_strtab_add(st, scal_program_name());
+            continue;
+        }
+        if (n->kind == SCAL_KIND_USER) {
+            out->name = (uint32_t)scal_strtab_add(st, n->name ? n->name : "");
+            continue;
+        }
+        if (n->kind == SCAL_KIND_SERIAL) {
+            out->name = (uint32_t)scal_strtab_add(st, "serial");
+            continue;
+        }
+        uint32_t same = id;
+        for (uint32_t k = 1; k < id; k++) {
+            const struct scal_node *o = scal_node_get(k);
+            if (o->kind == SCAL_KIND_PARALLEL && o->key == n->key) {
+                same = k;
+                break;
+            }
+        }
+        if (same != id) {
+            *out = ids[same];
+            continue;
+        }
+        if (scal_resolve(r, n->key, res) < 0) scal_diag_count(SCAL_DIAG_resolve_failed);
+        else if (res->line_first < 0) scal_diag_count(SCAL_DIAG_resolve_failed);
+        out->module = (uint32_t)scal_strtab_add(st, res->module);
+        out->build_id = (uint32_t)scal_strtab_add(st, res->build_id);
+        out->offset = res->offset;
+        out->file = (uint32_t)scal_strtab_add(st, res->file);
+        out->function = (uint32_t)scal_strtab_add(st, res->function);
+        out->line_first = res->line_first;
+        out->line_last = res->line_last;
+        if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key))
+            snprintf(label, sizeof(label), "nested region (call site lost to a tail call into the OpenMP runtime)");
+        else if (res->file[0] && res->line_last >= res->line_first)
+            snprintf(label, sizeof(label), "%s:%d-%d", basename_of(res->file), res->line_first, res->line_last);
+        else if (res->file[0])
+            snprintf(label, sizeof(label), "%s:%d", basename_of(res->file), res->line_first);
+        else
+            snprintf(label, sizeof(label), "%s+%#llx", res->function[0] ? res->function : basename_of(res->module),
+                     (unsigned long long)res->offset);
+        out->name = (uint32_t)scal_strtab_add(st, label);
+    }
+    free(res);
+    scal_resolver_close(r);
+    return SCAL_OK;
+}
+
+/* Closes what is still open at write time: the root, the final serial gap, and regions interrupted
+ * by exit() or a signal (their instance ends now; counted in the diagnostics). */
+static void close_open_regions(uint64_t end_ns)
+{
+    uint32_t nthreads = scal_threads_count();
+    for (uint32_t i = 0; i < nthreads; i++) {
+        struct scal_thread *t = scal_thread_at(i);
+        if (!t) continue;
+        for (uint32_t d = t->depth; d-- > 0;) {
+            struct scal_frame *f = &t->frames[d];
+            if (f->role == SCAL_FRAME_ROOT) continue;
+            scal_diag_count(SCAL_DIAG_open_at_exit);
+            if (f->role == SCAL_FRAME_ENCOUNTER) scal_stats_add_time(scal_thread_row(t, f->node), end_ns - f->begin_ns);
+        }
+        if (t->is_initial && t->depth >= 1 && t->frames[0].role == SCAL_FRAME_ROOT) {
+            struct scal_frame *root = &t->frames[0];
+            t->depth = 1;
+            if (root->last_child_node >= 0 || scal_nodes_count() > 1) {
+                uint32_t gap = scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node, -1);
+                scal_stats_add_time(scal_thread_row(t, gap), end_ns > root->last_child_end_ns ? end_ns - root->last_child_end_ns : 0);
+                scal_stats_add_team(scal_thread_row(t, gap), 1, 1);
+            }
+            struct scal_node_stats *rs = scal_thread_row(t, 0);
+            if (rs->count == 0) scal_stats_add_time(rs, end_ns - scal_tool_state.start_ns);
+            t->depth = 0;
+        }
+    }
+}
+
+static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, int32_t *max_team)
+{
+    int rc = SCAL_OK;
+    struct scal_region_row *rows = calloc(nnodes ? nnodes : 1, sizeof(*rows));
+    struct identity *ids = calloc(nnodes ? nnodes : 1, sizeof(*ids));
+    struct scal_thread_row *trows = NULL;
+    size_t ntrows = 0, tcap = 0;
+    if (!rows || !ids) {
+        rc = scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
+        goto done;
+    }
+    rc = resolve_identities(st, nnodes, ids);
+    if (rc < 0) goto done;
+    *max_team = 0;
+    for (uint32_t id = 0; id < nnodes; id++) {
+        const struct scal_node *n = scal_node_get(id);
+        struct scal_region_row *r = &rows[id];
+        struct merged m;
+        merge_node(id, &m);
+        r->id = id;
+        r->parent = n->parent;
+        r->depth = n->depth;
+        r->kind = n->kind;
+        r->name = ids[id].name;
+        r->module = ids[id].module;
+        r->build_id = ids[id].build_id;
+        r->offset = ids[id].offset;
+        r->file = ids[id].file;
+        r->line_first = ids[id].line_first;
+        r->line_last = ids[id].line_last;
+        r->function = ids[id].function;
+        r->gap_prev = n->gap_prev;
+        r->gap_next = n->gap_next;
+        r->count = m.count;
+        r->time_total_s = s_of(m.sum);
+        r->time_min_s = s_of(m.min);
+        r->time_max_s = s_of(m.max);
+        r->time_mean_s = m.count ? s_of(m.sum) / (double)m.count : 0.0;
+        r->time_var_s2 = m.count > 1 ? m.m2 / (double)(m.count - 1) * 1e-18 : 0.0;
+        bool exact = true;
+        r->time_median_s = median_ns(id, m.count, &exact) * 1e-9;
+        r->median_exact = exact;
+        r->team_requested_min = m.req_min == INT32_MAX ? -1 : m.req_min;
+        r->team_requested_max = m.req_min == INT32_MAX ? -1 : m.req_max;
+        r->team_actual_min = m.act_min == INT32_MAX ? -1 : m.act_min;
+        r->team_actual_max = m.act_min == INT32_MAX ? -1 : m.act_max;
+        if (n->kind == SCAL_KIND_PARALLEL && r->team_actual_max > *max_team) *max_team = r->team_actual_max;
+        r->work_total_s = s_of(m.work);
+        r->work_inst_max_s = s_of(m.work_max);
+        r->work_inst_min_s = s_of(m.work_min);
+        r->barrier_total_s = s_of(m.bar);
+        r->barrier_inst_max_s = s_of(m.bar_max);
+        r->lock_total_s = s_of(m.lock);
+        r->lock_inst_max_s = s_of(m.lock_max);
+        r->imbalance = m.work_max > 0 ? 1.0 - m.inst_mean_work / (double)m.work_max : 0.0;
+        r->loops = m.loops;
+        r->loop_iterations = m.iters;
+
+        /* Per team index: sum over the rows of every encountering thread. */
+        uint32_t tracked = 0, nthreads = scal_threads_count();
+        for (uint32_t i = 0; i < nthreads; i++) {
+            const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), id);
+            if (s && s->team_tracked > tracked) tracked = s->team_tracked;
+        }
+        double wmax = 0, wmin = INFINITY, wsum = 0;
+        uint32_t members = 0;
+        for (uint32_t k = 0; k < tracked; k++) {
+            struct scal_team_total sum = {0};
+            for (uint32_t i = 0; i < nthreads; i++) {
+                const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), id);
+                if (!s || k >= s->team_tracked) continue;
+                sum.instances += s->team[k].instances;
+                sum.work_ns += s->team[k].work_ns;
+                sum.barrier_ns += s->team[k].barrier_ns;
+                sum.lock_ns += s->team[k].lock_ns;
+            }
+            if (!sum.instances) continue;
+            if (ntrows == tcap) {
+                size_t cap = tcap ? tcap * 2 : 256;
+                struct scal_thread_row *g = realloc(trows, cap * sizeof(*g));
+                if (!g) {
+                    rc = scal__fail(SCAL_ENOMEM, "out of memory for per-thread rows");
+                    goto done;
+                }
+                trows = g;
+                tcap = cap;
+            }
+            trows[ntrows++] = (struct scal_thread_row){id, k, sum.instances, s_of(sum.work_ns), s_of(sum.barrier_ns),
+                                                       s_of(sum.lock_ns)};
+            double w = s_of(sum.work_ns);
+            wmax = w > wmax ? w : wmax;
+            wmin = w < wmin ? w : wmin;
+            wsum += w;
+            members++;
+        }
+        r->threads = members;
+        r->thread_work_max_s = members ? wmax : 0.0;
+        r->thread_work_min_s = members ? wmin : 0.0;
+        r->thread_work_mean_s = members ? wsum / members : 0.0;
+    }
+    rc = scal_h5_write_table(file, "regions", scal_table_run_regions.fields, scal_table_run_regions.nfields,
+                             scal_table_run_regions.row_size, rows, nnodes);
+    if (rc == SCAL_OK)
+        rc = scal_h5_write_table(file, "threads", scal_table_threads.fields, scal_table_threads.nfields,
+                                 scal_table_threads.row_size, trows, ntrows);
+done:
+    free(trows);
+    free(ids);
+    free(rows);
+    return rc;
+}
+
+static int write_trace(hid_t file)
+{
+    size_t ni = 0, ns = 0;
+    uint64_t dropped = 0;
+    uint32_t nthreads = scal_threads_count();
+    int rc = SCAL_OK;
+    for (uint32_t i = 0; i < nthreads; i++) {
+        const struct scal_thread *t = scal_thread_at(i);
+        if (t && t->trace) {
+            ni += t->trace->ninstances;
+            ns += t->trace->nstates;
+            dropped += t->trace->dropped;
+        }
+    }
+    struct scal_trace_instance_row *inst = malloc((ni ? ni : 1) * sizeof(*inst));
+    struct scal_trace_state_row *states = malloc((ns ? ns : 1) * sizeof(*states));
+    hid_t g = H5Gcreate2(file, "trace", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (!inst || !states || g < 0) {
+        rc = scal__fail(SCAL_EHDF5, "cannot write /trace");
+        goto done;
+    }
+    ni = ns = 0;
+    for (uint32_t i = 0; i < nthreads; i++) {
+        const struct scal_thread *t = scal_thread_at(i);
+        if (!t || !t->trace) continue;
+        memcpy(inst + ni, t->trace->instances, t->trace->ninstances * sizeof(*inst));
+        memcpy(states + ns, t->trace->states, t->trace->nstates * sizeof(*states));
+        ni += t->trace->ninstances;
+        ns += t->trace->nstates;
+    }
+    rc |= scal_h5_attr_set_i64(g, "capacity_per_thread", scal_tool_state.cfg.trace_entries);
+    rc |= scal_h5_attr_set_i64(g, "recorded", (int64_t)(ni + ns));
+    rc |= scal_h5_attr_set_i64(g, "dropped", (int64_t)dropped);
+    rc |= scal_h5_write_table(g, "instances", scal_table_trace_instances.fields, scal_table_trace_instances.nfields,
+                              scal_table_trace_instances.row_size, inst, ni);
+    rc |= scal_h5_write_table(g, "states", scal_table_trace_states.fields, scal_table_trace_states.nfields,
+                              scal_table_trace_states.row_size, states, ns);
+done:
+    if (g >= 0) H5Gclose(g);
+    free(inst);
+    free(states);
+    return rc < 0 ? SCAL_EHDF5 : rc;
+}
+
+static uint64_t diagnostics_total(void)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < SCAL_DIAG_COUNT; i++) {
+        if (i == SCAL_DIAG_trace_dropped) continue; /* a documented bound, not an error */
+        total += atomic_load(&scal_diag_counters[i]);
+    }
+    return total;
+}
+
+static int write_diagnostics(hid_t file)
+{
+    int rc = SCAL_OK;
+    const char *const *messages;
+    size_t nmsg = scal_diag_messages(&messages);
+    hid_t g = H5Gcreate2(file, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create /diagnostics");
+    rc |= scal_h5_attr_set_i64(g, "errors_total", (int64_t)diagnostics_total());
+    for (int i = 0; i < SCAL_DIAG_COUNT; i++)
+        rc |= scal_h5_attr_set_i64(g, scal_diag_name(i), (int64_t)atomic_load(&scal_diag_counters[i]));
+    rc |= scal_h5_write_strings(g, "messages", messages, nmsg);
+    H5Gclose(g);
+    return rc < 0 ? SCAL_EHDF5 : SCAL_OK;
+}
+
+static void output_path(char *out, size_t len)
+{
+    const struct scal_config *cfg = &scal_tool_state.cfg;
+    char name[512];
+    snprintf(name, sizeof(name), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
+    if (!cfg->output[0]) snprintf(out, len, "%s", name);
+    else if (cfg->output_is_dir) {
+        if (access(cfg->output, W_OK) == 0)
+            snprintf(out, len, "%s%s%s", cfg->output, cfg->output[strlen(cfg->output) - 1] == '/' ? "" : "/", name);
+        else snprintf(out, len, "%s", name);
+    } else snprintf(out, len, "%s", cfg->output);
+}
+
+/* Writes the whole file at `path`; the caller renames it into place. */
+static int write_file(const char *path, uint64_t end_ns)
+{
+    int rc = SCAL_OK;
+    struct scal_strtab st;
+    int32_t max_team = 0;
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (file < 0) return scal__fail(SCAL_EIO, "cannot create '%s': %s", path, strerror(errno ? errno : EIO));
+    if (scal_strtab_init(&st) < 0) {
+        H5Fclose(file);
+        return SCAL_ENOMEM;
+    }
+    rc = scal_h5_attr_set_str(file, SCAL_ATTR_FORMAT, SCAL_FORMAT_RUN);
+    if (rc == SCAL_OK) rc = scal_h5_attr_set_i64(file, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION);
+    if (rc == SCAL_OK) rc = scal_h5_attr_set_str(file, SCAL_ATTR_TOOL_VERSION, SCAL_VERSION_STRING);
+    if (rc == SCAL_OK) rc = write_regions(file, &st, scal_nodes_count(), &max_team);
+    if (rc == SCAL_OK && scal_tool_state.cfg.trace_entries) rc = write_trace(file);
+    if (rc == SCAL_OK && scal_tool_state.sensors) {
+        H5Gcreate2(file, "sensors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (scal_sensor_session_write(scal_tool_state.sensors, file, &st, scal_nodes_count()) < 0)
+            scal_diag_count(SCAL_DIAG_sensor_errors);
+    }
+    if (rc == SCAL_OK) rc = scal_write_run_meta(file, end_ns, max_team);
+    if (rc == SCAL_OK) rc = write_diagnostics(file);
+    if (rc == SCAL_OK) rc = scal_h5_write_strings(file, "strings", (const char *const *)st.strings, st.count);
+    scal_strtab_free(&st);
+    if (H5Fclose(file) < 0 && rc == SCAL_OK) rc = scal__fail(SCAL_EHDF5, "cannot close '%s'", path);
+    return rc;
+}
+
+int scal_write_run_file(const char *unused, uint64_t end_ns)
+{
+    char path[4200], tmp[4300];
+    int rc;
+    H5dont_atexit(); /* our flush may run from exit handlers: HDF5 must not shut down first */
+    scal_h5_quiet();
+    close_open_regions(end_ns);
+    output_path(path, sizeof(path));
+    snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
+    rc = write_file(tmp, end_ns);
+    if (rc < 0 && scal_tool_state.cfg.output[0]) {
+        /* The requested place is unusable: keep the data in the current directory rather than lose it. */
+        char first[1200];
+        snprintf(first, sizeof(first), "%s", scal__last_error(rc));
+        unlink(tmp);
+        snprintf(path, sizeof(path), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
+        snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
+        fprintf(stderr, "scal: %s (SCAL_OUTPUT='%s'); writing %s instead\n", first, scal_tool_state.cfg.output, path);
+        rc = write_file(tmp, end_ns);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "scal: measurements lost: %s\n", scal__last_error(rc));
+        unlink(tmp);
+        H5close();
+        return rc;
+    }
+    if (rename(tmp, path) != 0) {
+        fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, path, strerror(errno));
+        H5close();
+        return SCAL_EIO;
+    }
+    uint64_t problems = diagnostics_total();
+    if (problems)
+        fprintf(stderr, "scal: %llu measurement problem(s); see /diagnostics in %s\n", (unsigned long long)problems, path);
+    else if (scal_tool_state.cfg.verbose)
+        fprintf(stderr, "scal: wrote %s\n", path);
+    H5close();
+    return SCAL_OK;
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Known nesting for the tool tests: OUTER_ITERS outer regions of 2 threads, each thread running one
+// inner region of 2 threads, then a separate flat region. Lines of each pragma are checked by the test.
+#include <omp.h>
+#include <stdio.h>
+
+#define OUTER_ITERS 3
+
+static volatile double sink;
+
+static void inner_work(void)
+{
+#pragma omp parallel num_threads(2) /* INNER */
+    {
+        __asm__ volatile("" ::: "memory");
+        sink += omp_get_thread_num();
+    }
+    sink += 1; /* keeps the fork from being a tail call, so its call site stays on the stack */
+}
+
+int main(void)
+{
+    for (volatile int it = 0; it < OUTER_ITERS; it++) {
+#pragma omp parallel num_threads(2) /* OUTER */
+        {
+            inner_work();
+        }
+    }
+#pragma omp parallel num_threads(2) /* FLAT */
+    {
+        __asm__ volatile("" ::: "memory");
+    }
+    printf("nested: done\n");
+    return 0;
+}
