@@ -222,6 +222,10 @@ struct scal_tool {
     struct scal_sensor_session *sensors;
     _Atomic int flushed;
     char exit_reason[64];
+    /* Set by the writer: node id -> region id in the file (nodes with one source identity are one
+     * region), for sensor and trace rows. */
+    uint32_t *region_of_node;
+    uint32_t nregions;
 };
 extern struct scal_tool scal_tool_state;
 

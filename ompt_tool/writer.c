@@ -33,24 +33,31 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Median over every thread's rows of a node: exact from the kept samples while each row kept all
  * of its instances, else from the merged log-linear histogram (<= 2.2 % relative error). */
-static double median_ns(uint32_t node, uint64_t total, bool *exact)
+/* A group: the table nodes that share one source identity (e.g. copies of an unrolled loop's
+ * region); rows are merged over every thread and every node of the group. */
+struct group {
+    const uint32_t *nodes;
+    uint32_t n;
+};
+#define FOR_EACH_ROW(g, s)                                                                         \
+    for (uint32_t gi_ = 0, nthreads_ = scal_threads_count(); gi_ < (g)->n; gi_++)                 \
+        for (uint32_t ti_ = 0; ti_ < nthreads_; ti_++)                                             \
+            if (((s) = scal_thread_row_if_any(scal_thread_at(ti_), (g)->nodes[gi_])) != NULL)
+
+static double median_ns(const struct group *g, uint64_t total, bool *exact)
 {
-    uint32_t nthreads = scal_threads_count();
+    const struct scal_node_stats *s;
     bool all_kept = true;
-    for (uint32_t i = 0; i < nthreads; i++) {
-        const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), node);
-        if (s && s->count > s->nsamples) all_kept = false;
-    }
+    FOR_EACH_ROW(g, s)
+    if (s->count > s->nsamples) all_kept = false;
     *exact = all_kept;
     if (total == 0) return 0.0;
     if (all_kept) {
         uint64_t *v = malloc(total * sizeof(*v));
         size_t n = 0;
         if (!v) return NAN;
-        for (uint32_t i = 0; i < nthreads; i++) {
-            const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), node);
-            for (uint32_t k = 0; s && k < s->nsamples && n < total; k++) v[n++] = s->samples[k];
-        }
+        FOR_EACH_ROW(g, s)
+        for (uint32_t k = 0; k < s->nsamples && n < total; k++) v[n++] = s->samples[k];
         qsort(v, n, sizeof(*v), cmp_u64);
         double m = n % 2 ? (double)v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + (double)v[n / 2]);
         free(v);
@@ -59,10 +66,8 @@ static double median_ns(uint32_t node, uint64_t total, bool *exact)
     double rank = 0.5 * (double)total, cum = 0.0;
     for (uint32_t b = 0; b < SCAL_HIST_BUCKETS; b++) {
         double inb = 0.0;
-        for (uint32_t i = 0; i < nthreads; i++) {
-            const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), node);
-            if (s) inb += s->hist[b];
-        }
+        FOR_EACH_ROW(g, s)
+        inb += s->hist[b];
         if (inb > 0 && cum + inb >= rank) {
             double lo, hi;
             scal_hist_bucket_bounds(b, &lo, &hi);
@@ -73,21 +78,19 @@ static double median_ns(uint32_t node, uint64_t total, bool *exact)
     return NAN;
 }
 
-static void merge_node(uint32_t node, struct merged *m)
+static void merge_group(const struct group *g, struct merged *m)
 {
+    const struct scal_node_stats *s;
     memset(m, 0, sizeof(*m));
     m->min = UINT64_MAX;
     m->work_min = 0;
     m->req_min = m->act_min = INT32_MAX;
     bool any_work_min = false;
-    uint32_t nthreads = scal_threads_count();
-    for (uint32_t i = 0; i < nthreads; i++) {
-        const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), node);
-        if (!s || s->count == 0) {
-            if (s) { /* loops only (a member row without instances) */
-                m->loops += s->loops;
-                m->iters += s->loop_iterations;
-            }
+    FOR_EACH_ROW(g, s)
+    {
+        if (s->count == 0) { /* loops only (a member row without instances) */
+            m->loops += s->loops;
+            m->iters += s->loop_iterations;
             continue;
         }
         /* Chan et al.: combine two (count, mean, M2) summaries. */
@@ -231,39 +234,92 @@ static void close_open_regions(uint64_t end_ns)
     }
 }
 
+/* Unifies nodes with the same source identity under the same (unified) parent: an unrolled loop
+ * or an inlined function gives one pragma several call sites. Parents always precede their
+ * children in the node table, so one pass in id order suffices. out_of[old] = new id. */
+static int unify(const struct identity *ids, uint32_t nnodes, uint32_t *out_of, uint32_t *nnew)
+{
+    struct scal_strtab keys;
+    char key[256];
+    int rc = scal_strtab_init(&keys);
+    if (rc < 0) return rc;
+    for (uint32_t id = 0; id < nnodes; id++) {
+        const struct scal_node *n = scal_node_get(id);
+        int32_t parent = n->parent >= 0 ? (int32_t)out_of[n->parent] : -1;
+        if (n->kind == SCAL_KIND_SERIAL)
+            snprintf(key, sizeof(key), "S|%d|%d|%d", parent, n->gap_prev >= 0 ? (int)out_of[n->gap_prev] : -1,
+                     n->gap_next >= 0 ? (int)out_of[n->gap_next] : -1);
+        else if (n->kind == SCAL_KIND_PARALLEL && ids[id].line_first >= 0)
+            snprintf(key, sizeof(key), "P|%d|%u|%u|%d|%u", parent, ids[id].module, ids[id].file, ids[id].line_first,
+                     ids[id].function);
+        else if (n->kind == SCAL_KIND_USER)
+            snprintf(key, sizeof(key), "U|%d|%u", parent, ids[id].name);
+        else
+            snprintf(key, sizeof(key), "A|%d|%u|%llu", (int)n->kind, id, (unsigned long long)n->key);
+        int64_t k = scal_strtab_add(&keys, key);
+        if (k < 0) {
+            scal_strtab_free(&keys);
+            return (int)k;
+        }
+        out_of[id] = (uint32_t)(k - 1); /* index 0 of a strtab is "" */
+    }
+    *nnew = (uint32_t)keys.count - 1;
+    scal_strtab_free(&keys);
+    return SCAL_OK;
+}
+
 static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, int32_t *max_team)
 {
     int rc = SCAL_OK;
-    struct scal_region_row *rows = calloc(nnodes ? nnodes : 1, sizeof(*rows));
+    uint32_t nnew = 0;
     struct identity *ids = calloc(nnodes ? nnodes : 1, sizeof(*ids));
+    uint32_t *out_of = calloc(nnodes ? nnodes : 1, sizeof(*out_of));
+    uint32_t *members = calloc(nnodes ? nnodes : 1, sizeof(*members));  /* old ids sorted by new id */
+    uint32_t *first = calloc(nnodes + 1, sizeof(*first));                /* new id -> start in members */
+    struct scal_region_row *rows = calloc(nnodes ? nnodes : 1, sizeof(*rows));
     struct scal_thread_row *trows = NULL;
     size_t ntrows = 0, tcap = 0;
-    if (!rows || !ids) {
+    if (!rows || !ids || !out_of || !members || !first) {
         rc = scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
         goto done;
     }
     rc = resolve_identities(st, nnodes, ids);
+    if (rc == SCAL_OK) rc = unify(ids, nnodes, out_of, &nnew);
     if (rc < 0) goto done;
+    for (uint32_t id = 0; id < nnodes; id++) first[out_of[id] + 1]++;
+    for (uint32_t k = 0; k < nnew; k++) first[k + 1] += first[k];
+    {
+        uint32_t *fill = calloc(nnew + 1, sizeof(*fill));
+        if (!fill) {
+            rc = scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
+            goto done;
+        }
+        for (uint32_t id = 0; id < nnodes; id++) members[first[out_of[id]] + fill[out_of[id]]++] = id;
+        free(fill);
+    }
     *max_team = 0;
-    for (uint32_t id = 0; id < nnodes; id++) {
-        const struct scal_node *n = scal_node_get(id);
-        struct scal_region_row *r = &rows[id];
+    for (uint32_t nid = 0; nid < nnew; nid++) {
+        struct group g = {members + first[nid], first[nid + 1] - first[nid]};
+        uint32_t rep = g.nodes[0]; /* the first node of the group gives the identity */
+        const struct scal_node *n = scal_node_get(rep);
+        struct scal_region_row *r = &rows[nid];
+        const struct scal_node_stats *s;
         struct merged m;
-        merge_node(id, &m);
-        r->id = id;
-        r->parent = n->parent;
+        merge_group(&g, &m);
+        r->id = nid;
+        r->parent = n->parent >= 0 ? (int32_t)out_of[n->parent] : -1;
         r->depth = n->depth;
         r->kind = n->kind;
-        r->name = ids[id].name;
-        r->module = ids[id].module;
-        r->build_id = ids[id].build_id;
-        r->offset = ids[id].offset;
-        r->file = ids[id].file;
-        r->line_first = ids[id].line_first;
-        r->line_last = ids[id].line_last;
-        r->function = ids[id].function;
-        r->gap_prev = n->gap_prev;
-        r->gap_next = n->gap_next;
+        r->name = ids[rep].name;
+        r->module = ids[rep].module;
+        r->build_id = ids[rep].build_id;
+        r->offset = ids[rep].offset;
+        r->file = ids[rep].file;
+        r->line_first = ids[rep].line_first;
+        r->line_last = ids[rep].line_last;
+        r->function = ids[rep].function;
+        r->gap_prev = n->gap_prev >= 0 ? (int32_t)out_of[n->gap_prev] : -1;
+        r->gap_next = n->gap_next >= 0 ? (int32_t)out_of[n->gap_next] : -1;
         r->count = m.count;
         r->time_total_s = s_of(m.sum);
         r->time_min_s = s_of(m.min);
@@ -271,7 +327,7 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
         r->time_mean_s = m.count ? s_of(m.sum) / (double)m.count : 0.0;
         r->time_var_s2 = m.count > 1 ? m.m2 / (double)(m.count - 1) * 1e-18 : 0.0;
         bool exact = true;
-        r->time_median_s = median_ns(id, m.count, &exact) * 1e-9;
+        r->time_median_s = median_ns(&g, m.count, &exact) * 1e-9;
         r->median_exact = exact;
         r->team_requested_min = m.req_min == INT32_MAX ? -1 : m.req_min;
         r->team_requested_max = m.req_min == INT32_MAX ? -1 : m.req_max;
@@ -289,19 +345,16 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
         r->loops = m.loops;
         r->loop_iterations = m.iters;
 
-        /* Per team index: sum over the rows of every encountering thread. */
-        uint32_t tracked = 0, nthreads = scal_threads_count();
-        for (uint32_t i = 0; i < nthreads; i++) {
-            const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), id);
-            if (s && s->team_tracked > tracked) tracked = s->team_tracked;
-        }
+        /* Per team index: sums over every row of the group. */
+        uint32_t tracked = 0, nmembers = 0;
+        FOR_EACH_ROW(&g, s)
+        if (s->team_tracked > tracked) tracked = s->team_tracked;
         double wmax = 0, wmin = INFINITY, wsum = 0;
-        uint32_t members = 0;
         for (uint32_t k = 0; k < tracked; k++) {
             struct scal_team_total sum = {0};
-            for (uint32_t i = 0; i < nthreads; i++) {
-                const struct scal_node_stats *s = scal_thread_row_if_any(scal_thread_at(i), id);
-                if (!s || k >= s->team_tracked) continue;
+            FOR_EACH_ROW(&g, s)
+            {
+                if (k >= s->team_tracked) continue;
                 sum.instances += s->team[k].instances;
                 sum.work_ns += s->team[k].work_ns;
                 sum.barrier_ns += s->team[k].barrier_ns;
@@ -310,36 +363,44 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
             if (!sum.instances) continue;
             if (ntrows == tcap) {
                 size_t cap = tcap ? tcap * 2 : 256;
-                struct scal_thread_row *g = realloc(trows, cap * sizeof(*g));
-                if (!g) {
+                struct scal_thread_row *grown = realloc(trows, cap * sizeof(*grown));
+                if (!grown) {
                     rc = scal__fail(SCAL_ENOMEM, "out of memory for per-thread rows");
                     goto done;
                 }
-                trows = g;
+                trows = grown;
                 tcap = cap;
             }
-            trows[ntrows++] = (struct scal_thread_row){id, k, sum.instances, s_of(sum.work_ns), s_of(sum.barrier_ns),
-                                                       s_of(sum.lock_ns)};
+            trows[ntrows++] = (struct scal_thread_row){nid, k, sum.instances, s_of(sum.work_ns),
+                                                       s_of(sum.barrier_ns), s_of(sum.lock_ns)};
             double w = s_of(sum.work_ns);
             wmax = w > wmax ? w : wmax;
             wmin = w < wmin ? w : wmin;
             wsum += w;
-            members++;
+            nmembers++;
         }
-        r->threads = members;
-        r->thread_work_max_s = members ? wmax : 0.0;
-        r->thread_work_min_s = members ? wmin : 0.0;
-        r->thread_work_mean_s = members ? wsum / members : 0.0;
+        r->threads = nmembers;
+        r->thread_work_max_s = nmembers ? wmax : 0.0;
+        r->thread_work_min_s = nmembers ? wmin : 0.0;
+        r->thread_work_mean_s = nmembers ? wsum / nmembers : 0.0;
     }
     rc = scal_h5_write_table(file, "regions", scal_table_run_regions.fields, scal_table_run_regions.nfields,
-                             scal_table_run_regions.row_size, rows, nnodes);
+                             scal_table_run_regions.row_size, rows, nnew);
     if (rc == SCAL_OK)
         rc = scal_h5_write_table(file, "threads", scal_table_threads.fields, scal_table_threads.nfields,
                                  scal_table_threads.row_size, trows, ntrows);
+    if (rc == SCAL_OK) {
+        scal_tool_state.region_of_node = out_of; /* sensors and trace rows use the unified ids */
+        out_of = NULL;
+        scal_tool_state.nregions = nnew;
+    }
 done:
     free(trows);
-    free(ids);
     free(rows);
+    free(first);
+    free(members);
+    free(out_of);
+    free(ids);
     return rc;
 }
 
@@ -365,6 +426,7 @@ static int write_trace(hid_t file)
         goto done;
     }
     ni = ns = 0;
+    const uint32_t *remap = scal_tool_state.region_of_node;
     for (uint32_t i = 0; i < nthreads; i++) {
         const struct scal_thread *t = scal_thread_at(i);
         if (!t || !t->trace) continue;
@@ -373,6 +435,8 @@ static int write_trace(hid_t file)
         ni += t->trace->ninstances;
         ns += t->trace->nstates;
     }
+    for (size_t k = 0; remap && k < ni; k++) inst[k].region = remap[inst[k].region];
+    for (size_t k = 0; remap && k < ns; k++) states[k].region = remap[states[k].region];
     rc |= scal_h5_attr_set_i64(g, "capacity_per_thread", scal_tool_state.cfg.trace_entries);
     rc |= scal_h5_attr_set_i64(g, "recorded", (int64_t)(ni + ns));
     rc |= scal_h5_attr_set_i64(g, "dropped", (int64_t)dropped);
