@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// User regions nested with parallel regions: root > "outer" > parallel > "inner" (per thread).
+#include <omp.h>
+#include <stdio.h>
+
+#include "scal/scal.h"
+
+static volatile double sink;
+
+int main(void)
+{
+    for (volatile int it = 0; it < 5; it++) {
+        scal_region_begin("outer");
+#pragma omp parallel num_threads(3)
+        {
+            scal_region_begin("inner");
+            __asm__ volatile("" ::: "memory");
+            sink += omp_get_thread_num();
+            scal_region_end("inner");
+        }
+        scal_region_end("outer");
+    }
+    int rc_bad = scal_region_end("never-begun");
+    int rc_empty = scal_region_begin("");
+    printf("user_regions: tool %s, bad end %d, empty %d\n", scal_tool_active() ? "active" : "absent", rc_bad, rc_empty);
+    return 0;
+}
