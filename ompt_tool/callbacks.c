@@ -18,6 +18,15 @@
 #include "sensor_hooks.h"
 #include "tool.h"
 
+/* parallel_data belongs to the runtime: libomp copies it into the team after parallel_begin
+ * returns and publishes the team to the workers through its own synchronisation, which TSan cannot
+ * see (libomp is not instrumented). The one read of it is therefore kept out of TSan's view; the
+ * memory it points to (our instance) is published with release/acquire on its generation. */
+__attribute__((no_sanitize("thread"))) static struct scal_instance *instance_of(const ompt_data_t *parallel_data)
+{
+    return parallel_data ? parallel_data->ptr : NULL;
+}
+
 #define MAX_DEPTH (scal_tool_state.cfg.max_depth)
 #define MAX_TEAM (scal_tool_state.cfg.max_team)
 
@@ -115,7 +124,6 @@ static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t no
     if (f->team_index < MAX_TEAM)
         atomic_store_explicit(&inst->slots[f->team_index].barrier_ns, now, memory_order_release);
     if (t->sensors && f->team_index != 0) scal_sensor_exit(t->sensors, f->node, f->team_index, 0);
-    if (f->task_data) ((ompt_data_t *)f->task_data)->ptr = NULL;
     t->member_frame = f->prev_member;
     t->depth--;
 }
@@ -127,8 +135,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     struct scal_thread *t = scal_thread_get();
     if (!t) return;
     if (endpoint == ompt_scope_begin) {
-        struct scal_instance *inst = parallel_data ? parallel_data->ptr : NULL;
-        task_data->ptr = NULL;
+        struct scal_instance *inst = instance_of(parallel_data);
         if (!inst) {
             scal_diag_count(SCAL_DIAG_unknown_parallel);
             return;
@@ -150,7 +157,6 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         f->prev_member = t->member_frame;
         t->member_frame = (int)t->depth;
         t->depth++;
-        task_data->ptr = f;
         if (index < MAX_TEAM) {
             struct scal_slot *s = &inst->slots[index];
             s->work_begin_ns = now;
@@ -161,8 +167,10 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         if (index == 0) atomic_store_explicit(&inst->actual, (int32_t)actual_parallelism, memory_order_relaxed);
         else if (t->sensors) scal_sensor_enter(t->sensors, inst->node, index, 0);
     } else {
-        struct scal_frame *f = task_data ? task_data->ptr : NULL;
-        if (f && f == top_frame(t) && f->role == SCAL_FRAME_MEMBER) member_done(t, f, scal_now_ns());
+        /* A worker's late end finds another frame (or none) on top and is ignored. The runtime's
+         * task_data is compared, never written: its memory is the runtime's. */
+        struct scal_frame *f = top_frame(t);
+        if (f && f->role == SCAL_FRAME_MEMBER && f->task_data == task_data) member_done(t, f, scal_now_ns());
     }
 }
 
@@ -170,7 +178,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
                             const void *codeptr_ra)
 {
     struct scal_thread *t = scal_thread_get();
-    struct scal_instance *inst = parallel_data ? parallel_data->ptr : NULL;
+    struct scal_instance *inst = instance_of(parallel_data);
     if (!t || !inst) return;
     uint64_t now = scal_now_ns();
     struct scal_frame *f = top_frame(t);
@@ -259,7 +267,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         bool join = kind == ompt_sync_region_barrier_implicit_parallel ||
                     (kind == ompt_sync_region_barrier_implicit && f && f->role == SCAL_FRAME_MEMBER &&
                      (codeptr_ra == NULL || codeptr_ra == f->inst->codeptr));
-        if (join && f && f->role == SCAL_FRAME_MEMBER && task_data && task_data->ptr == f) {
+        if (join && f && f->role == SCAL_FRAME_MEMBER && f->task_data == task_data) {
             member_done(t, f, now);
             return;
         }

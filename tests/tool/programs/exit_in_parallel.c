@@ -4,18 +4,18 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static volatile double sink;
+static long sink; /* updated atomically: the programs themselves are race-free */
 
 int main(void)
 {
 #pragma omp parallel num_threads(2) /* COMPLETED */
-    sink += omp_get_thread_num();
+    __atomic_fetch_add(&sink, (long)(omp_get_thread_num()), __ATOMIC_RELAXED);
 
 #pragma omp parallel num_threads(2) /* EXITS */
     {
         if (omp_get_thread_num() == 0) exit(3);
         for (;;) {
-            sink += 1;
+            __atomic_fetch_add(&sink, (long)(1), __ATOMIC_RELAXED);
             usleep(1000);
         }
     }

@@ -6,16 +6,16 @@
 
 #define OUTER_ITERS 3
 
-static volatile double sink;
+static long sink; /* updated atomically: the programs themselves are race-free */
 
 static void inner_work(void)
 {
 #pragma omp parallel num_threads(2) /* INNER */
     {
         __asm__ volatile("" ::: "memory");
-        sink += omp_get_thread_num();
+        __atomic_fetch_add(&sink, (long)(omp_get_thread_num()), __ATOMIC_RELAXED);
     }
-    sink += 1; /* keeps the fork from being a tail call, so its call site stays on the stack */
+    __atomic_fetch_add(&sink, (long)(1), __ATOMIC_RELAXED); /* keeps the fork from being a tail call, so its call site stays on the stack */
 }
 
 int main(void)

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static volatile double sink;
+static long sink; /* updated atomically: the programs themselves are race-free */
 
 int main(void)
 {
 #pragma omp parallel num_threads(2) /* COMPLETED */
-    sink += omp_get_thread_num();
+    __atomic_fetch_add(&sink, (long)(omp_get_thread_num()), __ATOMIC_RELAXED);
 
 #pragma omp parallel num_threads(2) /* SPINS */
     {
@@ -19,7 +19,7 @@ int main(void)
             fflush(stdout);
         }
         for (;;) {
-            sink += 1;
+            __atomic_fetch_add(&sink, (long)(1), __ATOMIC_RELAXED);
             usleep(1000);
         }
     }
