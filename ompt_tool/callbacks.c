@@ -50,7 +50,13 @@ void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t 
 {
     if (!at_top_level(t)) return;
     struct scal_frame *root = &t->frames[0];
-    uint32_t gap = scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node, (int32_t)next_node);
+    if (root->gap_cache_prev != root->last_child_node || root->gap_cache_next != (int32_t)next_node ||
+        root->gap_cache_node == 0) {
+        root->gap_cache_prev = root->last_child_node;
+        root->gap_cache_next = (int32_t)next_node;
+        root->gap_cache_node = scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node, (int32_t)next_node);
+    }
+    uint32_t gap = root->gap_cache_node;
     struct scal_node_stats *row = scal_thread_row(t, gap);
     scal_stats_add_time(row, now > root->last_child_end_ns ? now - root->last_child_end_ns : 0);
     scal_stats_add_team(row, 1, 1);
@@ -74,6 +80,7 @@ void scal_root_open(struct scal_thread *t)
     f->begin_ns = scal_tool_state.start_ns;
     f->last_child_end_ns = scal_tool_state.start_ns;
     f->last_child_node = -1;
+    f->gap_cache_node = 0;
     t->depth = 1;
     t->is_initial = true;
 }
@@ -90,8 +97,18 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
     uint64_t now = scal_now_ns();
     if (__builtin_expect(scal_callsite_in_runtime(codeptr_ra), 0))
         codeptr_ra = scal_callsite_outside_runtime(codeptr_ra);
-    uint32_t node = scal_node_lookup(SCAL_KIND_PARALLEL, current_parent(t), (uint64_t)(uintptr_t)codeptr_ra,
-                                     NULL, -1, -1);
+    int32_t parent = current_parent(t);
+    uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
+    unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & 63u;
+    uint32_t node;
+    if (t->node_cache[slot].codeptr == key && t->node_cache[slot].parent == parent && key) {
+        node = t->node_cache[slot].node;
+    } else {
+        node = scal_node_lookup(SCAL_KIND_PARALLEL, parent, key, NULL, -1, -1);
+        t->node_cache[slot].codeptr = key;
+        t->node_cache[slot].parent = parent;
+        t->node_cache[slot].node = node;
+    }
     scal_serial_gap_before(t, node, now);
     if (t->depth >= MAX_DEPTH) {
         scal_diag_count(SCAL_DIAG_stack_overflow);
@@ -108,11 +125,12 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
     inst->requested = (int32_t)requested_parallelism;
     inst->begin_ns = now;
     inst->codeptr = codeptr_ra;
-    uint32_t n = requested_parallelism < MAX_TEAM ? requested_parallelism : MAX_TEAM;
-    memset(inst->slots, 0, (size_t)n * sizeof(*inst->slots));
     atomic_store_explicit(&inst->actual, (int32_t)requested_parallelism, memory_order_relaxed);
-    /* Publishes the reset slots to the team (the runtime's own fork is invisible to TSan). */
-    atomic_fetch_add_explicit(&inst->generation, 1, memory_order_release);
+    /* A new generation: members tag their slots with it, so stale slots are recognised without
+     * the encountering thread resetting them. Release publishes the fields above to the team (the
+     * runtime's own fork is invisible to TSan). Only this thread writes it. */
+    atomic_store_explicit(&inst->generation, atomic_load_explicit(&inst->generation, memory_order_relaxed) + 1,
+                          memory_order_release);
     parallel_data->ptr = inst;
     if (t->sensors) scal_sensor_enter(t->sensors, node, 0, 1);
 }
@@ -140,7 +158,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
             scal_diag_count(SCAL_DIAG_unknown_parallel);
             return;
         }
-        (void)atomic_load_explicit(&inst->generation, memory_order_acquire);
+        uint32_t generation = atomic_load_explicit(&inst->generation, memory_order_acquire);
         uint64_t now = scal_now_ns();
         if (t->depth >= MAX_DEPTH) {
             scal_diag_count(SCAL_DIAG_stack_overflow);
@@ -160,7 +178,11 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         if (index < MAX_TEAM) {
             struct scal_slot *s = &inst->slots[index];
             s->work_begin_ns = now;
+            s->inner_wait_ns = 0;
+            s->lock_ns = 0;
             s->gtid = t->gtid;
+            s->generation = generation;
+            atomic_store_explicit(&s->barrier_ns, 0, memory_order_relaxed);
         } else {
             scal_diag_count(SCAL_DIAG_team_beyond_max);
         }
@@ -200,11 +222,12 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     if (n > MAX_TEAM) n = MAX_TEAM;
     uint64_t sum_work = 0, max_work = 0, min_work = UINT64_MAX, sum_bar = 0, max_bar = 0, sum_lock = 0,
              max_lock = 0;
+    uint32_t generation = atomic_load_explicit(&inst->generation, memory_order_relaxed);
     for (uint32_t i = 0; i < n; i++) {
         struct scal_slot *s = &inst->slots[i];
         uint64_t tb = atomic_load_explicit(&s->barrier_ns, memory_order_acquire);
+        if (s->generation != generation) continue; /* this member never started this instance */
         uint64_t wb = s->work_begin_ns;
-        if (wb == 0) continue; /* this member never started (team smaller than reported) */
         if (tb == 0 || tb > now) tb = now;
         uint64_t busy = tb > wb ? tb - wb : 0, inner = s->inner_wait_ns, lock = s->lock_ns;
         uint64_t work = busy > inner + lock ? busy - inner - lock : 0;
@@ -258,9 +281,9 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
 {
     struct scal_thread *t = scal_thread_get();
     if (!t) return;
-    uint64_t now = scal_now_ns();
     struct scal_frame *f = top_frame(t);
     if (endpoint == ompt_scope_begin) {
+        uint64_t now = scal_now_ns();
         /* The join barrier closing a parallel region: libomp >= 15 says so in the kind; libomp 14
          * reports "implicit" for it and for worksharing barriers alike, and gives the join barrier
          * no code pointer on workers and the region's own on the primary thread. */
@@ -276,7 +299,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         if (t->sync_depth == 0) return; /* the end of a join barrier: accounted at parallel_end */
         if (--t->sync_depth == 0) {
             struct scal_slot *s = member_slot(t);
-            if (s) s->inner_wait_ns += now - t->wait_begin_ns;
+            if (s) s->inner_wait_ns += scal_now_ns() - t->wait_begin_ns;
         }
     }
 }

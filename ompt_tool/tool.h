@@ -64,7 +64,8 @@ static inline uint64_t scal_now_ns(void)
     X(user_region_mismatch, "scal_region_end names that did not match the open region")            \
     X(open_at_exit, "regions still open when the data was written (closed at that time)")          \
     X(trace_dropped, "trace entries dropped because the trace buffer was full")                    \
-    X(resolve_failed, "region addresses whose module or source line could not be resolved")       \
+    X(resolve_failed, "region addresses in no loaded module")                                      \
+    X(regions_without_source, "regions without source lines (no debug information; informational)") \
     X(sensor_errors, "sensor plugin errors")                                                       \
     X(write_errors, "errors while writing the output file")
 
@@ -142,14 +143,17 @@ void scal_hist_bucket_bounds(uint32_t bucket, double *lo_ns, double *hi_ns);
 
 /* ---- per-thread state (thread_state.c) ---------------------------------------------------- */
 
-/* One member's measurements for one parallel-region instance; written by that member only. */
+/* One member's measurements for one parallel-region instance; written by that member only (it
+ * initialises the slot itself, tagged with the instance's generation, so the encountering thread
+ * never writes it: one cache line moves to the reader once per instance). One cache line each. */
 struct scal_slot {
     uint64_t work_begin_ns;
     uint64_t inner_wait_ns; /* explicit and workshare barriers, taskwait, taskgroup */
     uint64_t lock_ns;
     uint32_t gtid;
+    uint32_t generation;         /* the instance generation this slot belongs to */
     _Atomic uint64_t barrier_ns; /* reaching the region's closing barrier; 0 = not yet */
-};
+} __attribute__((aligned(64)));
 
 /* A parallel-region instance, owned by its encountering thread, shared with the team through
  * parallel_data->ptr. */
@@ -157,7 +161,7 @@ struct scal_instance {
     uint32_t node;
     int32_t requested;
     _Atomic int32_t actual;
-    _Atomic uint32_t generation; /* release-published after the slots are reset */
+    _Atomic uint32_t generation; /* incremented (release) at every instance */
     uint64_t begin_ns;
     const void *codeptr;     /* the region's codeptr_ra (recognises its join barrier) */
     struct scal_slot *slots; /* config.max_team entries */
@@ -174,9 +178,11 @@ struct scal_frame {
     void *task_data;            /* member frames: the implicit task's ompt_data_t */
     const char *name;           /* user frames */
     int prev_member;            /* member frames: the enclosing member frame's index, -1 none */
-    /* serial-gap tracking for this frame's children (root frame only) */
+    /* serial-gap tracking for this frame's children (root frame only), with the last gap looked up */
     uint64_t last_child_end_ns;
     int32_t last_child_node;
+    int32_t gap_cache_prev, gap_cache_next;
+    uint32_t gap_cache_node;
 };
 
 struct scal_trace_buf;
@@ -195,6 +201,12 @@ struct scal_thread {
     uint32_t nrows;
     int member_frame; /* index of the innermost member frame, -1 = none */
     uint32_t sync_depth; /* open synchronisation regions (taskwait inside a barrier nests) */
+    /* Direct-mapped cache of parallel-node lookups: (parent, codeptr) -> node. */
+    struct {
+        uint64_t codeptr;
+        int32_t parent;
+        uint32_t node;
+    } node_cache[64];
     uint64_t wait_begin_ns, lock_begin_ns;
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;

@@ -181,7 +181,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             continue;
         }
         if (scal_resolve(r, n->key, res) < 0) scal_diag_count(SCAL_DIAG_resolve_failed);
-        else if (res->line_first < 0) scal_diag_count(SCAL_DIAG_resolve_failed);
+        else if (res->line_first < 0) scal_diag_count(SCAL_DIAG_regions_without_source);
         out->module = (uint32_t)scal_strtab_add(st, res->module);
         out->build_id = (uint32_t)scal_strtab_add(st, res->build_id);
         out->offset = res->offset;
@@ -458,7 +458,8 @@ static uint64_t diagnostics_total(void)
 {
     uint64_t total = 0;
     for (int i = 0; i < SCAL_DIAG_COUNT; i++) {
-        if (i == SCAL_DIAG_trace_dropped) continue; /* a documented bound, not an error */
+        /* A documented bound and a property of the binary, not measurement errors. */
+        if (i == SCAL_DIAG_trace_dropped || i == SCAL_DIAG_regions_without_source) continue;
         total += atomic_load(&scal_diag_counters[i]);
     }
     return total;
