@@ -2,6 +2,7 @@
 // Writing the run file exactly once: from finalize, from the library destructor (exit() inside a
 // parallel region skips finalize), or from SIGINT/SIGTERM/SIGHUP, after which the signal's
 // original disposition is restored and re-raised so the program ends as it would have.
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,8 +43,15 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* A forked child has a copy of the parent's measurements: only the parent writes them. */
+static void child_after_fork(void)
+{
+    atomic_store(&scal_tool_state.flushed, 1);
+}
+
 void scal_flush_install_handlers(void)
 {
+    pthread_atfork(NULL, NULL, child_after_fork);
     for (size_t i = 0; i < NSIG_HANDLED; i++) {
         struct sigaction sa;
         if (sigaction(handled_signals[i], NULL, &previous[i]) != 0) continue;

@@ -107,6 +107,8 @@ uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char
     }
     id = atomic_load_explicit(&count, memory_order_relaxed);
     if (id >= capacity - 1) {
+        /* Full: the overflow node (pre-built as the last id) joins the dense id range once. */
+        if (id == capacity - 1) atomic_store_explicit(&count, capacity, memory_order_release);
         atomic_flag_clear_explicit(&insert_lock, memory_order_release);
         scal_diag_count(SCAL_DIAG_regions_overflow);
         return capacity - 1;

@@ -205,6 +205,18 @@ def scenario_sigterm(args):
     check(len(run.by_line(marker_line(args.source, "/* SPINS */"))) == 1, "the interrupted region is recorded")
 
 
+def scenario_overflow(args):
+    run = Run(args, env={"SCAL_MAX_REGIONS": "16"}).open()
+    check("beyond SCAL_MAX_REGIONS" in run.stderr or "measurement problem" in run.stderr, "the overflow is reported on stderr")
+    check(len(run.regions) == 16, "exactly SCAL_MAX_REGIONS regions kept (%d)" % len(run.regions))
+    over = [r for r in run.regions if "beyond SCAL_MAX_REGIONS" in run.s(r["name"])]
+    check(len(over) == 1 and over[0]["count"] > 0, "the overflow region holds the rest (%d instances)" % (over[0]["count"] if over else 0))
+    # 40 user regions + 40 parallel regions + 41 serial gaps (before each top-level region, and the last)
+    kept = sum(int(r["count"]) for r in run.regions[1:])
+    check(kept == 121, "every instance is counted somewhere (%d of 121)" % kept)
+    check(run.f["diagnostics"].attrs["regions_overflow"] > 0, "the overflow is counted in the diagnostics")
+
+
 def peak_rss_kib(args, count):
     e = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=os.path.join(args.workdir, "mem-%d.h5" % count), OMP_NUM_THREADS="2")
     p = subprocess.Popen([args.prog, str(count)], env=e, stdout=subprocess.DEVNULL, cwd=args.workdir)
