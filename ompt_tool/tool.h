@@ -176,7 +176,7 @@ struct scal_frame {
     uint64_t begin_ns;
     struct scal_instance *inst; /* parallel frames */
     void *task_data;            /* member frames: the implicit task's ompt_data_t */
-    const char *name;           /* user frames */
+    uint64_t name_hash;         /* user frames: hash of the name given to scal_region_begin */
     int prev_member;            /* member frames: the enclosing member frame's index, -1 none */
     /* serial-gap tracking for this frame's children (root frame only), with the last gap looked up */
     uint64_t last_child_end_ns;

@@ -23,7 +23,8 @@ static int user_begin(const char *name)
     if (!t) return SCAL_OK;
     uint64_t now = scal_now_ns();
     int32_t parent = t->depth ? (int32_t)t->frames[t->depth - 1].node : 0;
-    uint32_t node = scal_node_lookup(SCAL_KIND_USER, parent, name_hash(name), name, -1, -1);
+    uint64_t hash = name_hash(name);
+    uint32_t node = scal_node_lookup(SCAL_KIND_USER, parent, hash, name, -1, -1);
     scal_serial_gap_before(t, node, now);
     if (t->depth >= scal_tool_state.cfg.max_depth) {
         scal_diag_count(SCAL_DIAG_stack_overflow);
@@ -35,7 +36,7 @@ static int user_begin(const char *name)
     f->kind = SCAL_KIND_USER;
     f->role = SCAL_FRAME_ENCOUNTER;
     f->begin_ns = now;
-    f->name = scal_node_get(node)->name;
+    f->name_hash = hash; /* matched at the end: the node may be the overflow node */
     f->prev_member = -1;
     if (t->sensors) scal_sensor_enter(t->sensors, node, 0, 1);
     return SCAL_OK;
@@ -47,7 +48,7 @@ static int user_end(const char *name)
     if (!t) return SCAL_OK;
     uint64_t now = scal_now_ns();
     struct scal_frame *f = t->depth ? &t->frames[t->depth - 1] : NULL;
-    if (!f || f->kind != SCAL_KIND_USER || !f->name || strncmp(f->name, name, 255) != 0) {
+    if (!f || f->kind != SCAL_KIND_USER || f->name_hash != name_hash(name)) {
         scal_diag_count(SCAL_DIAG_user_region_mismatch);
         return SCAL_EINVAL;
     }
