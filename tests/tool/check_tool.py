@@ -110,6 +110,17 @@ def scenario_nested(args):
     check(len(f["trace/states"]) > 0 and f["trace"].attrs["dropped"] == 0, "trace states recorded, none dropped")
 
 
+def scenario_nested_serialized(args):
+    run = Run(args, env={"OMP_MAX_ACTIVE_LEVELS": "1"}).open()
+    inner = run.by_line(marker_line(args.source, "/* INNER */"))
+    outer = run.by_line(marker_line(args.source, "/* OUTER */"))
+    check(len(inner) == 1 and inner[0]["parent"] == outer[0]["id"], "serialized inner region still nested in the outer one")
+    inner = inner[0]
+    check(inner["count"] == 6, "serialized inner region ran 6 times")
+    check(inner["team_requested_max"] == 2 and inner["team_actual_min"] == 1 and inner["team_actual_max"] == 1,
+          "requested team 2, actual team 1 when nesting is off")
+
+
 def scenario_listing4(args):
     run = Run(args, prog_args=["20000"], env={"OMP_NUM_THREADS": "4"}).open()
     red = run.by_line(marker_line(args.source, "/* REDUCTION */"))
