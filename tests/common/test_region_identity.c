@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "region_identity.h"
+#include "scal/status.h"
 
 static int failures;
 #define EXPECT(cond, ...)                                                                          \
