@@ -73,7 +73,8 @@ static int read_attr(hid_t obj, const char *name, hid_t memtype, void *out)
 {
     int rc = SCAL_OK;
     hid_t attr = -1;
-    if (H5Aexists(obj, name) <= 0) return scal__fail(SCAL_EFORMAT, "attribute '%s' is missing", name);
+    if (H5Aexists(obj, name) <= 0)
+        return scal__fail(SCAL_EFORMAT, "attribute '%s' is missing", name);
     attr = H5Aopen(obj, name, H5P_DEFAULT);
     if (attr < 0 || H5Aread(attr, memtype, out) < 0)
         rc = scal__fail(SCAL_EFORMAT, "attribute '%s' cannot be read as the expected type", name);
@@ -96,7 +97,8 @@ int scal_h5_attr_get_str(hid_t obj, const char *name, char **out)
     int rc = SCAL_OK;
     hid_t attr = -1, ftype = -1, mtype = -1, space = -1;
     *out = NULL;
-    if (H5Aexists(obj, name) <= 0) return scal__fail(SCAL_EFORMAT, "attribute '%s' is missing", name);
+    if (H5Aexists(obj, name) <= 0)
+        return scal__fail(SCAL_EFORMAT, "attribute '%s' is missing", name);
     attr = H5Aopen(obj, name, H5P_DEFAULT);
     if (attr < 0) goto fail;
     ftype = H5Aget_type(attr);
@@ -155,7 +157,8 @@ done:
 void scal_h5_free_strings(char **strings, size_t n)
 {
     if (!strings) return;
-    for (size_t i = 0; i < n; i++) free(strings[i]);
+    for (size_t i = 0; i < n; i++)
+        free(strings[i]);
     free(strings);
 }
 
@@ -167,12 +170,14 @@ int scal_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n)
     hssize_t count = 0;
     *out = NULL;
     *n = 0;
-    if (!scal_h5_exists(loc, name)) return scal__fail(SCAL_EFORMAT, "dataset '%s' is missing", name);
+    if (!scal_h5_exists(loc, name))
+        return scal__fail(SCAL_EFORMAT, "dataset '%s' is missing", name);
     dset = H5Dopen2(loc, name, H5P_DEFAULT);
     if (dset < 0) goto fail;
     ftype = H5Dget_type(dset);
     space = H5Dget_space(dset);
-    if (ftype < 0 || space < 0 || H5Tget_class(ftype) != H5T_STRING || H5Sget_simple_extent_ndims(space) != 1)
+    if (ftype < 0 || space < 0 || H5Tget_class(ftype) != H5T_STRING ||
+        H5Sget_simple_extent_ndims(space) != 1)
         goto fail;
     count = H5Sget_simple_extent_npoints(space);
     if (count < 0) goto fail;
@@ -199,7 +204,8 @@ int scal_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n)
                 free(buf);
                 goto fail;
             }
-            for (hssize_t i = 0; i < count; i++) (*out)[i] = strdup(buf + (size_t)i * (size + 1));
+            for (hssize_t i = 0; i < count; i++)
+                (*out)[i] = strdup(buf + (size_t)i * (size + 1));
             free(buf);
         }
     }
@@ -225,12 +231,18 @@ done:
 static hid_t native_type(enum scal_h5_ftype t)
 {
     switch (t) {
-    case SCAL_H5_U8: return H5T_NATIVE_UINT8;
-    case SCAL_H5_I32: return H5T_NATIVE_INT32;
-    case SCAL_H5_U32: return H5T_NATIVE_UINT32;
-    case SCAL_H5_I64: return H5T_NATIVE_INT64;
-    case SCAL_H5_U64: return H5T_NATIVE_UINT64;
-    case SCAL_H5_F64: return H5T_NATIVE_DOUBLE;
+    case SCAL_H5_U8:
+        return H5T_NATIVE_UINT8;
+    case SCAL_H5_I32:
+        return H5T_NATIVE_INT32;
+    case SCAL_H5_U32:
+        return H5T_NATIVE_UINT32;
+    case SCAL_H5_I64:
+        return H5T_NATIVE_INT64;
+    case SCAL_H5_U64:
+        return H5T_NATIVE_UINT64;
+    case SCAL_H5_F64:
+        return H5T_NATIVE_DOUBLE;
     }
     return -1;
 }
@@ -366,11 +378,13 @@ int scal_h5_read_table(hid_t loc, const char *name, const struct scal_h5_field *
     mtype = scal_h5_compound_type(fields, nfields, struct_size);
     *rows = calloc(dims[0] ? dims[0] : 1, struct_size);
     if (!*rows) {
-        rc = scal__fail(SCAL_ENOMEM, "out of memory reading %llu rows of '%s'", (unsigned long long)dims[0], name);
+        rc = scal__fail(SCAL_ENOMEM, "out of memory reading %llu rows of '%s'",
+                        (unsigned long long)dims[0], name);
         goto done;
     }
     if (dims[0] > 0 && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) < 0) {
-        rc = scal__fail(SCAL_EFORMAT, "table '%s' cannot be read (member types do not convert)", name);
+        rc = scal__fail(SCAL_EFORMAT, "table '%s' cannot be read (member types do not convert)",
+                        name);
         free(*rows);
         *rows = NULL;
         goto done;

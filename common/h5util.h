@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Small HDF5 helpers shared by the tool, the runner and the post-processor: attributes, string
- * tables and chunked compound tables described once by a field list (so writer and reader agree). */
+ * tables and chunked compound tables described once by a field list (so writer and reader agree).
+ */
 #ifndef SCAL_H5UTIL_H
 #define SCAL_H5UTIL_H
 

@@ -5,19 +5,24 @@
 #define FIELD_OF(T) FIELD_##T
 #define SCAL_FIELD_ENTRY(T, h5, ctype, member) {#member, h5, offsetof(T, member)},
 #define REGION_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_region_row, h5, ctype, member)
-#define STAT_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_region_stat_row, h5, ctype, member)
+#define STAT_ENTRY(h5, ctype, member)                                                              \
+    SCAL_FIELD_ENTRY(struct scal_region_stat_row, h5, ctype, member)
 #define THREAD_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_thread_row, h5, ctype, member)
-#define THREAD_STAT_ENTRY(h5, ctype, member)                                                      \
+#define THREAD_STAT_ENTRY(h5, ctype, member)                                                       \
     SCAL_FIELD_ENTRY(struct scal_thread_stat_row, h5, ctype, member)
-#define TI_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_trace_instance_row, h5, ctype, member)
+#define TI_ENTRY(h5, ctype, member)                                                                \
+    SCAL_FIELD_ENTRY(struct scal_trace_instance_row, h5, ctype, member)
 #define TS_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_trace_state_row, h5, ctype, member)
 #define CONFIG_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_config_row, h5, ctype, member)
 #define RUN_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_run_row, h5, ctype, member)
 #define RID_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_region_id_row, h5, ctype, member)
 
-#define SV_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_sensor_value_row, h5, ctype, member)
-#define SS_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_sensor_sample_row, h5, ctype, member)
-#define PS_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_plugin_state_row, h5, ctype, member)
+#define SV_ENTRY(h5, ctype, member)                                                                \
+    SCAL_FIELD_ENTRY(struct scal_sensor_value_row, h5, ctype, member)
+#define SS_ENTRY(h5, ctype, member)                                                                \
+    SCAL_FIELD_ENTRY(struct scal_sensor_sample_row, h5, ctype, member)
+#define PS_ENTRY(h5, ctype, member)                                                                \
+    SCAL_FIELD_ENTRY(struct scal_plugin_state_row, h5, ctype, member)
 #define RSV_ENTRY(h5, ctype, member)                                                               \
     SCAL_FIELD_ENTRY(struct scal_run_sensor_value_row, h5, ctype, member)
 #define RSS_ENTRY(h5, ctype, member)                                                               \
@@ -27,8 +32,8 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const struct scal_h5_field region_fields[] = {
-    SCAL_REGION_IDENTITY_FIELDS(REGION_ENTRY) SCAL_REGION_STATS_FIELDS(REGION_ENTRY)};
+static const struct scal_h5_field region_fields[] = {SCAL_REGION_IDENTITY_FIELDS(REGION_ENTRY)
+                                                         SCAL_REGION_STATS_FIELDS(REGION_ENTRY)};
 static const struct scal_h5_field region_stat_fields[] = {
     {"run", SCAL_H5_U32, offsetof(struct scal_region_stat_row, run)},
     {"region", SCAL_H5_U32, offsetof(struct scal_region_stat_row, region)},
@@ -71,7 +76,8 @@ TABLE(scal_table_thread_stats, "thread_stats", thread_stat_fields, struct scal_t
 TABLE(scal_table_sensor_values, "sensors/values", sensor_value_fields, struct scal_sensor_value_row)
 TABLE(scal_table_sensor_samples, "sensors/samples", sensor_sample_fields,
       struct scal_sensor_sample_row)
-TABLE(scal_table_plugin_states, "sensors/plugins", plugin_state_fields, struct scal_plugin_state_row)
+TABLE(scal_table_plugin_states, "sensors/plugins", plugin_state_fields,
+      struct scal_plugin_state_row)
 TABLE(scal_table_run_sensor_values, "sensor_values", run_sensor_value_fields,
       struct scal_run_sensor_value_row)
 TABLE(scal_table_run_sensor_samples, "sensor_samples", run_sensor_sample_fields,
@@ -80,20 +86,26 @@ TABLE(scal_table_run_plugin_states, "plugins", run_plugin_state_fields,
       struct scal_run_plugin_state_row)
 
 const struct scal_table_desc *const scal_all_tables[] = {
-    &scal_table_run_regions, &scal_table_threads,          &scal_table_trace_instances,
-    &scal_table_trace_states, &scal_table_configs,         &scal_table_runs,
-    &scal_table_campaign_regions, &scal_table_region_stats, &scal_table_thread_stats,
-    &scal_table_sensor_values, &scal_table_sensor_samples, &scal_table_plugin_states,
-    &scal_table_run_sensor_values, &scal_table_run_sensor_samples, &scal_table_run_plugin_states,
-    NULL};
+    &scal_table_run_regions,       &scal_table_threads,
+    &scal_table_trace_instances,   &scal_table_trace_states,
+    &scal_table_configs,           &scal_table_runs,
+    &scal_table_campaign_regions,  &scal_table_region_stats,
+    &scal_table_thread_stats,      &scal_table_sensor_values,
+    &scal_table_sensor_samples,    &scal_table_plugin_states,
+    &scal_table_run_sensor_values, &scal_table_run_sensor_samples,
+    &scal_table_run_plugin_states, NULL};
 
 const char *scal_region_kind_name(int kind)
 {
     switch (kind) {
-    case SCAL_KIND_ROOT: return "root";
-    case SCAL_KIND_PARALLEL: return "parallel";
-    case SCAL_KIND_SERIAL: return "serial";
-    case SCAL_KIND_USER: return "user";
+    case SCAL_KIND_ROOT:
+        return "root";
+    case SCAL_KIND_PARALLEL:
+        return "parallel";
+    case SCAL_KIND_SERIAL:
+        return "serial";
+    case SCAL_KIND_USER:
+        return "user";
     }
     return "unknown";
 }
@@ -101,12 +113,18 @@ const char *scal_region_kind_name(int kind)
 const char *scal_run_status_name(int status)
 {
     switch (status) {
-    case SCAL_RUN_OK: return "ok";
-    case SCAL_RUN_FAILED: return "failed";
-    case SCAL_RUN_SIGNALED: return "signaled";
-    case SCAL_RUN_TIMEOUT: return "timeout";
-    case SCAL_RUN_LAUNCH: return "launch-error";
-    case SCAL_RUN_NODATA: return "no-data";
+    case SCAL_RUN_OK:
+        return "ok";
+    case SCAL_RUN_FAILED:
+        return "failed";
+    case SCAL_RUN_SIGNALED:
+        return "signaled";
+    case SCAL_RUN_TIMEOUT:
+        return "timeout";
+    case SCAL_RUN_LAUNCH:
+        return "launch-error";
+    case SCAL_RUN_NODATA:
+        return "no-data";
     }
     return "unknown";
 }

@@ -102,17 +102,17 @@ enum scal_thread_state { SCAL_STATE_WORK = 0, SCAL_STATE_BARRIER = 1, SCAL_STATE
 
 /* Sensor data (plugins). In a run file under /sensors/, in a campaign with a leading `run`. */
 #define SCAL_SENSOR_VALUE_FIELDS(X)                                                                \
-    X(SCAL_H5_I32, int32_t, region) /* region id, -1: the whole run (begin/end sensors) */       \
-    X(SCAL_H5_I32, int32_t, thread) /* team thread index, -1: all threads / process scope */     \
-    X(SCAL_H5_U32, uint32_t, metric) /* string index of "<plugin>.<metric>" */                   \
-    X(SCAL_H5_U32, uint32_t, unit)   /* string index of the unit */                              \
+    X(SCAL_H5_I32, int32_t, region)  /* region id, -1: the whole run (begin/end sensors) */        \
+    X(SCAL_H5_I32, int32_t, thread)  /* team thread index, -1: all threads / process scope */      \
+    X(SCAL_H5_U32, uint32_t, metric) /* string index of "<plugin>.<metric>" */                     \
+    X(SCAL_H5_U32, uint32_t, unit)   /* string index of the unit */                                \
     X(SCAL_H5_U64, uint64_t, instances)                                                            \
-    X(SCAL_H5_F64, double, value)    /* counters: sum of differences; gauges: last value */
+    X(SCAL_H5_F64, double, value) /* counters: sum of differences; gauges: last value */
 
 #define SCAL_SENSOR_SAMPLE_FIELDS(X)                                                               \
     X(SCAL_H5_U32, uint32_t, metric)                                                               \
     X(SCAL_H5_U32, uint32_t, unit)                                                                 \
-    X(SCAL_H5_F64, double, time_s) /* seconds since the start of the run */                       \
+    X(SCAL_H5_F64, double, time_s) /* seconds since the start of the run */                        \
     X(SCAL_H5_F64, double, value)
 
 #define SCAL_PLUGIN_STATE_FIELDS(X)                                                                \
@@ -227,18 +227,18 @@ struct scal_table_desc {
     size_t nfields;
     size_t row_size;
 };
-extern const struct scal_table_desc scal_table_run_regions;      /* run file /regions */
-extern const struct scal_table_desc scal_table_threads;          /* run file /threads */
-extern const struct scal_table_desc scal_table_trace_instances;  /* run file /trace/instances */
-extern const struct scal_table_desc scal_table_trace_states;     /* run file /trace/states */
-extern const struct scal_table_desc scal_table_configs;          /* campaign /configs */
-extern const struct scal_table_desc scal_table_runs;             /* campaign /runs */
-extern const struct scal_table_desc scal_table_campaign_regions; /* campaign /regions */
-extern const struct scal_table_desc scal_table_region_stats;     /* campaign /region_stats */
-extern const struct scal_table_desc scal_table_thread_stats;     /* campaign /thread_stats */
-extern const struct scal_table_desc scal_table_sensor_values;    /* run file /sensors/values */
-extern const struct scal_table_desc scal_table_sensor_samples;   /* run file /sensors/samples */
-extern const struct scal_table_desc scal_table_plugin_states;    /* run file /sensors/plugins */
+extern const struct scal_table_desc scal_table_run_regions;        /* run file /regions */
+extern const struct scal_table_desc scal_table_threads;            /* run file /threads */
+extern const struct scal_table_desc scal_table_trace_instances;    /* run file /trace/instances */
+extern const struct scal_table_desc scal_table_trace_states;       /* run file /trace/states */
+extern const struct scal_table_desc scal_table_configs;            /* campaign /configs */
+extern const struct scal_table_desc scal_table_runs;               /* campaign /runs */
+extern const struct scal_table_desc scal_table_campaign_regions;   /* campaign /regions */
+extern const struct scal_table_desc scal_table_region_stats;       /* campaign /region_stats */
+extern const struct scal_table_desc scal_table_thread_stats;       /* campaign /thread_stats */
+extern const struct scal_table_desc scal_table_sensor_values;      /* run file /sensors/values */
+extern const struct scal_table_desc scal_table_sensor_samples;     /* run file /sensors/samples */
+extern const struct scal_table_desc scal_table_plugin_states;      /* run file /sensors/plugins */
 extern const struct scal_table_desc scal_table_run_sensor_values;  /* campaign /sensor_values */
 extern const struct scal_table_desc scal_table_run_sensor_samples; /* campaign /sensor_samples */
 extern const struct scal_table_desc scal_table_run_plugin_states;  /* campaign /plugins */

@@ -24,13 +24,14 @@ static const char *base_name(const char *path)
 void scal_region_identities_free(char **ids, size_t n)
 {
     if (!ids) return;
-    for (size_t i = 0; i < n; i++) free(ids[i]);
+    for (size_t i = 0; i < n; i++)
+        free(ids[i]);
     free(ids);
 }
 
 /* The region's own part of the identity (without the parent prefix). */
-static int own_part(const struct scal_region_id_row *r, char **ids, char *const *strings, size_t nstrings,
-                    size_t i, char *buf, size_t len)
+static int own_part(const struct scal_region_id_row *r, char **ids, char *const *strings,
+                    size_t nstrings, size_t i, char *buf, size_t len)
 {
     switch (r->kind) {
     case SCAL_KIND_ROOT:
@@ -42,14 +43,18 @@ static int own_part(const struct scal_region_id_row *r, char **ids, char *const 
     case SCAL_KIND_PARALLEL:
         if (r->line_first >= 0)
             snprintf(buf, len, "P:%s:%s:%d:%s", base_name(str_at(strings, nstrings, r->module)),
-                     str_at(strings, nstrings, r->file), (int)r->line_first, str_at(strings, nstrings, r->function));
+                     str_at(strings, nstrings, r->file), (int)r->line_first,
+                     str_at(strings, nstrings, r->function));
         else
-            snprintf(buf, len, "P:%s+%" PRIu64, base_name(str_at(strings, nstrings, r->module)), r->offset);
+            snprintf(buf, len, "P:%s+%" PRIu64, base_name(str_at(strings, nstrings, r->module)),
+                     r->offset);
         return SCAL_OK;
     case SCAL_KIND_SERIAL: {
         /* The tool creates a gap after both of its neighbours, so they precede it. */
-        if ((r->gap_prev >= 0 && (size_t)r->gap_prev >= i) || (r->gap_next >= 0 && (size_t)r->gap_next >= i))
-            return scal__fail(SCAL_EFORMAT, "/regions row %zu: serial gap refers to a later row", i);
+        if ((r->gap_prev >= 0 && (size_t)r->gap_prev >= i) ||
+            (r->gap_next >= 0 && (size_t)r->gap_next >= i))
+            return scal__fail(SCAL_EFORMAT, "/regions row %zu: serial gap refers to a later row",
+                              i);
         snprintf(buf, len, "S:%s>%s", r->gap_prev >= 0 ? ids[r->gap_prev] : "start",
                  r->gap_next >= 0 ? ids[r->gap_next] : "end");
         return SCAL_OK;
@@ -73,7 +78,8 @@ int scal_region_identities(const struct scal_region_id_row *rows, size_t n, char
             break;
         }
         if (r->parent >= 0 && (size_t)r->parent >= i) {
-            rc = scal__fail(SCAL_EFORMAT, "/regions row %zu: parent %d is not an earlier row", i, (int)r->parent);
+            rc = scal__fail(SCAL_EFORMAT, "/regions row %zu: parent %d is not an earlier row", i,
+                            (int)r->parent);
             break;
         }
         rc = own_part(r, ids, strings, nstrings, i, own, sizeof(own));

@@ -11,7 +11,8 @@
 static uint64_t hash_string(const char *s)
 {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
     return h;
 }
 
@@ -57,7 +58,8 @@ int scal_strtab_init(struct scal_strtab *t)
 
 void scal_strtab_free(struct scal_strtab *t)
 {
-    for (size_t i = 0; i < t->count; i++) free(t->strings[i]);
+    for (size_t i = 0; i < t->count; i++)
+        free(t->strings[i]);
     free(t->strings);
     free(t->slots);
     memset(t, 0, sizeof(*t));

@@ -15,7 +15,8 @@
 
 static double work(double x)
 {
-    for (int k = 0; k < 20; k++) x = sin(x) * 0.5 + cos(x) * 0.5;
+    for (int k = 0; k < 20; k++)
+        x = sin(x) * 0.5 + cos(x) * 0.5;
     return x;
 }
 
@@ -34,9 +35,11 @@ int main(int argc, char **argv)
     }
 
     scal_region_begin("setup");
-    for (long i = 0; i < n; i++) a[i] = (double)(i % 97) / 97.0;
+    for (long i = 0; i < n; i++)
+        a[i] = (double)(i % 97) / 97.0;
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) b[i] = 0.0;
+    for (long i = 0; i < n; i++)
+        b[i] = 0.0;
     scal_region_end("setup");
 
     double checksum = 0.0;
@@ -59,8 +62,8 @@ int main(int argc, char **argv)
         bins[bin]++;
     }
 
-    printf("scal_demo: size %ld, threads %d, checksum %.6f, bin0 %ld\n", size, omp_get_max_threads(),
-           checksum, bins[0]);
+    printf("scal_demo: size %ld, threads %d, checksum %.6f, bin0 %ld\n", size,
+           omp_get_max_threads(), checksum, bins[0]);
     free(a);
     free(b);
     return 0;

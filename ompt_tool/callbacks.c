@@ -11,7 +11,8 @@
 //             barrier = inner barrier/taskwait waits + [join-barrier begin, parallel_end],
 //             lock    = mutex_acquire -> mutex_acquired.
 // A worker's implicit-task end and join-barrier end arrive late (when it is woken for the next
-// region), so the join-barrier begin marks the end of its work and parallel_end the end of its wait.
+// region), so the join-barrier begin marks the end of its work and parallel_end the end of its
+// wait.
 #include <omp-tools.h>
 #include <string.h>
 
@@ -22,7 +23,8 @@
  * returns and publishes the team to the workers through its own synchronisation, which TSan cannot
  * see (libomp is not instrumented). The one read of it is therefore kept out of TSan's view; the
  * memory it points to (our instance) is published with release/acquire on its generation. */
-__attribute__((no_sanitize("thread"))) static struct scal_instance *instance_of(const ompt_data_t *parallel_data)
+__attribute__((no_sanitize("thread"))) static struct scal_instance *
+instance_of(const ompt_data_t *parallel_data)
 {
     return parallel_data ? parallel_data->ptr : NULL;
 }
@@ -50,11 +52,12 @@ void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t 
 {
     if (!at_top_level(t)) return;
     struct scal_frame *root = &t->frames[0];
-    if (root->gap_cache_prev != root->last_child_node || root->gap_cache_next != (int32_t)next_node ||
-        root->gap_cache_node == 0) {
+    if (root->gap_cache_prev != root->last_child_node ||
+        root->gap_cache_next != (int32_t)next_node || root->gap_cache_node == 0) {
         root->gap_cache_prev = root->last_child_node;
         root->gap_cache_next = (int32_t)next_node;
-        root->gap_cache_node = scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node, (int32_t)next_node);
+        root->gap_cache_node = scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node,
+                                                (int32_t)next_node);
     }
     uint32_t gap = root->gap_cache_node;
     struct scal_node_stats *row = scal_thread_row(t, gap);
@@ -87,9 +90,10 @@ void scal_root_open(struct scal_thread *t)
 
 /* ---- parallel regions ---------------------------------------------------------------------- */
 
-static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *encountering_task_frame,
-                              ompt_data_t *parallel_data, unsigned int requested_parallelism, int flags,
-                              const void *codeptr_ra)
+static void on_parallel_begin(ompt_data_t *encountering_task_data,
+                              const ompt_frame_t *encountering_task_frame,
+                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                              int flags, const void *codeptr_ra)
 {
     struct scal_thread *t = scal_thread_get();
     parallel_data->ptr = NULL;
@@ -129,7 +133,8 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
     /* A new generation: members tag their slots with it, so stale slots are recognised without
      * the encountering thread resetting them. Release publishes the fields above to the team (the
      * runtime's own fork is invisible to TSan). Only this thread writes it. */
-    atomic_store_explicit(&inst->generation, atomic_load_explicit(&inst->generation, memory_order_relaxed) + 1,
+    atomic_store_explicit(&inst->generation,
+                          atomic_load_explicit(&inst->generation, memory_order_relaxed) + 1,
                           memory_order_release);
     parallel_data->ptr = inst;
     if (t->sensors) scal_sensor_enter(t->sensors, node, 0, 1);
@@ -146,8 +151,9 @@ static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t no
     t->depth--;
 }
 
-static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
-                             unsigned int actual_parallelism, unsigned int index, int flags)
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual_parallelism,
+                             unsigned int index, int flags)
 {
     if (flags & ompt_task_initial) return; /* the initial task of a thread: no region */
     struct scal_thread *t = scal_thread_get();
@@ -186,18 +192,21 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         } else {
             scal_diag_count(SCAL_DIAG_team_beyond_max);
         }
-        if (index == 0) atomic_store_explicit(&inst->actual, (int32_t)actual_parallelism, memory_order_relaxed);
-        else if (t->sensors) scal_sensor_enter(t->sensors, inst->node, index, 0);
+        if (index == 0)
+            atomic_store_explicit(&inst->actual, (int32_t)actual_parallelism, memory_order_relaxed);
+        else if (t->sensors)
+            scal_sensor_enter(t->sensors, inst->node, index, 0);
     } else {
         /* A worker's late end finds another frame (or none) on top and is ignored. The runtime's
          * task_data is compared, never written: its memory is the runtime's. */
         struct scal_frame *f = top_frame(t);
-        if (f && f->role == SCAL_FRAME_MEMBER && f->task_data == task_data) member_done(t, f, scal_now_ns());
+        if (f && f->role == SCAL_FRAME_MEMBER && f->task_data == task_data)
+            member_done(t, f, scal_now_ns());
     }
 }
 
-static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
-                            const void *codeptr_ra)
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
+                            int flags, const void *codeptr_ra)
 {
     struct scal_thread *t = scal_thread_get();
     struct scal_instance *inst = instance_of(parallel_data);
@@ -220,8 +229,8 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
 
     uint32_t n = actual > 0 ? (uint32_t)actual : 0, members = 0;
     if (n > MAX_TEAM) n = MAX_TEAM;
-    uint64_t sum_work = 0, max_work = 0, min_work = UINT64_MAX, sum_bar = 0, max_bar = 0, sum_lock = 0,
-             max_lock = 0;
+    uint64_t sum_work = 0, max_work = 0, min_work = UINT64_MAX, sum_bar = 0, max_bar = 0,
+             sum_lock = 0, max_lock = 0;
     uint32_t generation = atomic_load_explicit(&inst->generation, memory_order_relaxed);
     for (uint32_t i = 0; i < n; i++) {
         struct scal_slot *s = &inst->slots[i];
@@ -254,7 +263,8 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     if (members) {
         row->work_ns += sum_work;
         row->work_inst_max_ns += max_work;
-        row->work_inst_min_ns = row->work_inst_min_ns == UINT64_MAX ? min_work : row->work_inst_min_ns + min_work;
+        row->work_inst_min_ns =
+            row->work_inst_min_ns == UINT64_MAX ? min_work : row->work_inst_min_ns + min_work;
         row->barrier_ns += sum_bar;
         row->barrier_inst_max_ns += max_bar;
         row->lock_ns += sum_lock;
@@ -276,8 +286,9 @@ static inline struct scal_slot *member_slot(struct scal_thread *t)
     return m->team_index < MAX_TEAM ? &m->inst->slots[m->team_index] : NULL;
 }
 
-static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                           ompt_data_t *task_data, const void *codeptr_ra)
+static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                           ompt_data_t *parallel_data, ompt_data_t *task_data,
+                           const void *codeptr_ra)
 {
     struct scal_thread *t = scal_thread_get();
     if (!t) return;
@@ -287,9 +298,10 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         /* The join barrier closing a parallel region: libomp >= 15 says so in the kind; libomp 14
          * reports "implicit" for it and for worksharing barriers alike, and gives the join barrier
          * no code pointer on workers and the region's own on the primary thread. */
-        bool join = kind == ompt_sync_region_barrier_implicit_parallel ||
-                    (kind == ompt_sync_region_barrier_implicit && f && f->role == SCAL_FRAME_MEMBER &&
-                     (codeptr_ra == NULL || codeptr_ra == f->inst->codeptr));
+        bool join =
+            kind == ompt_sync_region_barrier_implicit_parallel ||
+            (kind == ompt_sync_region_barrier_implicit && f && f->role == SCAL_FRAME_MEMBER &&
+             (codeptr_ra == NULL || codeptr_ra == f->inst->codeptr));
         if (join && f && f->role == SCAL_FRAME_MEMBER && f->task_data == task_data) {
             member_done(t, f, now);
             return;
@@ -304,8 +316,8 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     }
 }
 
-static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wait_id,
-                             const void *codeptr_ra)
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                             ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
     struct scal_thread *t = scal_thread_get();
     if (t) t->lock_begin_ns = scal_now_ns();
@@ -319,7 +331,8 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     struct scal_slot *s = member_slot(t);
     if (s) s->lock_ns += now - t->lock_begin_ns;
     if (t->trace && t->member_frame >= 0)
-        scal_trace_state(t, t->gtid, t->frames[t->member_frame].node, SCAL_STATE_LOCK, t->lock_begin_ns, now);
+        scal_trace_state(t, t->gtid, t->frames[t->member_frame].node, SCAL_STATE_LOCK,
+                         t->lock_begin_ns, now);
     t->lock_begin_ns = 0;
 }
 
@@ -351,12 +364,13 @@ int scal_callbacks_register(void *lookup_fn)
     ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
     int missing = 0;
     if (!set_callback) return -1;
-    /* ompt_set_never means the runtime cannot deliver the event: the measurement it feeds is then
-     * missing, which is reported once in the diagnostics. */
+        /* ompt_set_never means the runtime cannot deliver the event: the measurement it feeds is
+         * then missing, which is reported once in the diagnostics. */
 #define SCAL_REGISTER(event, fn)                                                                   \
     do {                                                                                           \
         if (set_callback(event, (ompt_callback_t)(fn)) == ompt_set_never) {                        \
-            scal_diag_message("the OpenMP runtime cannot deliver %s; its measurements are missing", #event); \
+            scal_diag_message(                                                                     \
+                "the OpenMP runtime cannot deliver %s; its measurements are missing", #event);     \
             missing++;                                                                             \
         }                                                                                          \
     } while (0)

@@ -75,7 +75,8 @@ static _Unwind_Reason_Code visit(struct _Unwind_Context *ctx, void *data)
     /* Reaching the frame the runtime reported means the region body's call to the runtime was a
      * tail call: its frame is gone, and what lies above is the enclosing region's call site. */
     if (ip == w->reported) return _URC_END_OF_STACK;
-    bool inside = (ip >= runtime_text.lo && ip < runtime_text.hi) || (ip >= tool_text.lo && ip < tool_text.hi);
+    bool inside = (ip >= runtime_text.lo && ip < runtime_text.hi) ||
+                  (ip >= tool_text.lo && ip < tool_text.hi);
     if (inside) return _URC_NO_REASON;
     w->found = ip;
     return _URC_END_OF_STACK;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Reads the SCAL_* environment variables into the tool's configuration, with defaults for bad values.
+// Reads the SCAL_* environment variables into the tool's configuration, with defaults for bad
+// values.
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,7 +26,8 @@ static void note(struct scal_config *cfg, const char *fmt, ...)
 /* 1 true, 0 false, -1 not a boolean. */
 static int parse_bool(const char *v)
 {
-    static const char *const yes[] = {"1", "true", "yes", "on"}, *const no[] = {"0", "false", "no", "off"};
+    static const char *const yes[] = {"1", "true", "yes", "on"}, *const no[] = {"0", "false", "no",
+                                                                                "off"};
     for (size_t i = 0; i < 4; i++) {
         if (!strcasecmp(v, yes[i])) return 1;
         if (!strcasecmp(v, no[i])) return 0;
@@ -39,8 +41,8 @@ static bool env_bool(struct scal_config *cfg, const char *name, bool dflt)
     if (!v || !*v) return dflt;
     int b = parse_bool(v);
     if (b < 0) {
-        note(cfg, "scal: %s='%s' is not a boolean (use 1/0, true/false, yes/no, on/off); using %s", name,
-             v, dflt ? "1" : "0");
+        note(cfg, "scal: %s='%s' is not a boolean (use 1/0, true/false, yes/no, on/off); using %s",
+             name, v, dflt ? "1" : "0");
         return dflt;
     }
     return b;
@@ -55,7 +57,8 @@ static uint32_t env_count(struct scal_config *cfg, const char *name, uint32_t df
     errno = 0;
     unsigned long long n = strtoull(v, &end, 10);
     if (errno || *end || v[0] == '-' || n < lo || n > hi) {
-        note(cfg, "scal: %s='%s' is not a whole number from %u to %u; using %u", name, v, lo, hi, dflt);
+        note(cfg, "scal: %s='%s' is not a whole number from %u to %u; using %u", name, v, lo, hi,
+             dflt);
         return dflt;
     }
     return (uint32_t)n;
@@ -67,7 +70,8 @@ static void load_output(struct scal_config *cfg)
     struct stat st;
     if (!v || !*v) return;
     if (strlen(v) >= sizeof(cfg->output) - 64) {
-        note(cfg, "scal: SCAL_OUTPUT is longer than %zu characters; writing to the current directory",
+        note(cfg,
+             "scal: SCAL_OUTPUT is longer than %zu characters; writing to the current directory",
              sizeof(cfg->output) - 64);
         return;
     }
@@ -75,8 +79,10 @@ static void load_output(struct scal_config *cfg)
     size_t len = strlen(v);
     cfg->output_is_dir = v[len - 1] == '/' || (stat(v, &st) == 0 && S_ISDIR(st.st_mode));
     if (cfg->output_is_dir && stat(v, &st) != 0)
-        note(cfg, "scal: SCAL_OUTPUT directory '%s' does not exist (%s); the run file will be written "
-                  "to the current directory instead", v, strerror(errno));
+        note(cfg,
+             "scal: SCAL_OUTPUT directory '%s' does not exist (%s); the run file will be written "
+             "to the current directory instead",
+             v, strerror(errno));
 }
 
 void scal_config_load(struct scal_config *cfg)
@@ -93,9 +99,12 @@ void scal_config_load(struct scal_config *cfg)
     v = getenv("SCAL_TRACE");
     if (v && *v) {
         int b = parse_bool(v);
-        if (b == 0) cfg->trace_entries = 0;
-        else if (b == 1 && strcmp(v, "1") != 0) cfg->trace_entries = 65536;
-        else cfg->trace_entries = env_count(cfg, "SCAL_TRACE", 0, 1, 1u << 28);
+        if (b == 0)
+            cfg->trace_entries = 0;
+        else if (b == 1 && strcmp(v, "1") != 0)
+            cfg->trace_entries = 65536;
+        else
+            cfg->trace_entries = env_count(cfg, "SCAL_TRACE", 0, 1, 1u << 28);
         if (cfg->trace_entries == 1) cfg->trace_entries = 65536; /* SCAL_TRACE=1 means "on" */
     }
     v = getenv("SCAL_PLUGINS");

@@ -33,7 +33,10 @@ static void on_signal(int sig)
     for (i = 0; i < NSIG_HANDLED && handled_signals[i] != sig; i++) {
     }
     char reason[48];
-    snprintf(reason, sizeof(reason), "signal %s", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+    snprintf(reason, sizeof(reason), "signal %s",
+             sig == SIGINT    ? "SIGINT"
+             : sig == SIGTERM ? "SIGTERM"
+                              : "SIGHUP");
     /* Not async-signal-safe (HDF5 allocates): a best effort that works unless the signal arrived
      * inside the allocator; the alternative is losing the whole run. */
     scal_flush(reason);

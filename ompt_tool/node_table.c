@@ -46,7 +46,8 @@ static bool same(const struct scal_node *n, uint8_t kind, int32_t parent, uint64
 int scal_nodes_init(uint32_t cap)
 {
     uint32_t ns = 1;
-    while (ns < cap * 2) ns <<= 1;
+    while (ns < cap * 2)
+        ns <<= 1;
     nodes = calloc(cap, sizeof(*nodes));
     slots = calloc(ns, sizeof(*slots));
     name_arena_size = (size_t)cap * 64;
@@ -61,9 +62,15 @@ int scal_nodes_init(uint32_t cap)
     capacity = cap;
     nslots_mask = ns - 1;
     /* Root: id 0. The last id is reserved for the overflow node. */
-    nodes[0] = (struct scal_node){.key = 0, .parent = -1, .kind = SCAL_KIND_ROOT, .gap_prev = -1, .gap_next = -1};
-    nodes[cap - 1] = (struct scal_node){.key = 0, .parent = 0, .kind = SCAL_KIND_USER, .depth = 1,
-                                        .gap_prev = -1, .gap_next = -1, .name = "(regions beyond SCAL_MAX_REGIONS)"};
+    nodes[0] = (struct scal_node){
+        .key = 0, .parent = -1, .kind = SCAL_KIND_ROOT, .gap_prev = -1, .gap_next = -1};
+    nodes[cap - 1] = (struct scal_node){.key = 0,
+                                        .parent = 0,
+                                        .kind = SCAL_KIND_USER,
+                                        .depth = 1,
+                                        .gap_prev = -1,
+                                        .gap_next = -1,
+                                        .name = "(regions beyond SCAL_MAX_REGIONS)"};
     atomic_store(&count, 1);
     return 0;
 }

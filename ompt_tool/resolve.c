@@ -38,7 +38,8 @@ struct scal_resolver *scal_resolver_open(bool lines)
     r->lines = lines;
     if (lines) {
         r->dwfl = dwfl_begin(&proc_callbacks);
-        if (r->dwfl && (dwfl_linux_proc_report(r->dwfl, getpid()) != 0 || dwfl_report_end(r->dwfl, NULL, NULL) != 0)) {
+        if (r->dwfl && (dwfl_linux_proc_report(r->dwfl, getpid()) != 0 ||
+                        dwfl_report_end(r->dwfl, NULL, NULL) != 0)) {
             dwfl_end(r->dwfl);
             r->dwfl = NULL;
         }
@@ -72,13 +73,16 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_NOTE) continue;
-        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
+                            *end = p + ph->p_memsz;
         while (p + sizeof(ElfW(Nhdr)) <= end) {
             const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
             const unsigned char *desc = p + sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(p + sizeof(*nh), "GNU", 4)) {
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                !memcmp(p + sizeof(*nh), "GNU", 4)) {
                 size_t o = 0;
-                for (unsigned k = 0; k < nh->n_descsz && o + 3 < s->outlen; k++) o += (size_t)snprintf(s->out + o, s->outlen - o, "%02x", desc[k]);
+                for (unsigned k = 0; k < nh->n_descsz && o + 3 < s->outlen; k++)
+                    o += (size_t)snprintf(s->out + o, s->outlen - o, "%02x", desc[k]);
                 return 1;
             }
             p = desc + ((nh->n_descsz + 3) & ~3u);
@@ -99,7 +103,8 @@ static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
         if (dwarf_tag(&child) != DW_TAG_subprogram) continue;
         const char *name = dwarf_diename(&child);
         int decl = 0;
-        if (!name || (strncmp(name, ".omp_outlined.", 14) != 0 && !strstr(name, "._omp_fn."))) continue;
+        if (!name || (strncmp(name, ".omp_outlined.", 14) != 0 && !strstr(name, "._omp_fn.")))
+            continue;
         if (dwarf_decl_line(&child, &decl) != 0 || decl != line) continue;
         Dwarf_Addr lo, hi;
         if (dwarf_lowpc(&child, &lo) != 0 || dwarf_highpc(&child, &hi) != 0) continue;
@@ -108,7 +113,8 @@ static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
             Dwarf_Addr a;
             int ln;
             const char *src;
-            if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi || dwarf_lineno(l, &ln) != 0) continue;
+            if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi || dwarf_lineno(l, &ln) != 0)
+                continue;
             src = dwarf_linesrc(l, NULL, NULL);
             if (src && !strcmp(src, file) && ln > last) last = ln;
         }
@@ -154,7 +160,8 @@ int scal_resolve(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out
     memset(out, 0, sizeof(*out));
     out->line_first = out->line_last = -1;
     if (!dladdr1((void *)(uintptr_t)(ra - 1), &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
-        return scal__fail(SCAL_ENOENT, "address %#llx is in no loaded module", (unsigned long long)ra);
+        return scal__fail(SCAL_ENOENT, "address %#llx is in no loaded module",
+                          (unsigned long long)ra);
     if (lm->l_name && lm->l_name[0]) {
         snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
     } else {

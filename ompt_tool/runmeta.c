@@ -32,7 +32,8 @@ static void command_line(char *out, size_t len)
         const char *arg = raw + i;
         size_t alen = strlen(arg);
         bool quote = alen == 0 || strpbrk(arg, " \t\"'\\") != NULL;
-        o += (size_t)snprintf(out + o, len - o, "%s%s%s%s", o ? " " : "", quote ? "'" : "", arg, quote ? "'" : "");
+        o += (size_t)snprintf(out + o, len - o, "%s%s%s%s", o ? " " : "", quote ? "'" : "", arg,
+                              quote ? "'" : "");
         if (o >= len) o = len - 1;
         i += alen + 1;
     }
@@ -60,7 +61,8 @@ static void cpu_model(char *out, size_t len)
     snprintf(out, len, "unknown");
     if (p && (p = strchr(p, ':'))) {
         p++;
-        while (*p == ' ') p++;
+        while (*p == ' ')
+            p++;
         size_t n = strcspn(p, "\n");
         snprintf(out, len, "%.*s", (int)n, p);
     }
@@ -68,7 +70,8 @@ static void cpu_model(char *out, size_t len)
 
 static bool wanted_env(const char *e)
 {
-    return !strncmp(e, "OMP_", 4) || !strncmp(e, "KMP_", 4) || !strncmp(e, "GOMP_", 5) || !strncmp(e, "SCAL_", 5);
+    return !strncmp(e, "OMP_", 4) || !strncmp(e, "KMP_", 4) || !strncmp(e, "GOMP_", 5) ||
+           !strncmp(e, "SCAL_", 5);
 }
 
 int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed)
@@ -91,8 +94,10 @@ int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed)
     cpu_model(buf, sizeof(buf));
     rc |= scal_h5_attr_set_str(meta, "cpu_model", buf);
     rc |= scal_h5_attr_set_i64(meta, "cpu_count", (int64_t)sysconf(_SC_NPROCESSORS_ONLN));
-    if (uname(&un) == 0) snprintf(buf, sizeof(buf), "%s %s %s %s", un.sysname, un.release, un.version, un.machine);
-    else snprintf(buf, sizeof(buf), "unknown");
+    if (uname(&un) == 0)
+        snprintf(buf, sizeof(buf), "%s %s %s %s", un.sysname, un.release, un.version, un.machine);
+    else
+        snprintf(buf, sizeof(buf), "unknown");
     rc |= scal_h5_attr_set_str(meta, "kernel", buf);
     time_t start = (time_t)st->start_unix;
     struct tm tm;
@@ -102,16 +107,20 @@ int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed)
     rc |= scal_h5_attr_set_f64(meta, "start_unix", st->start_unix);
     rc |= scal_h5_attr_set_f64(meta, "duration_s", (double)(end_ns - st->start_ns) * 1e-9);
     rc |= scal_h5_attr_set_str(meta, "omp_runtime", st->omp_runtime);
-    rc |= scal_h5_attr_set_str(meta, "clock_source", "clock_gettime(CLOCK_MONOTONIC); program start from /proc/self/stat (10 ms resolution)");
+    rc |= scal_h5_attr_set_str(
+        meta, "clock_source",
+        "clock_gettime(CLOCK_MONOTONIC); program start from /proc/self/stat (10 ms resolution)");
     rc |= scal_h5_attr_set_str(meta, "exit_reason", st->exit_reason);
     const char *omp_threads = getenv("OMP_NUM_THREADS");
-    rc |= scal_h5_attr_set_i64(meta, "requested_threads", omp_threads && atoi(omp_threads) > 0 ? atoi(omp_threads) : -1);
+    rc |= scal_h5_attr_set_i64(meta, "requested_threads",
+                               omp_threads && atoi(omp_threads) > 0 ? atoi(omp_threads) : -1);
     rc |= scal_h5_attr_set_i64(meta, "max_team_observed", max_team_observed);
     rc |= scal_h5_attr_set_i64(meta, "trace", st->cfg.trace_entries ? 1 : 0);
 
     /* The SCAL_*, OMP_*, KMP_*, GOMP_* environment, also as one string of SCAL_* options. */
     size_t nenv = 0, o = 0;
-    for (char **e = environ; e && *e; e++) nenv += wanted_env(*e);
+    for (char **e = environ; e && *e; e++)
+        nenv += wanted_env(*e);
     const char **env = calloc(nenv + 1, sizeof(*env));
     buf[0] = '\0';
     nenv = 0;

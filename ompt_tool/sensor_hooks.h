@@ -19,24 +19,24 @@ static inline int scal_sensor_session_open(struct scal_sensor_session **s, const
     *s = 0;
     return spec && *spec ? -10 /* SCAL_EUNAVAIL */ : 0;
 }
-static inline struct scal_sensor_thread_ctx *scal_sensor_thread_attach(struct scal_sensor_session *s, uint32_t i)
+static inline struct scal_sensor_thread_ctx *
+scal_sensor_thread_attach(struct scal_sensor_session *s, uint32_t i)
 {
     return 0;
 }
-static inline void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t r, uint32_t i, int e)
+static inline void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t r, uint32_t i,
+                                     int e)
 {
 }
 static inline void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t r, uint32_t i, int e)
 {
 }
-static inline int scal_sensor_session_write(struct scal_sensor_session *s, hid_t f, struct scal_strtab *st,
-                                            uint32_t n)
+static inline int scal_sensor_session_write(struct scal_sensor_session *s, hid_t f,
+                                            struct scal_strtab *st, uint32_t n)
 {
     return 0;
 }
-static inline void scal_sensor_session_close(struct scal_sensor_session *s)
-{
-}
+static inline void scal_sensor_session_close(struct scal_sensor_session *s) {}
 #endif
 
 #endif

@@ -15,7 +15,8 @@ static _Thread_local bool self_failed __attribute__((tls_model("initial-exec")))
 int scal_threads_init(void)
 {
     size_t bytes = (size_t)scal_tool_state.cfg.max_threads * sizeof(*registry);
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
     if (p == MAP_FAILED) return -1;
     registry = p;
     return 0;
@@ -38,7 +39,8 @@ static struct scal_thread *create_thread_state(void)
     size_t off_frames = align_up(sizeof(struct scal_thread));
     size_t off_insts = off_frames + align_up(cfg->max_depth * sizeof(struct scal_frame));
     size_t off_slots = off_insts + align_up(cfg->max_depth * sizeof(struct scal_instance));
-    size_t off_map = off_slots + align_up((size_t)cfg->max_depth * cfg->max_team * sizeof(struct scal_slot));
+    size_t off_map =
+        off_slots + align_up((size_t)cfg->max_depth * cfg->max_team * sizeof(struct scal_slot));
     size_t off_rows = off_map + align_up((size_t)cfg->max_regions * sizeof(uint32_t));
     size_t total = off_rows + (size_t)cfg->max_regions * scal_tool_state.row_size;
     unsigned char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
@@ -59,7 +61,8 @@ static struct scal_thread *create_thread_state(void)
         t->insts[d].slots = t->slot_pool + (size_t)d * cfg->max_team;
     if (cfg->trace_entries) t->trace = scal_trace_new(cfg->trace_entries);
     /* Publish last: the flush reads registry entries up to `registered`. */
-    atomic_store_explicit((_Atomic(struct scal_thread *) *)&registry[gtid], t, memory_order_release);
+    atomic_store_explicit((_Atomic(struct scal_thread *) *)&registry[gtid], t,
+                          memory_order_release);
     return t;
 }
 
@@ -80,13 +83,15 @@ uint32_t scal_threads_count(void)
 
 struct scal_thread *scal_thread_at(uint32_t i)
 {
-    return atomic_load_explicit((_Atomic(struct scal_thread *) *)&registry[i], memory_order_acquire);
+    return atomic_load_explicit((_Atomic(struct scal_thread *) *)&registry[i],
+                                memory_order_acquire);
 }
 
 struct scal_node_stats *scal_thread_row_if_any(const struct scal_thread *t, uint32_t node)
 {
     uint32_t idx = t->row_of_node[node];
-    return idx ? (struct scal_node_stats *)(t->rows + (size_t)(idx - 1) * scal_tool_state.row_size) : NULL;
+    return idx ? (struct scal_node_stats *)(t->rows + (size_t)(idx - 1) * scal_tool_state.row_size)
+               : NULL;
 }
 
 struct scal_node_stats *scal_thread_row(struct scal_thread *t, uint32_t node)
@@ -94,7 +99,8 @@ struct scal_node_stats *scal_thread_row(struct scal_thread *t, uint32_t node)
     uint32_t idx = t->row_of_node[node];
     if (__builtin_expect(idx != 0, 1))
         return (struct scal_node_stats *)(t->rows + (size_t)(idx - 1) * scal_tool_state.row_size);
-    struct scal_node_stats *s = (struct scal_node_stats *)(t->rows + (size_t)t->nrows * scal_tool_state.row_size);
+    struct scal_node_stats *s =
+        (struct scal_node_stats *)(t->rows + (size_t)t->nrows * scal_tool_state.row_size);
     s->min_ns = UINT64_MAX;
     s->work_inst_min_ns = UINT64_MAX;
     s->team_req_min = s->team_act_min = INT32_MAX;

@@ -7,9 +7,9 @@
  *  - the node table (global; lock-free lookups, insertions of new nodes serialised by a spin flag
  *    because they happen once per distinct node), and
  *  - the per-instance team slots of a parallel region: each team member writes its own slot, the
- *    encountering thread reads them all at parallel_end (release/acquire on the slot's barrier time).
- * Nothing is allocated after a thread's first event: per-thread memory is reserved then and touched
- * lazily. Anomalies are counted (struct scal_diag) and reported at flush. */
+ *    encountering thread reads them all at parallel_end (release/acquire on the slot's barrier
+ * time). Nothing is allocated after a thread's first event: per-thread memory is reserved then and
+ * touched lazily. Anomalies are counted (struct scal_diag) and reported at flush. */
 #ifndef SCAL_TOOL_H
 #define SCAL_TOOL_H
 
@@ -26,7 +26,7 @@
 
 struct scal_config {
     bool enabled;
-    char output[4096];      /* SCAL_OUTPUT as given ("" = default name in the cwd) */
+    char output[4096]; /* SCAL_OUTPUT as given ("" = default name in the cwd) */
     bool output_is_dir;
     uint32_t trace_entries; /* SCAL_TRACE: per-thread entries, 0 = off */
     uint32_t max_regions;   /* SCAL_MAX_REGIONS */
@@ -55,8 +55,8 @@ static inline uint64_t scal_now_ns(void)
 
 /* X(name, description). Counters are incremented on any thread with relaxed atomics. */
 #define SCAL_DIAG_MAP(X)                                                                           \
-    X(regions_overflow, "region nodes beyond SCAL_MAX_REGIONS, counted in the overflow node")     \
-    X(stack_overflow, "regions nested deeper than the per-thread stack, not measured")            \
+    X(regions_overflow, "region nodes beyond SCAL_MAX_REGIONS, counted in the overflow node")      \
+    X(stack_overflow, "regions nested deeper than the per-thread stack, not measured")             \
     X(team_beyond_max, "team members beyond SCAL_MAX_TEAM, not measured individually")             \
     X(threads_beyond_max, "threads beyond SCAL_MAX_THREADS, not measured")                         \
     X(unknown_parallel, "implicit tasks of a parallel region the tool did not see begin")          \
@@ -65,7 +65,8 @@ static inline uint64_t scal_now_ns(void)
     X(open_at_exit, "regions still open when the data was written (closed at that time)")          \
     X(trace_dropped, "trace entries dropped because the trace buffer was full")                    \
     X(resolve_failed, "region addresses in no loaded module")                                      \
-    X(regions_without_source, "regions without source lines (no debug information; informational)") \
+    X(regions_without_source,                                                                      \
+      "regions without source lines (no debug information; informational)")                        \
     X(sensor_errors, "sensor plugin errors")                                                       \
     X(write_errors, "errors while writing the output file")
 
@@ -109,9 +110,9 @@ uint32_t scal_nodes_overflow_id(void);
 
 /* ---- statistics of one node on one thread (stats.c) -------------------------------------- */
 
-#define SCAL_EXACT_SAMPLES 64   /* medians are exact while every thread saw at most this many */
-#define SCAL_HIST_SUB_BITS 4    /* 16 log-linear buckets per power of two: <= 2.2 % error */
-#define SCAL_HIST_OCTAVES 44    /* 1 ns .. ~4.9 h */
+#define SCAL_EXACT_SAMPLES 64 /* medians are exact while every thread saw at most this many */
+#define SCAL_HIST_SUB_BITS 4  /* 16 log-linear buckets per power of two: <= 2.2 % error */
+#define SCAL_HIST_OCTAVES 44  /* 1 ns .. ~4.9 h */
 #define SCAL_HIST_BUCKETS (SCAL_HIST_OCTAVES << SCAL_HIST_SUB_BITS)
 
 struct scal_team_total {
@@ -133,8 +134,8 @@ struct scal_node_stats {
     uint64_t lock_ns, lock_inst_max_ns;
     double inst_mean_work_ns; /* sum over instances of the mean work per member */
     uint64_t loops, loop_iterations;
-    uint32_t team_tracked;           /* entries of team[] in use */
-    struct scal_team_total team[];   /* per team index, config.max_team entries */
+    uint32_t team_tracked;         /* entries of team[] in use */
+    struct scal_team_total team[]; /* per team index, config.max_team entries */
 };
 size_t scal_node_stats_size(uint32_t max_team);
 void scal_stats_add_time(struct scal_node_stats *s, uint64_t ns);
@@ -178,7 +179,8 @@ struct scal_frame {
     void *task_data;            /* member frames: the implicit task's ompt_data_t */
     uint64_t name_hash;         /* user frames: hash of the name given to scal_region_begin */
     int prev_member;            /* member frames: the enclosing member frame's index, -1 none */
-    /* serial-gap tracking for this frame's children (root frame only), with the last gap looked up */
+    /* serial-gap tracking for this frame's children (root frame only), with the last gap looked up
+     */
     uint64_t last_child_end_ns;
     int32_t last_child_node;
     int32_t gap_cache_prev, gap_cache_next;
@@ -190,16 +192,16 @@ struct scal_sensor_session;
 struct scal_sensor_thread_ctx;
 
 struct scal_thread {
-    uint32_t gtid;        /* 0 = the process's initial thread */
+    uint32_t gtid; /* 0 = the process's initial thread */
     bool is_initial;
-    uint32_t depth;       /* frames in use */
+    uint32_t depth; /* frames in use */
     struct scal_frame *frames;
     struct scal_instance *insts; /* one per depth */
     struct scal_slot *slot_pool;
     uint32_t *row_of_node; /* node id -> 1 + index into rows, 0 = none */
     unsigned char *rows;   /* arena of struct scal_node_stats, row_size each */
     uint32_t nrows;
-    int member_frame; /* index of the innermost member frame, -1 = none */
+    int member_frame;    /* index of the innermost member frame, -1 = none */
     uint32_t sync_depth; /* open synchronisation regions (taskwait inside a barrier nests) */
     /* Direct-mapped cache of parallel-node lookups: (parent, codeptr) -> node. */
     struct {

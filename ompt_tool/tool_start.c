@@ -26,8 +26,10 @@ static uint64_t process_start_ns(uint64_t now_mono)
     fclose(f);
     buf[n] = '\0';
     const char *p = strrchr(buf, ')'); /* the command name may contain spaces */
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                     &start_ticks) != 1)
+    if (!p ||
+        sscanf(p + 2,
+               "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+               &start_ticks) != 1)
         return now_mono;
     long hz = sysconf(_SC_CLK_TCK);
     if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &boot) != 0) return now_mono;
@@ -37,24 +39,29 @@ static uint64_t process_start_ns(uint64_t now_mono)
     return now_mono > age ? now_mono - age : now_mono;
 }
 
-static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
+static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                           ompt_data_t *tool_data)
 {
     struct scal_tool *st = &scal_tool_state;
     struct timespec wall;
     uint64_t now = scal_now_ns();
     clock_gettime(CLOCK_REALTIME, &wall);
     st->start_ns = process_start_ns(now);
-    st->start_unix = (double)wall.tv_sec + wall.tv_nsec * 1e-9 - (double)(now - st->start_ns) * 1e-9;
+    st->start_unix =
+        (double)wall.tv_sec + wall.tv_nsec * 1e-9 - (double)(now - st->start_ns) * 1e-9;
     st->row_size = scal_node_stats_size(st->cfg.max_team);
-    if (st->cfg.messages[0]) fputs(st->cfg.messages, stderr); /* once, at start: bad SCAL_* values */
+    if (st->cfg.messages[0])
+        fputs(st->cfg.messages, stderr); /* once, at start: bad SCAL_* values */
     if (scal_nodes_init(st->cfg.max_regions) != 0 || scal_threads_init() != 0) {
-        fprintf(stderr, "scal: cannot reserve memory for %u regions; not measuring this run\n", st->cfg.max_regions);
+        fprintf(stderr, "scal: cannot reserve memory for %u regions; not measuring this run\n",
+                st->cfg.max_regions);
         return 0;
     }
     if (st->cfg.messages[0]) scal_diag_message("%s", st->cfg.messages);
     scal_callsite_init((const void *)lookup);
     if (scal_callbacks_register((void *)lookup) < 0) {
-        fprintf(stderr, "scal: the OpenMP runtime offers no ompt_set_callback; not measuring this run\n");
+        fprintf(stderr,
+                "scal: the OpenMP runtime offers no ompt_set_callback; not measuring this run\n");
         return 0;
     }
     struct scal_thread *t = scal_thread_get();
@@ -62,7 +69,8 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     if (st->cfg.plugins[0]) {
         int rc = scal_sensor_session_open(&st->sensors, st->cfg.plugins);
         if (rc < 0)
-            scal_diag_message("sensor plugins '%s' could not be started (status %d)", st->cfg.plugins, rc);
+            scal_diag_message("sensor plugins '%s' could not be started (status %d)",
+                              st->cfg.plugins, rc);
         if (t && st->sensors) t->sensors = scal_sensor_thread_attach(st->sensors, t->gtid);
     }
     scal_user_regions_attach();
@@ -75,7 +83,8 @@ static void tool_finalize(ompt_data_t *tool_data)
     scal_flush("program ended (OpenMP finalize)");
 }
 
-SCAL_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+SCAL_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                      const char *runtime_version)
 {
     static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {0}};
     scal_config_load(&scal_tool_state.cfg);

@@ -7,9 +7,11 @@
 
 struct scal_trace_buf *scal_trace_new(uint32_t entries)
 {
-    size_t bytes = sizeof(struct scal_trace_buf) +
-                   (size_t)entries * (sizeof(struct scal_trace_instance_row) + sizeof(struct scal_trace_state_row));
-    unsigned char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    size_t bytes =
+        sizeof(struct scal_trace_buf) + (size_t)entries * (sizeof(struct scal_trace_instance_row) +
+                                                           sizeof(struct scal_trace_state_row));
+    unsigned char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return NULL;
     struct scal_trace_buf *b = (struct scal_trace_buf *)p;
     b->capacity = entries;
@@ -32,7 +34,8 @@ void scal_trace_instance(struct scal_thread *t, uint32_t node, uint64_t begin_ns
         scal_diag_count(SCAL_DIAG_trace_dropped);
         return;
     }
-    b->instances[b->ninstances++] = (struct scal_trace_instance_row){node, t->gtid, rel_s(begin_ns), rel_s(end_ns)};
+    b->instances[b->ninstances++] =
+        (struct scal_trace_instance_row){node, t->gtid, rel_s(begin_ns), rel_s(end_ns)};
 }
 
 void scal_trace_state(struct scal_thread *t, uint32_t gtid, uint32_t node, uint8_t state,
@@ -45,5 +48,6 @@ void scal_trace_state(struct scal_thread *t, uint32_t gtid, uint32_t node, uint8
         scal_diag_count(SCAL_DIAG_trace_dropped);
         return;
     }
-    b->states[b->nstates++] = (struct scal_trace_state_row){gtid, node, state, rel_s(begin_ns), rel_s(end_ns)};
+    b->states[b->nstates++] =
+        (struct scal_trace_state_row){gtid, node, state, rel_s(begin_ns), rel_s(end_ns)};
 }

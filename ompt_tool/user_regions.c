@@ -13,7 +13,8 @@
 static uint64_t name_hash(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
     return h;
 }
 
@@ -72,7 +73,8 @@ static const struct scal_api_ops ops = {
 /* libscal is linked by the program, so its symbols are global: find them without linking it. */
 void scal_user_regions_attach(void)
 {
-    int (*attach)(const struct scal_api_ops *) = (int (*)(const struct scal_api_ops *))dlsym(RTLD_DEFAULT, "scal_api_attach");
+    int (*attach)(const struct scal_api_ops *) =
+        (int (*)(const struct scal_api_ops *))dlsym(RTLD_DEFAULT, "scal_api_attach");
     if (attach) attach(&ops);
 }
 

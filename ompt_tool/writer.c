@@ -40,7 +40,7 @@ struct group {
     uint32_t n;
 };
 #define FOR_EACH_ROW(g, s)                                                                         \
-    for (uint32_t gi_ = 0, nthreads_ = scal_threads_count(); gi_ < (g)->n; gi_++)                 \
+    for (uint32_t gi_ = 0, nthreads_ = scal_threads_count(); gi_ < (g)->n; gi_++)                  \
         for (uint32_t ti_ = 0; ti_ < nthreads_; ti_++)                                             \
             if (((s) = scal_thread_row_if_any(scal_thread_at(ti_), (g)->nodes[gi_])) != NULL)
 
@@ -57,7 +57,8 @@ static double median_ns(const struct group *g, uint64_t total, bool *exact)
         size_t n = 0;
         if (!v) return NAN;
         FOR_EACH_ROW(g, s)
-        for (uint32_t k = 0; k < s->nsamples && n < total; k++) v[n++] = s->samples[k];
+        for (uint32_t k = 0; k < s->nsamples && n < total; k++)
+            v[n++] = s->samples[k];
         qsort(v, n, sizeof(*v), cmp_u64);
         double m = n % 2 ? (double)v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + (double)v[n / 2]);
         free(v);
@@ -180,8 +181,10 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             *out = ids[same];
             continue;
         }
-        if (scal_resolve(r, n->key, res) < 0) scal_diag_count(SCAL_DIAG_resolve_failed);
-        else if (res->line_first < 0) scal_diag_count(SCAL_DIAG_regions_without_source);
+        if (scal_resolve(r, n->key, res) < 0)
+            scal_diag_count(SCAL_DIAG_resolve_failed);
+        else if (res->line_first < 0)
+            scal_diag_count(SCAL_DIAG_regions_without_source);
         out->module = (uint32_t)scal_strtab_add(st, res->module);
         out->build_id = (uint32_t)scal_strtab_add(st, res->build_id);
         out->offset = res->offset;
@@ -190,13 +193,16 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
         out->line_first = res->line_first;
         out->line_last = res->line_last;
         if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key))
-            snprintf(label, sizeof(label), "nested region (call site lost to a tail call into the OpenMP runtime)");
+            snprintf(label, sizeof(label),
+                     "nested region (call site lost to a tail call into the OpenMP runtime)");
         else if (res->file[0] && res->line_last >= res->line_first)
-            snprintf(label, sizeof(label), "%s:%d-%d", basename_of(res->file), res->line_first, res->line_last);
+            snprintf(label, sizeof(label), "%s:%d-%d", basename_of(res->file), res->line_first,
+                     res->line_last);
         else if (res->file[0])
             snprintf(label, sizeof(label), "%s:%d", basename_of(res->file), res->line_first);
         else
-            snprintf(label, sizeof(label), "%s+%#llx", res->function[0] ? res->function : basename_of(res->module),
+            snprintf(label, sizeof(label), "%s+%#llx",
+                     res->function[0] ? res->function : basename_of(res->module),
                      (unsigned long long)res->offset);
         out->name = (uint32_t)scal_strtab_add(st, label);
     }
@@ -206,10 +212,10 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
 }
 
 /* Closes what is still open at write time: the root, the final serial gap, and regions interrupted
- * by exit() or a signal (their instance ends now; counted in the diagnostics). After exit() inside a
- * parallel region or a signal, other threads may still be running their regions while this reads
- * their stacks: a deliberate best-effort read (the alternative is losing the run), kept out of TSan's
- * view. At a normal end every other thread is idle. */
+ * by exit() or a signal (their instance ends now; counted in the diagnostics). After exit() inside
+ * a parallel region or a signal, other threads may still be running their regions while this reads
+ * their stacks: a deliberate best-effort read (the alternative is losing the run), kept out of
+ * TSan's view. At a normal end every other thread is idle. */
 __attribute__((no_sanitize("thread"))) static void close_open_regions(uint64_t end_ns)
 {
     uint32_t nthreads = scal_threads_count();
@@ -220,14 +226,18 @@ __attribute__((no_sanitize("thread"))) static void close_open_regions(uint64_t e
             struct scal_frame *f = &t->frames[d];
             if (f->role == SCAL_FRAME_ROOT) continue;
             scal_diag_count(SCAL_DIAG_open_at_exit);
-            if (f->role == SCAL_FRAME_ENCOUNTER) scal_stats_add_time(scal_thread_row(t, f->node), end_ns - f->begin_ns);
+            if (f->role == SCAL_FRAME_ENCOUNTER)
+                scal_stats_add_time(scal_thread_row(t, f->node), end_ns - f->begin_ns);
         }
         if (t->is_initial && t->depth >= 1 && t->frames[0].role == SCAL_FRAME_ROOT) {
             struct scal_frame *root = &t->frames[0];
             t->depth = 1;
             if (root->last_child_node >= 0 || scal_nodes_count() > 1) {
-                uint32_t gap = scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node, -1);
-                scal_stats_add_time(scal_thread_row(t, gap), end_ns > root->last_child_end_ns ? end_ns - root->last_child_end_ns : 0);
+                uint32_t gap =
+                    scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node, -1);
+                scal_stats_add_time(scal_thread_row(t, gap), end_ns > root->last_child_end_ns
+                                                                 ? end_ns - root->last_child_end_ns
+                                                                 : 0);
                 scal_stats_add_team(scal_thread_row(t, gap), 1, 1);
             }
             struct scal_node_stats *rs = scal_thread_row(t, 0);
@@ -250,15 +260,17 @@ static int unify(const struct identity *ids, uint32_t nnodes, uint32_t *out_of, 
         const struct scal_node *n = scal_node_get(id);
         int32_t parent = n->parent >= 0 ? (int32_t)out_of[n->parent] : -1;
         if (n->kind == SCAL_KIND_SERIAL)
-            snprintf(key, sizeof(key), "S|%d|%d|%d", parent, n->gap_prev >= 0 ? (int)out_of[n->gap_prev] : -1,
+            snprintf(key, sizeof(key), "S|%d|%d|%d", parent,
+                     n->gap_prev >= 0 ? (int)out_of[n->gap_prev] : -1,
                      n->gap_next >= 0 ? (int)out_of[n->gap_next] : -1);
         else if (n->kind == SCAL_KIND_PARALLEL && ids[id].line_first >= 0)
-            snprintf(key, sizeof(key), "P|%d|%u|%u|%d|%u", parent, ids[id].module, ids[id].file, ids[id].line_first,
-                     ids[id].function);
+            snprintf(key, sizeof(key), "P|%d|%u|%u|%d|%u", parent, ids[id].module, ids[id].file,
+                     ids[id].line_first, ids[id].function);
         else if (n->kind == SCAL_KIND_USER)
             snprintf(key, sizeof(key), "U|%d|%u", parent, ids[id].name);
         else
-            snprintf(key, sizeof(key), "A|%d|%u|%llu", (int)n->kind, id, (unsigned long long)n->key);
+            snprintf(key, sizeof(key), "A|%d|%u|%llu", (int)n->kind, id,
+                     (unsigned long long)n->key);
         int64_t k = scal_strtab_add(&keys, key);
         if (k < 0) {
             scal_strtab_free(&keys);
@@ -277,8 +289,9 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
     uint32_t nnew = 0;
     struct identity *ids = calloc(nnodes ? nnodes : 1, sizeof(*ids));
     uint32_t *out_of = calloc(nnodes ? nnodes : 1, sizeof(*out_of));
-    uint32_t *members = calloc(nnodes ? nnodes : 1, sizeof(*members));  /* old ids sorted by new id */
-    uint32_t *first = calloc(nnodes + 1, sizeof(*first));                /* new id -> start in members */
+    uint32_t *members =
+        calloc(nnodes ? nnodes : 1, sizeof(*members));    /* old ids sorted by new id */
+    uint32_t *first = calloc(nnodes + 1, sizeof(*first)); /* new id -> start in members */
     struct scal_region_row *rows = calloc(nnodes ? nnodes : 1, sizeof(*rows));
     struct scal_thread_row *trows = NULL;
     size_t ntrows = 0, tcap = 0;
@@ -289,15 +302,18 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
     rc = resolve_identities(st, nnodes, ids);
     if (rc == SCAL_OK) rc = unify(ids, nnodes, out_of, &nnew);
     if (rc < 0) goto done;
-    for (uint32_t id = 0; id < nnodes; id++) first[out_of[id] + 1]++;
-    for (uint32_t k = 0; k < nnew; k++) first[k + 1] += first[k];
+    for (uint32_t id = 0; id < nnodes; id++)
+        first[out_of[id] + 1]++;
+    for (uint32_t k = 0; k < nnew; k++)
+        first[k + 1] += first[k];
     {
         uint32_t *fill = calloc(nnew + 1, sizeof(*fill));
         if (!fill) {
             rc = scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
             goto done;
         }
-        for (uint32_t id = 0; id < nnodes; id++) members[first[out_of[id]] + fill[out_of[id]]++] = id;
+        for (uint32_t id = 0; id < nnodes; id++)
+            members[first[out_of[id]] + fill[out_of[id]]++] = id;
         free(fill);
     }
     *max_team = 0;
@@ -336,7 +352,8 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
         r->team_requested_max = m.req_min == INT32_MAX ? -1 : m.req_max;
         r->team_actual_min = m.act_min == INT32_MAX ? -1 : m.act_min;
         r->team_actual_max = m.act_min == INT32_MAX ? -1 : m.act_max;
-        if (n->kind == SCAL_KIND_PARALLEL && r->team_actual_max > *max_team) *max_team = r->team_actual_max;
+        if (n->kind == SCAL_KIND_PARALLEL && r->team_actual_max > *max_team)
+            *max_team = r->team_actual_max;
         r->work_total_s = s_of(m.work);
         r->work_inst_max_s = s_of(m.work_max);
         r->work_inst_min_s = s_of(m.work_min);
@@ -374,8 +391,8 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
                 trows = grown;
                 tcap = cap;
             }
-            trows[ntrows++] = (struct scal_thread_row){nid, k, sum.instances, s_of(sum.work_ns),
-                                                       s_of(sum.barrier_ns), s_of(sum.lock_ns)};
+            trows[ntrows++] = (struct scal_thread_row){
+                nid, k, sum.instances, s_of(sum.work_ns), s_of(sum.barrier_ns), s_of(sum.lock_ns)};
             double w = s_of(sum.work_ns);
             wmax = w > wmax ? w : wmax;
             wmin = w < wmin ? w : wmin;
@@ -387,11 +404,13 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
         r->thread_work_min_s = nmembers ? wmin : 0.0;
         r->thread_work_mean_s = nmembers ? wsum / nmembers : 0.0;
     }
-    rc = scal_h5_write_table(file, "regions", scal_table_run_regions.fields, scal_table_run_regions.nfields,
-                             scal_table_run_regions.row_size, rows, nnew);
+    rc = scal_h5_write_table(file, "regions", scal_table_run_regions.fields,
+                             scal_table_run_regions.nfields, scal_table_run_regions.row_size, rows,
+                             nnew);
     if (rc == SCAL_OK)
-        rc = scal_h5_write_table(file, "threads", scal_table_threads.fields, scal_table_threads.nfields,
-                                 scal_table_threads.row_size, trows, ntrows);
+        rc = scal_h5_write_table(file, "threads", scal_table_threads.fields,
+                                 scal_table_threads.nfields, scal_table_threads.row_size, trows,
+                                 ntrows);
     if (rc == SCAL_OK) {
         scal_tool_state.region_of_node = out_of; /* sensors and trace rows use the unified ids */
         out_of = NULL;
@@ -438,15 +457,19 @@ static int write_trace(hid_t file)
         ni += t->trace->ninstances;
         ns += t->trace->nstates;
     }
-    for (size_t k = 0; remap && k < ni; k++) inst[k].region = remap[inst[k].region];
-    for (size_t k = 0; remap && k < ns; k++) states[k].region = remap[states[k].region];
+    for (size_t k = 0; remap && k < ni; k++)
+        inst[k].region = remap[inst[k].region];
+    for (size_t k = 0; remap && k < ns; k++)
+        states[k].region = remap[states[k].region];
     rc |= scal_h5_attr_set_i64(g, "capacity_per_thread", scal_tool_state.cfg.trace_entries);
     rc |= scal_h5_attr_set_i64(g, "recorded", (int64_t)(ni + ns));
     rc |= scal_h5_attr_set_i64(g, "dropped", (int64_t)dropped);
-    rc |= scal_h5_write_table(g, "instances", scal_table_trace_instances.fields, scal_table_trace_instances.nfields,
+    rc |= scal_h5_write_table(g, "instances", scal_table_trace_instances.fields,
+                              scal_table_trace_instances.nfields,
                               scal_table_trace_instances.row_size, inst, ni);
-    rc |= scal_h5_write_table(g, "states", scal_table_trace_states.fields, scal_table_trace_states.nfields,
-                              scal_table_trace_states.row_size, states, ns);
+    rc |= scal_h5_write_table(g, "states", scal_table_trace_states.fields,
+                              scal_table_trace_states.nfields, scal_table_trace_states.row_size,
+                              states, ns);
 done:
     if (g >= 0) H5Gclose(g);
     free(inst);
@@ -474,7 +497,8 @@ static int write_diagnostics(hid_t file)
     if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create /diagnostics");
     rc |= scal_h5_attr_set_i64(g, "errors_total", (int64_t)diagnostics_total());
     for (int i = 0; i < SCAL_DIAG_COUNT; i++)
-        rc |= scal_h5_attr_set_i64(g, scal_diag_name(i), (int64_t)atomic_load(&scal_diag_counters[i]));
+        rc |= scal_h5_attr_set_i64(g, scal_diag_name(i),
+                                   (int64_t)atomic_load(&scal_diag_counters[i]));
     rc |= scal_h5_write_strings(g, "messages", messages, nmsg);
     H5Gclose(g);
     return rc < 0 ? SCAL_EHDF5 : SCAL_OK;
@@ -485,12 +509,16 @@ static void output_path(char *out, size_t len)
     const struct scal_config *cfg = &scal_tool_state.cfg;
     char name[512];
     snprintf(name, sizeof(name), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
-    if (!cfg->output[0]) snprintf(out, len, "%s", name);
+    if (!cfg->output[0])
+        snprintf(out, len, "%s", name);
     else if (cfg->output_is_dir) {
         if (access(cfg->output, W_OK) == 0)
-            snprintf(out, len, "%s%s%s", cfg->output, cfg->output[strlen(cfg->output) - 1] == '/' ? "" : "/", name);
-        else snprintf(out, len, "%s", name);
-    } else snprintf(out, len, "%s", cfg->output);
+            snprintf(out, len, "%s%s%s", cfg->output,
+                     cfg->output[strlen(cfg->output) - 1] == '/' ? "" : "/", name);
+        else
+            snprintf(out, len, "%s", name);
+    } else
+        snprintf(out, len, "%s", cfg->output);
 }
 
 /* Writes the whole file at `path`; the caller renames it into place. */
@@ -500,13 +528,15 @@ static int write_file(const char *path, uint64_t end_ns)
     struct scal_strtab st;
     int32_t max_team = 0;
     hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (file < 0) return scal__fail(SCAL_EIO, "cannot create '%s': %s", path, strerror(errno ? errno : EIO));
+    if (file < 0)
+        return scal__fail(SCAL_EIO, "cannot create '%s': %s", path, strerror(errno ? errno : EIO));
     if (scal_strtab_init(&st) < 0) {
         H5Fclose(file);
         return SCAL_ENOMEM;
     }
     rc = scal_h5_attr_set_str(file, SCAL_ATTR_FORMAT, SCAL_FORMAT_RUN);
-    if (rc == SCAL_OK) rc = scal_h5_attr_set_i64(file, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION);
+    if (rc == SCAL_OK)
+        rc = scal_h5_attr_set_i64(file, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION);
     if (rc == SCAL_OK) rc = scal_h5_attr_set_str(file, SCAL_ATTR_TOOL_VERSION, SCAL_VERSION_STRING);
     if (rc == SCAL_OK) rc = write_regions(file, &st, scal_nodes_count(), &max_team);
     if (rc == SCAL_OK && scal_tool_state.cfg.trace_entries) rc = write_trace(file);
@@ -517,7 +547,8 @@ static int write_file(const char *path, uint64_t end_ns)
     }
     if (rc == SCAL_OK) rc = scal_write_run_meta(file, end_ns, max_team);
     if (rc == SCAL_OK) rc = write_diagnostics(file);
-    if (rc == SCAL_OK) rc = scal_h5_write_strings(file, "strings", (const char *const *)st.strings, st.count);
+    if (rc == SCAL_OK)
+        rc = scal_h5_write_strings(file, "strings", (const char *const *)st.strings, st.count);
     scal_strtab_free(&st);
     if (H5Fclose(file) < 0 && rc == SCAL_OK) rc = scal__fail(SCAL_EHDF5, "cannot close '%s'", path);
     return rc;
@@ -534,13 +565,15 @@ int scal_write_run_file(const char *unused, uint64_t end_ns)
     snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
     rc = write_file(tmp, end_ns);
     if (rc < 0 && scal_tool_state.cfg.output[0]) {
-        /* The requested place is unusable: keep the data in the current directory rather than lose it. */
+        /* The requested place is unusable: keep the data in the current directory rather than lose
+         * it. */
         char first[1200];
         snprintf(first, sizeof(first), "%s", scal__last_error(rc));
         unlink(tmp);
         snprintf(path, sizeof(path), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
         snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
-        fprintf(stderr, "scal: %s (SCAL_OUTPUT='%s'); writing %s instead\n", first, scal_tool_state.cfg.output, path);
+        fprintf(stderr, "scal: %s (SCAL_OUTPUT='%s'); writing %s instead\n", first,
+                scal_tool_state.cfg.output, path);
         rc = write_file(tmp, end_ns);
     }
     if (rc < 0) {
@@ -556,7 +589,8 @@ int scal_write_run_file(const char *unused, uint64_t end_ns)
     }
     uint64_t problems = diagnostics_total();
     if (problems)
-        fprintf(stderr, "scal: %llu measurement problem(s); see /diagnostics in %s\n", (unsigned long long)problems, path);
+        fprintf(stderr, "scal: %llu measurement problem(s); see /diagnostics in %s\n",
+                (unsigned long long)problems, path);
     else if (scal_tool_state.cfg.verbose)
         fprintf(stderr, "scal: wrote %s\n", path);
     H5close();

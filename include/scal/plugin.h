@@ -3,9 +3,10 @@
  * one entry function returning a const descriptor.
  *
  * Rules (they keep old plugins loading in new hosts and the reverse):
- *  - Every plugin exports SCAL_PLUGIN_ENTRY_NAME ("scal_plugin_entry"), built with SCAL_PLUGIN_DEFINE.
- *  - The descriptor begins with abi_version and struct_size; members are only ever appended, and the
- *    host reads a member only when struct_size says the plugin has it. A plugin built for a newer
+ *  - Every plugin exports SCAL_PLUGIN_ENTRY_NAME ("scal_plugin_entry"), built with
+ * SCAL_PLUGIN_DEFINE.
+ *  - The descriptor begins with abi_version and struct_size; members are only ever appended, and
+ * the host reads a member only when struct_size says the plugin has it. A plugin built for a newer
  *    ABI major than the host is refused with a message naming the file and both versions.
  *  - Optional operations may be NULL; the host supplies the defaults (in one place: the loader).
  *  - "Unavailable here" is not a failure: init returns SCAL_EUNAVAIL (or SCAL_EPERM) and fills the
@@ -103,7 +104,8 @@ struct scal_sensor_ops {
     uint32_t struct_size;
     uint32_t timing; /* scal_sensor_timing bits the plugin supports */
     /* Starts the sensor. On SCAL_EUNAVAIL/SCAL_EPERM the reason goes into why (nul-terminated). */
-    int (*init)(const struct scal_plugin_env *env, scal_sensor_state **state, char *why, size_t whylen);
+    int (*init)(const struct scal_plugin_env *env, scal_sensor_state **state, char *why,
+                size_t whylen);
     /* The metrics this sensor produces; valid after a successful init, until fini. */
     size_t (*metrics)(scal_sensor_state *state, const struct scal_metric_desc **out);
     /* Reads every metric into values[0..nmetrics). Run and sampled timing; may be called from the
@@ -111,7 +113,8 @@ struct scal_sensor_ops {
     int (*read)(scal_sensor_state *state, double *values);
     /* Region timing: per-thread setup on the thread itself (first event of that thread); may
      * allocate. NULL when the plugin needs no per-thread state. */
-    int (*thread_init)(scal_sensor_state *state, scal_sensor_thread **thread, char *why, size_t whylen);
+    int (*thread_init)(scal_sensor_state *state, scal_sensor_thread **thread, char *why,
+                       size_t whylen);
     /* Region timing: reads the calling thread's values; hot path: no allocation, no locks, no I/O
      * beyond the counter read itself. */
     int (*thread_read)(scal_sensor_state *state, scal_sensor_thread *thread, double *values);
@@ -140,14 +143,15 @@ struct scal_launch {
 
 struct scal_actuator_ops {
     uint32_t struct_size;
-    int (*init)(const struct scal_plugin_env *env, scal_actuator_state **state, char *why, size_t whylen);
+    int (*init)(const struct scal_plugin_env *env, scal_actuator_state **state, char *why,
+                size_t whylen);
     /* 0 when the actuator can act on this machine; SCAL_EUNAVAIL/SCAL_EPERM with the reason. */
     int (*test)(scal_actuator_state *state, char *why, size_t whylen);
     /* Saves what apply will change; called once before the first apply. */
     int (*save)(scal_actuator_state *state, char *why, size_t whylen);
     /* Applies value before a run; may change the launch (NULL for machine-only actuators). */
-    int (*apply)(scal_actuator_state *state, const char *value, struct scal_launch *launch, char *why,
-                 size_t whylen);
+    int (*apply)(scal_actuator_state *state, const char *value, struct scal_launch *launch,
+                 char *why, size_t whylen);
     /* Reads back what is actually in effect (e.g. the observed frequency) as text. */
     int (*observe)(scal_actuator_state *state, char *out, size_t outlen);
     /* Restores what save saved; must be safe to call from a signal-initiated shutdown path and
@@ -167,7 +171,7 @@ struct scal_plugin_desc {
     const char *version;  /* the plugin's own version */
     enum scal_plugin_kind kind;
     const char *description;
-    const struct scal_option_desc *options; /* terminated by an entry with name NULL */
+    const struct scal_option_desc *options;   /* terminated by an entry with name NULL */
     const struct scal_sensor_ops *sensor;     /* kind SENSOR */
     const struct scal_actuator_ops *actuator; /* kind ACTUATOR */
     const struct scal_postproc_ops *postproc; /* kind POSTPROC */

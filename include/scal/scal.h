@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* User-defined regions: mark code with scal_region_begin/end; they nest with OpenMP parallel regions.
+/* User-defined regions: mark code with scal_region_begin/end; they nest with OpenMP parallel
+ * regions.
  *
  * Link with -lscal (pkg-config scal). When the program runs without libscal_ompt.so these calls
  * do nothing and cost a load and a branch, so the program runs unchanged.
@@ -10,8 +11,8 @@
  *     scal_region_end("assemble");
  *
  * Regions are per thread: a region begun on a thread must be ended on the same thread, innermost
- * first. The name identifies the region (together with its parent in the region tree); the string is
- * copied the first time it is seen, so it need not outlive the call.
+ * first. The name identifies the region (together with its parent in the region tree); the string
+ * is copied the first time it is seen, so it need not outlive the call.
  */
 #ifndef SCAL_SCAL_H
 #define SCAL_SCAL_H

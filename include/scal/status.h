@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* scal's status codes: 0 is success, every error is negative; one X-macro makes the enum, names and texts. */
+/* scal's status codes: 0 is success, every error is negative; one X-macro makes the enum, names and
+ * texts. */
 #ifndef SCAL_STATUS_H
 #define SCAL_STATUS_H
 

@@ -16,7 +16,8 @@ static _Atomic(const struct scal_api_ops *) attached_ops;
 
 int scal_api_attach(const struct scal_api_ops *ops)
 {
-    if (!ops || ops->version < 1 || ops->struct_size < sizeof(struct scal_api_ops)) return SCAL_EABI;
+    if (!ops || ops->version < 1 || ops->struct_size < sizeof(struct scal_api_ops))
+        return SCAL_EABI;
     atomic_store_explicit(&attached_ops, ops, memory_order_release);
     return SCAL_OK;
 }

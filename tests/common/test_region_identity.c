@@ -17,8 +17,9 @@ static int failures;
         }                                                                                          \
     } while (0)
 
-static struct scal_region_id_row row(uint32_t id, int32_t parent, uint8_t kind, uint32_t name, uint32_t module,
-                                     uint64_t offset, uint32_t file, int32_t line, uint32_t fn, int32_t gp, int32_t gn)
+static struct scal_region_id_row row(uint32_t id, int32_t parent, uint8_t kind, uint32_t name,
+                                     uint32_t module, uint64_t offset, uint32_t file, int32_t line,
+                                     uint32_t fn, int32_t gp, int32_t gn)
 {
     struct scal_region_id_row r;
     memset(&r, 0, sizeof(r));
@@ -39,7 +40,8 @@ static struct scal_region_id_row row(uint32_t id, int32_t parent, uint8_t kind, 
 int main(void)
 {
     char *strings[] = {"", "/build/a/app", "app.c", "main", "setup", "/other/dir/app"};
-    /* Run A: root, user "setup", parallel at app.c:12 under setup, a gap, a parallel without lines. */
+    /* Run A: root, user "setup", parallel at app.c:12 under setup, a gap, a parallel without lines.
+     */
     struct scal_region_id_row a[] = {
         row(0, -1, SCAL_KIND_ROOT, 0, 0, 0, 0, -1, 0, -1, -1),
         row(1, 0, SCAL_KIND_USER, 4, 0, 0, 0, -1, 0, -1, -1),
@@ -61,9 +63,12 @@ int main(void)
     EXPECT(scal_region_identities(b, 5, strings, 6, &ib) == 0, "run B identities");
     if (ia && ib) {
         EXPECT(!strcmp(ia[0], "R"), "root is R: %s", ia[0]);
-        EXPECT(!strcmp(ia[2], "R/U:setup/P:app:app.c:12:main"), "nested parallel identity: %s", ia[2]);
-        EXPECT(!strcmp(ia[2], ib[3]), "same source region, same identity across runs: %s vs %s", ia[2], ib[3]);
-        EXPECT(!strcmp(ia[3], ib[1]), "same module+offset without lines, same identity: %s vs %s", ia[3], ib[1]);
+        EXPECT(!strcmp(ia[2], "R/U:setup/P:app:app.c:12:main"), "nested parallel identity: %s",
+               ia[2]);
+        EXPECT(!strcmp(ia[2], ib[3]), "same source region, same identity across runs: %s vs %s",
+               ia[2], ib[3]);
+        EXPECT(!strcmp(ia[3], ib[1]), "same module+offset without lines, same identity: %s vs %s",
+               ia[3], ib[1]);
         EXPECT(!strcmp(ia[4], ib[4]), "same serial gap, same identity: %s vs %s", ia[4], ib[4]);
         EXPECT(strcmp(ia[1], ia[3]) != 0, "different regions differ");
     }
@@ -73,10 +78,12 @@ int main(void)
     struct scal_region_id_row bad[] = {row(0, -1, SCAL_KIND_ROOT, 0, 0, 0, 0, -1, 0, -1, -1),
                                        row(1, 2, SCAL_KIND_USER, 4, 0, 0, 0, -1, 0, -1, -1)};
     char **ic = NULL;
-    EXPECT(scal_region_identities(bad, 2, strings, 6, &ic) == SCAL_EFORMAT && ic == NULL, "a forward parent is refused");
+    EXPECT(scal_region_identities(bad, 2, strings, 6, &ic) == SCAL_EFORMAT && ic == NULL,
+           "a forward parent is refused");
     bad[1].parent = 0;
     bad[1].id = 7;
-    EXPECT(scal_region_identities(bad, 2, strings, 6, &ic) == SCAL_EFORMAT, "an id that is not the row is refused");
+    EXPECT(scal_region_identities(bad, 2, strings, 6, &ic) == SCAL_EFORMAT,
+           "an id that is not the row is refused");
     if (failures == 0) printf("PASS region identities\n");
     return failures ? 1 : 0;
 }

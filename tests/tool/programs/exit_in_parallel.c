@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Calls exit(3) from inside a parallel region after one completed region (OpenMP finalize does not run).
+// Calls exit(3) from inside a parallel region after one completed region (OpenMP finalize does not
+// run).
 #include <omp.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Listing 4 of the PaScal Analyzer paper: the same loop with a reduction and with a critical section.
+// Listing 4 of the PaScal Analyzer paper: the same loop with a reduction and with a critical
+// section.
 //
 //   listing4 OPS
 #include <stdio.h>
@@ -8,7 +9,8 @@
 static unsigned long anyop(void)
 {
     volatile unsigned long x = 0;
-    for (int k = 0; k < 200; k++) x += (unsigned long)k;
+    for (int k = 0; k < 200; k++)
+        x += (unsigned long)k;
     return x;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Known nesting for the tool tests: OUTER_ITERS outer regions of 2 threads, each thread running one
-// inner region of 2 threads, then a separate flat region. Lines of each pragma are checked by the test.
+// inner region of 2 threads, then a separate flat region. Lines of each pragma are checked by the
+// test.
 #include <omp.h>
 #include <stdio.h>
 
@@ -15,7 +16,9 @@ static void inner_work(void)
         __asm__ volatile("" ::: "memory");
         __atomic_fetch_add(&sink, (long)(omp_get_thread_num()), __ATOMIC_RELAXED);
     }
-    __atomic_fetch_add(&sink, (long)(1), __ATOMIC_RELAXED); /* keeps the fork from being a tail call, so its call site stays on the stack */
+    __atomic_fetch_add(&sink, (long)(1),
+                       __ATOMIC_RELAXED); /* keeps the fork from being a tail call, so its call site
+                                             stays on the stack */
 }
 
 int main(void)

@@ -22,6 +22,7 @@ int main(void)
     }
     int rc_bad = scal_region_end("never-begun");
     int rc_empty = scal_region_begin("");
-    printf("user_regions: tool %s, bad end %d, empty %d\n", scal_tool_active() ? "active" : "absent", rc_bad, rc_empty);
+    printf("user_regions: tool %s, bad end %d, empty %d\n",
+           scal_tool_active() ? "active" : "absent", rc_bad, rc_empty);
     return 0;
 }
