@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The whole test suite on a fresh Debian machine: installs dependencies, builds, runs ctest, then
+# an ASan/UBSan build and its ctest run, then the clang-format check.
+#
+#   bash scripts/test.sh           everything (what CI runs)
+#   bash scripts/test.sh --quick   the plain build and ctest only
+#   bash scripts/test.sh --tsan    adds a ThreadSanitizer pass
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0 tsan=0
+for a in "$@"; do
+  case "$a" in
+  --quick) quick=1 ;;
+  --tsan) tsan=1 ;;
+  *) echo "test.sh: unknown option '$a' (use --quick or --tsan)" >&2; exit 2 ;;
+  esac
+done
+jobs=$(nproc)
+results=()
+
+stage() { # name build-dir cmake-args... -- ctest-args...
+  local name=$1 dir=$2; shift 2
+  local cargs=() targs=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do cargs+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  targs=("$@")
+  echo "=== $name: configure and build in $dir"
+  CC=clang cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cargs[@]}" > "$dir.log" 2>&1 || { cat "$dir.log"; return 1; }
+  cmake --build "$dir" -j"$jobs" >> "$dir.log" 2>&1 || { tail -60 "$dir.log"; return 1; }
+  echo "=== $name: ctest"
+  (cd "$dir" && ctest --output-on-failure -j"$jobs" "${targs[@]}")
+}
+
+bash scripts/install-deps.sh
+if stage "tests" build; then results+=("tests: passed"); else results+=("tests: FAILED"); fi
+if [ "$quick" -eq 0 ]; then
+  # Sanitized tool libraries cannot load into programs without the sanitizer runtime (label no_asan);
+  # the slow memory test is timing-insensitive but 10x slower under ASan.
+  if stage "asan+ubsan" build-asan -DSCAL_SANITIZE=address -DSCAL_ENABLE_BENCH=OFF -- -LE "no_asan|slow"; then
+    results+=("asan+ubsan: passed"); else results+=("asan+ubsan: FAILED"); fi
+  if bash scripts/check-format.sh; then results+=("format: passed"); else results+=("format: FAILED"); fi
+fi
+if [ "$tsan" -eq 1 ]; then
+  if TSAN_OPTIONS=ignore_noninstrumented_modules=1 stage "tsan" build-tsan -DSCAL_SANITIZE=thread -DSCAL_ENABLE_BENCH=OFF -- -LE "no_tsan|slow"; then
+    results+=("tsan: passed"); else results+=("tsan: FAILED"); fi
+fi
+printf '%s\n' "${results[@]}"
+for r in "${results[@]}"; do case "$r" in *FAILED) exit 1 ;; esac; done
