@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Installs the build tree into a fresh prefix and checks the layout and both consumer interfaces:
+# find_package(scal) from CMake and pkg-config.
+set -euo pipefail
+build=$1 prefix=$2
+rm -rf "$prefix"
+cmake --install "$build" --prefix "$prefix" > /dev/null
+fail() { echo "FAIL: $*"; exit 1; }
+for f in bin/scal lib/libscal_ompt.so lib/libscal.so include/scal/scal.h include/scal/plugin.h include/scal/status.h \
+  include/scal/version.h lib/cmake/scal/scalConfig.cmake lib/cmake/scal/scalTargets.cmake lib/pkgconfig/scal.pc \
+  share/scal/schemas share/scal/examples/scal_demo.c; do
+  [ -e "$prefix/$f" ] || fail "$f not installed"
+done
+"$prefix/bin/scal" --version | grep -q "^scal " || fail "installed scal does not run"
+consumer=$(mktemp -d)
+trap 'rm -rf "$consumer"' EXIT
+cat > "$consumer/main.c" <<'C'
+#include <scal/scal.h>
+int main(void) { return scal_region_begin("x") == 0 && scal_region_end("x") == 0 ? 0 : 1; }
+C
+cat > "$consumer/CMakeLists.txt" <<'C'
+cmake_minimum_required(VERSION 3.18)
+project(consumer C)
+find_package(scal REQUIRED)
+add_executable(consumer main.c)
+target_link_libraries(consumer PRIVATE scal::scal_api)
+C
+cmake -S "$consumer" -B "$consumer/build" -DCMAKE_PREFIX_PATH="$prefix" > "$consumer/log" 2>&1 || { cat "$consumer/log"; fail "find_package(scal) failed"; }
+cmake --build "$consumer/build" >> "$consumer/log" 2>&1 || { cat "$consumer/log"; fail "consumer build failed"; }
+"$consumer/build/consumer" || fail "consumer (find_package) did not run"
+flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs scal) || fail "pkg-config scal failed"
+cc "$consumer/main.c" $flags -Wl,-rpath,"$prefix/lib" -o "$consumer/pc" || fail "consumer (pkg-config) build failed"
+"$consumer/pc" || fail "consumer (pkg-config) did not run"
+echo "PASS: install tree, find_package(scal) and pkg-config scal"
