@@ -2,6 +2,8 @@
 // Reads campaign files (several, merged on the fly) and single run files into one sample list.
 #include <ctype.h>
 #include <math.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -564,13 +566,41 @@ out:
     return rc;
 }
 
+/* libhdf5 is not hardened against corrupt files: some damaged heaps make it read out of
+ * bounds. The load runs under a SIGSEGV/SIGBUS guard that turns such a crash into a clear error;
+ * HDF5's state is unknown afterwards, so the caller must exit (scal report does). */
+static sigjmp_buf guard_env;
+
+static void guard_handler(int sig)
+{
+    siglongjmp(guard_env, sig);
+}
+
+static int load_file_guarded(struct pp_campaign *c, struct loadctx *lc, const char *path)
+{
+    struct sigaction sa = {0}, old_segv, old_bus;
+    sa.sa_handler = guard_handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sigaction(SIGBUS, &sa, &old_bus);
+    int sig = sigsetjmp(guard_env, 1), rc;
+    if (sig == 0)
+        rc = load_file(c, lc, path);
+    else
+        rc = scal__fail(SCAL_EFORMAT, "'%s' is corrupt: the HDF5 library crashed reading it "
+                                      "(signal %d)", path, sig);
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
+    return rc;
+}
+
 int pp_campaign_load(struct pp_campaign *c, const char *const *files, size_t nfiles)
 {
     struct loadctx lc = {0};
     int rc = 0;
     memset(c, 0, sizeof(*c));
     for (size_t i = 0; i < nfiles; i++)
-        if ((rc = load_file(c, &lc, files[i])) < 0) goto out;
+        if ((rc = load_file_guarded(c, &lc, files[i])) < 0) goto out;
     if (c->nsamples == 0) {
         rc = scal__fail(SCAL_EEMPTY, "no valid region time in %s%s", files[0],
                         nfiles > 1 ? " and the other files" : "");

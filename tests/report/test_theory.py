@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# The PaScal Viewer's theoretical program: efficiency equals the closed form, the difference
+# matrices have the signs the paper infers (a)-(d), findings, CSV, charts, /analysis, energy.
+import math, os, shutil, subprocess, sys
+import h5py, numpy as np
+
+scal, gen, work = sys.argv[1:4]
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+camp = os.path.join(work, "theory.h5")
+subprocess.run([gen, camp, "--reps", "3", "--regions", "5", "--energy"], check=True)
+out = os.path.join(work, "out")
+r = subprocess.run([scal, "report", camp, "-o", out], capture_output=True, text=True)
+print(r.stdout, r.stderr)
+assert r.returncode == 0, r.stderr
+
+n = np.array([10 * 2 ** i for i in range(13)], float)[:, None]
+p = np.array([2 ** j for j in range(13)], float)[None, :]
+closed = n * n / (p * (n * n / p + np.log2(p)))
+with h5py.File(camp, "r") as f:
+    a = f["analysis"]
+    assert list(a["threads"][:]) == [2 ** j for j in range(13)]
+    root = a["regions/r000-whole_program"]
+    eff = root["efficiency"][:]
+    assert eff.shape == (13, 13)
+    assert np.allclose(eff, closed, rtol=1e-9, atol=1e-12), np.abs(eff - closed).max()
+    # the 70% child has the same efficiency
+    assert np.allclose(a["regions/r001-theory.c_10-18__kernel_/efficiency"][:], closed, rtol=1e-9)
+    din, dst, dwk = root["diff_input"][:], root["diff_strong"][:], root["diff_weak"][:]
+    assert din.shape == (12, 13) and dst.shape == (13, 12) and dwk.shape == (12, 12)
+    assert np.allclose(din, closed[1:, :] - closed[:-1, :])
+    assert np.allclose(dst, closed[:, 1:] - closed[:, :-1])
+    assert np.allclose(dwk, closed[1:, 1:] - closed[:-1, :-1])
+    assert (din >= -1e-12).all()            # (a) efficiency grows with the input
+    assert (dst <= 1e-12).all()             # (c) not strongly scalable
+    assert abs(dst[0, -1]) < 0.005          # (b) past the limit efficiency stays (near zero)
+    assert (dwk >= -0.01).all()             # (d) weakly scalable
+    assert "energy" in root and "edp" in root
+    assert root["time"].attrs["unit"] == "s"
+    # the serial 30% region: time never shrinks, efficiency 1/p
+    e2 = a["regions/r002-theory.c_20-28__kernel_/efficiency"][:]
+    assert np.allclose(e2, 1.0 / p.repeat(13, 0))
+    ranks = {k: a["regions"][k]["rank"][0, 0] for k in a["regions"] if k != "r000-whole_program"}
+    assert ranks["r002-theory.c_20-28__kernel_"] == 1, ranks  # the serial part loses most
+    cv = root["time_cv"][:]
+    assert (cv > 0).all() and (cv < 0.01).all()
+
+summary = open(os.path.join(out, "summary.txt")).read()
+for s in ("scales with input size", "not strongly scalable", "weakly scalable",
+          "efficiency limit at"):
+    assert s in summary, s
+csv = open(os.path.join(out, "csv/r000-whole_program/efficiency.csv")).read().splitlines()
+assert csv[0].startswith("efficiency input\\threads,1,2,4"), csv[0]
+assert csv[2].startswith("i2,1,0.99502"), csv[2]
+for f in ("index.txt", "index.png", "charts/r000-whole_program-speedup.png",
+          "charts/r000-whole_program-energy.png", "diagrams/r000-whole_program.png"):
+    assert os.path.getsize(os.path.join(out, f)) > 100, f
+
+# --stat, --no-write, --top, --only, --list; no 1-thread run -> baseline said everywhere
+camp2 = os.path.join(work, "no1.h5")
+subprocess.run([gen, camp2, "--no1", "--threads", "4", "--inputs", "3"], check=True)
+out2 = os.path.join(work, "out2")
+r = subprocess.run([scal, "report", camp2, "-o", out2, "--no-write", "--stat", "min", "--top", "1"],
+                   capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+assert "relative to 2 threads" in r.stderr
+assert "relative to 2 threads" in open(os.path.join(out2, "summary.txt")).read()
+assert open(os.path.join(out2, "csv/r000-whole_program/speedup.csv")).readline().startswith("# no 1-thread")
+with h5py.File(camp2, "r") as f:
+    assert "analysis" not in f
+assert len(os.listdir(os.path.join(out2, "diagrams"))) == 4  # root + top 1 (png + geom)
+r = subprocess.run([scal, "report", "--list"], capture_output=True, text=True)
+for name in ("scaling", "findings", "diagrams", "csv", "summary", "h5out", "energy", "charts", "index"):
+    assert name in r.stdout, name
+out3 = os.path.join(work, "out3")
+r = subprocess.run([scal, "report", camp2, "-o", out3, "--only", "csv", "--no-write"],
+                   capture_output=True, text=True)
+assert r.returncode == 0 and not os.path.exists(os.path.join(out3, "summary.txt"))
+assert os.path.exists(os.path.join(out3, "csv/r000-whole_program/time.csv"))
+print("ok")
