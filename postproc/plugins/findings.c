@@ -8,8 +8,8 @@
 //    count above the baseline, for inputs from X on;
 //  - "not strongly scalable": some strong-scaling difference below -EPS;
 //  - "weakly scalable [from X on]": no weak-scaling difference below -EPS from input X on;
-//  - "efficiency limit at P threads (input I)": the largest thread count whose efficiency is still
-//    >= SCAL_FIND_EFF (0.5), for the largest input;
+//  - "efficiency limit at ... per input": for each input the largest thread count whose
+//    efficiency is still >= SCAL_FIND_EFF (0.5);
 //  - lost time of a region at the largest thread count P and largest input measured by both the
 //    region and the program: L = T(P) * p_P / p_b - T(b) (core-seconds beyond the baseline);
 //    share = L_region / L_program; rank 1 = largest share (root excluded).
@@ -46,7 +46,7 @@ static size_t ok_from(const struct scal_pp_matrix *m, size_t col0, bool *any_dro
 
 static void findings(const struct scal_pp_host *h, size_t r, size_t s)
 {
-    char buf[512], pre[64] = "";
+    char buf[640], pre[64] = "";
     if (h->nslices > 1) snprintf(pre, sizeof(pre), "[%s] ", h->slices[s]);
     const struct scal_pp_matrix *in = h->get(h, r, s, "diff_input");
     const struct scal_pp_matrix *st = h->get(h, r, s, "diff_strong");
@@ -89,26 +89,32 @@ static void findings(const struct scal_pp_host *h, size_t r, size_t s)
         h->note(h, (long)r, buf);
     }
     if (e && h->nthreads > 1) {
-        size_t y = e->rows;
-        while (y-- > 0) {
+        /* Per input: the largest thread count whose efficiency is still >= SCAL_FIND_EFF. */
+        char list[2048] = "";
+        size_t len = 0;
+        bool any = false;
+        for (size_t y = 0; y < e->rows && len + 64 < sizeof(list); y++) {
             size_t lim = e->cols;
             for (size_t x = 0; x < e->cols; x++)
                 if (pp_at(e, y, x) >= SCAL_FIND_EFF) lim = x;
-            if (isnan(pp_at(e, y, e->cols - 1)) && lim == e->cols) continue;
+            int n;
             if (lim == e->cols)
-                snprintf(buf, sizeof(buf), "%sefficiency below %.2f at every thread count (input "
-                                           "%s)", pre, SCAL_FIND_EFF, h->inputs[y]);
+                n = snprintf(list + len, sizeof(list) - len, "%s%s: below %.2f everywhere",
+                             y ? ", " : "", h->inputs[y], SCAL_FIND_EFF);
             else if (lim + 1 == e->cols)
-                snprintf(buf, sizeof(buf), "%sno efficiency limit up to %d threads (input %s: "
-                                           "efficiency %.3f)", pre, h->threads[lim],
-                         h->inputs[y], pp_at(e, y, lim));
-            else
-                snprintf(buf, sizeof(buf), "%sefficiency limit at %d threads (input %s: efficiency "
-                                           "%.3f, %.3f at %d threads)", pre, h->threads[lim],
-                         h->inputs[y], pp_at(e, y, lim), pp_at(e, y, lim + 1), h->threads[lim + 1]);
-            h->note(h, (long)r, buf);
-            break;
+                n = snprintf(list + len, sizeof(list) - len, "%s%s: none up to %d", y ? ", " : "",
+                             h->inputs[y], h->threads[lim]);
+            else {
+                n = snprintf(list + len, sizeof(list) - len, "%s%s: %d", y ? ", " : "",
+                             h->inputs[y], h->threads[lim]);
+                any = true;
+            }
+            len += n > 0 ? (size_t)n : 0;
         }
+        snprintf(buf, sizeof(buf), "%s%s (last thread count with efficiency >= %.2f) per input: "
+                                   "%.380s", pre, any ? "efficiency limit at" : "no efficiency "
+                                   "limit", SCAL_FIND_EFF, list);
+        h->note(h, (long)r, buf);
     }
 }
 

@@ -4,7 +4,7 @@
 import math, os, shutil, subprocess, sys
 import h5py, numpy as np
 
-scal, gen, work = sys.argv[1:4]
+scal, gen, work, tmpl = sys.argv[1:5]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 camp = os.path.join(work, "theory.h5")
@@ -77,4 +77,16 @@ r = subprocess.run([scal, "report", camp2, "-o", out3, "--only", "csv", "--no-wr
                    capture_output=True, text=True)
 assert r.returncode == 0 and not os.path.exists(os.path.join(out3, "summary.txt"))
 assert os.path.exists(os.path.join(out3, "csv/r000-whole_program/time.csv"))
+# a user plugin (the commented template) loads through --plugin-dir and its metric reaches CSV
+out4 = os.path.join(work, "out4")
+r = subprocess.run([scal, "report", camp, "-o", out4, "--no-write", "--plugin-dir", tmpl,
+                    "--only", "scaling,template,csv"], capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+kf = open(os.path.join(out4, "csv/r000-whole_program/karp_flatt.csv")).read().splitlines()
+assert kf[1].startswith("i1,,0.0"), kf  # undefined at 1 thread: a gap, not 0
+r = subprocess.run([scal, "report", camp2, "-o", out4, "--no-write", "--plugin-dir", tmpl,
+                    "--only", "scaling,template"], capture_output=True, text=True)
+assert r.returncode == 0 and "needs 1-thread runs" in r.stderr, r.stderr
+r = subprocess.run([scal, "report", "--list", "--plugin-dir", tmpl], capture_output=True, text=True)
+assert "template" in r.stdout and "karp_flatt" in r.stdout
 print("ok")
