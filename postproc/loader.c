@@ -26,7 +26,9 @@ static bool have(const struct pp_plugin *p, size_t n, const char *name)
  * another kind of plugin (closed), negative on a broken file. */
 static int open_one(const char *path, struct pp_plugin *p)
 {
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* RTLD_NODELETE: libraries a plugin pulls in (cairo, fontconfig) keep process-wide caches;
+     * unloading them would leave dangling state and unsymbolizable leak reports. */
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!h) return scal__fail(SCAL_EDLOPEN, "cannot load '%s': %s", path, dlerror());
     scal_plugin_entry_fn entry = (scal_plugin_entry_fn)(uintptr_t)dlsym(h, SCAL_PLUGIN_ENTRY_NAME);
     if (!entry) {

@@ -117,5 +117,14 @@ int main(int argc, char **argv)
     if (energy) rc |= W(scal_table_run_sensor_values, sv, nsv);
     rc |= scal_h5_write_strings(f, "strings", (const char *const *)st.strings, st.count);
     H5Fclose(f);
+    for (int i = 0; i < ni; i++) free(inputs[i]);
+    free(inputs);
+    free(threads);
+    free(cfg);
+    free(runs);
+    free(reg);
+    free(rs);
+    free(sv);
+    scal_strtab_free(&st);
     return rc ? 1 : 0;
 }
