@@ -2,6 +2,7 @@
 // Output plugin: per region a speedup line chart (one line per input, ideal line) and, when the
 // campaign has energy, an energy chart (charts/<region>-speedup.png, -energy.png).
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,14 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
         if (m->values[i] > ymax) ymax = m->values[i];
     if (ideal) ymax = fmax(ymax, (double)h->threads[m->cols - 1] / h->threads[b]);
     if (!(ymax > 0)) ymax = 1;
+    /* Speedup on a log2 axis when it spans more than 16x (the ideal line is then straight). */
+    double ymin = ymax;
+    for (size_t i = 0; i < (size_t)m->rows * m->cols; i++)
+        if (m->values[i] > 0 && m->values[i] < ymin) ymin = m->values[i];
+    bool logy = ideal && ymax / ymin > 16;
+    if (logy) ymin = exp2(floor(log2(ymin)));
+#define YPOS(v) (logy ? T + ph - ph * (log2(v) - log2(ymin)) / (log2(ymax) - log2(ymin))           \
+                      : T + ph - ph * (v) / ymax)
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
     cairo_t *cr = cairo_create(surf);
     cairo_set_source_rgb(cr, 1, 1, 1);
@@ -41,25 +50,13 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
         pp_text(cr, L + x * dx, T + ph + 4, 0.5, 0, buf);
     }
     for (int k = 0; k <= 4; k++) {
-        snprintf(buf, sizeof(buf), "%.3g", ymax * k / 4);
-        pp_text(cr, L - 4, T + ph - ph * k / 4, 1, 0.5, buf);
+        double v = logy ? exp2(log2(ymin) + (log2(ymax) - log2(ymin)) * k / 4) : ymax * k / 4;
+        snprintf(buf, sizeof(buf), "%.3g", v);
+        pp_text(cr, L - 4, YPOS(v), 1, 0.5, buf);
     }
     pp_font(cr, 11, false);
     pp_text(cr, L + pw / 2, H - 22, 0.5, 0, "threads");
     pp_text_vertical(cr, 16, T + ph / 2, ytitle);
-    if (ideal) {
-        double dash[] = {6, 4};
-        cairo_set_dash(cr, dash, 2, 0);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        for (size_t x = 0; x < m->cols; x++) {
-            double v = (double)h->threads[x] / h->threads[b];
-            double px = L + x * dx, py = T + ph - ph * fmin(v, ymax) / ymax;
-            x ? cairo_line_to(cr, px, py) : cairo_move_to(cr, px, py);
-        }
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        pp_text(cr, W - R + 10, T + 6, 0, 0.5, "- - ideal");
-    }
     cairo_set_line_width(cr, 2);
     size_t stepl = m->rows > 16 ? (m->rows + 15) / 16 : 1;
     for (size_t y = 0; y < m->rows; y++) {
@@ -72,7 +69,7 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
                 pen = false;
                 continue;
             }
-            double px = L + x * dx, py = T + ph - ph * v / ymax;
+            double px = L + x * dx, py = YPOS(fmax(v, ymin));
             pen ? cairo_line_to(cr, px, py) : cairo_move_to(cr, px, py);
             pen = true;
         }
@@ -85,6 +82,20 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
             pp_font(cr, 10, false);
             pp_text(cr, W - R + 28, ly, 0, 0.5, h->inputs[y]);
         }
+    }
+    if (ideal) { /* drawn last: stays visible over the data lines */
+        cairo_set_line_width(cr, 1.5);
+        double dash[] = {6, 4};
+        cairo_set_dash(cr, dash, 2, 0);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        for (size_t x = 0; x < m->cols; x++) {
+            double v = (double)h->threads[x] / h->threads[b];
+            double px = L + x * dx, py = YPOS(fmin(v, ymax));
+            x ? cairo_line_to(cr, px, py) : cairo_move_to(cr, px, py);
+        }
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        pp_text(cr, W - R + 10, T + 6, 0, 0.5, "- - ideal");
     }
     if (*h->baseline_note) {
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);

@@ -2,7 +2,7 @@
 // Writes a synthetic campaign of the PaScal Viewer's theoretical program (T = n^2/p + log2 p) with
 // the layout.h tables, plus variants for bad-input tests and the benchmark.
 // usage: gen_campaign OUT [--inputs N] [--threads N] [--reps R] [--regions K] [--gap] [--no1]
-//                         [--energy] [--badtime] [--dup] [--schema V] [--empty]
+//                         [--energy] [--badtime] [--dup] [--schema V] [--empty] [--freqs N]
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
-    int schema = SCAL_SCHEMA_VERSION, empty = 0;
+    int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1;
     if (argc < 2) return 2;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--inputs")) ni = atoi(argv[++i]);
@@ -29,11 +29,12 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--dup")) dup = 1;
         else if (!strcmp(argv[i], "--schema")) schema = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--empty")) empty = 1;
+        else if (!strcmp(argv[i], "--freqs")) nf = atoi(argv[++i]);
         else return 2;
     }
     struct scal_strtab st;
     scal_strtab_init(&st);
-    int ncfg = ni * nt + (dup ? 1 : 0);
+    int ncfg = ni * nt * nf + (dup ? 1 : 0);
     struct scal_config_row *cfg = calloc(ncfg, sizeof(*cfg));
     struct scal_run_row *runs = calloc((size_t)ncfg * reps, sizeof(*runs));
     struct scal_region_id_row *reg = calloc(nreg, sizeof(*reg));
@@ -47,10 +48,11 @@ int main(int argc, char **argv)
         inputs[i] = strdup(buf);
     }
     for (int t = 0; t < nt; t++) threads[t] = 1 << (t + no1);
-    for (int c = 0; c < ni * nt; c++)
-        cfg[c] = (struct scal_config_row){(uint32_t)c, threads[c % nt], (uint32_t)(c / nt),
-                                          (uint32_t)scal_strtab_add(&st, inputs[c / nt]), -1, 0, 0};
-    if (dup) cfg[ni * nt] = cfg[0], cfg[ni * nt].id = ni * nt;
+    for (int c = 0; c < ni * nt * nf; c++)
+        cfg[c] = (struct scal_config_row){(uint32_t)c, threads[c % nt], (uint32_t)((c / nt) % ni),
+                                          (uint32_t)scal_strtab_add(&st, inputs[(c / nt) % ni]),
+                                          nf > 1 ? 1000000 * (1 + c / (ni * nt)) : -1, 0, 0};
+    if (dup) cfg[ni * nt * nf] = cfg[0], cfg[ni * nt * nf].id = ni * nt * nf;
     uint32_t file = (uint32_t)scal_strtab_add(&st, "/src/theory.c");
     uint32_t mod = (uint32_t)scal_strtab_add(&st, "/bin/theory");
     for (int r = 0; r < nreg; r++) {
@@ -83,6 +85,7 @@ int main(int argc, char **argv)
             double n = 10.0 * (1 << cfg[c].input), p = cfg[c].threads;
             double noise = reps > 1 ? 1 + 0.001 * (k - (reps - 1) / 2.0) : 1;
             double T = (n * n / p + log2(p)) * noise;
+            if (cfg[c].frequency_khz > 0) T *= 1e6 / cfg[c].frequency_khz; /* slower clock */
             for (int g = 0; g < nreg; g++) {
                 if (gap && g == 1 && cfg[c].input == 2 && cfg[c].threads == 4) continue;
                 struct scal_region_stat_row *s = &rs[nrs++];

@@ -77,6 +77,20 @@ r = subprocess.run([scal, "report", camp2, "-o", out3, "--only", "csv", "--no-wr
                    capture_output=True, text=True)
 assert r.returncode == 0 and not os.path.exists(os.path.join(out3, "summary.txt"))
 assert os.path.exists(os.path.join(out3, "csv/r000-whole_program/time.csv"))
+# a campaign that varies frequency: one set of matrices per frequency slice
+camp3 = os.path.join(work, "freq.h5")
+subprocess.run([gen, camp3, "--inputs", "3", "--threads", "3", "--freqs", "2"], check=True)
+r = subprocess.run([scal, "report", camp3, "-o", os.path.join(work, "out5")], capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+with h5py.File(camp3, "r") as f:
+    g = f["analysis/regions/r000-whole_program"]
+    assert sorted(g.keys())[:2] == ["f0", "f1"], list(g.keys())
+    assert g["f1"].attrs["slice"] in ("2000000 kHz", b"2000000 kHz")
+    t0, t1 = g["f0/time"][:], g["f1/time"][:]
+    assert np.allclose(t0, 2 * t1)  # the 2 GHz slice runs twice as fast
+    assert np.allclose(g["f0/efficiency"][:], closed[:3, :3]) and np.allclose(g["f1/efficiency"][:], closed[:3, :3])
+assert os.path.exists(os.path.join(work, "out5/diagrams/r000-whole_program-f1.png"))
+
 # a user plugin (the commented template) loads through --plugin-dir and its metric reaches CSV
 out4 = os.path.join(work, "out4")
 r = subprocess.run([scal, "report", camp, "-o", out4, "--no-write", "--plugin-dir", tmpl,
