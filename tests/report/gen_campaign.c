@@ -2,7 +2,7 @@
 // Writes a synthetic campaign of the PaScal Viewer's theoretical program (T = n^2/p + log2 p) with
 // the layout.h tables, plus variants for bad-input tests and the benchmark.
 // usage: gen_campaign OUT [--inputs N] [--threads N] [--reps R] [--regions K] [--gap] [--no1]
-//                         [--energy] [--badtime] [--dup] [--schema V] [--empty] [--freqs N]
+//                         [--energy] [--badtime] [--dup] [--schema V] [--empty] [--freqs N] [--maxteam K]
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
-    int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1;
+    int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0;
     if (argc < 2) return 2;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--inputs")) ni = atoi(argv[++i]);
@@ -30,6 +30,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--schema")) schema = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--empty")) empty = 1;
         else if (!strcmp(argv[i], "--freqs")) nf = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--maxteam")) maxteam = atoi(argv[++i]);
         else return 2;
     }
     struct scal_strtab st;
@@ -81,6 +82,7 @@ int main(int argc, char **argv)
             r->repetition = k;
             r->status = SCAL_RUN_OK;
             r->team_requested = r->team_observed = cfg[c].threads;
+            if (maxteam && r->team_observed > maxteam) r->team_observed = maxteam, r->team_mismatch = 1;
             r->frequency_observed_khz = -1;
             double n = 10.0 * (1 << cfg[c].input), p = cfg[c].threads;
             double noise = reps > 1 ? 1 + 0.001 * (k - (reps - 1) / 2.0) : 1;

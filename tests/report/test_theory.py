@@ -91,6 +91,17 @@ with h5py.File(camp3, "r") as f:
     assert np.allclose(g["f0/efficiency"][:], closed[:3, :3]) and np.allclose(g["f1/efficiency"][:], closed[:3, :3])
 assert os.path.exists(os.path.join(work, "out5/diagrams/r000-whole_program-f1.png"))
 
+# efficiency uses the observed team size: the runtime gave at most 4 threads
+camp4 = os.path.join(work, "team.h5")
+subprocess.run([gen, camp4, "--inputs", "3", "--threads", "5", "--maxteam", "4"], check=True)
+r = subprocess.run([scal, "report", camp4, "-o", os.path.join(work, "out6")], capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+with h5py.File(camp4, "r") as f:
+    g = f["analysis/regions/r000-whole_program"]
+    assert list(g["team"][0]) == [1, 2, 4, 4, 4]
+    want = closed[:3, :5] * np.array([1, 1, 1, 8 / 4, 16 / 4])[None, :]
+    assert np.allclose(g["efficiency"][:], want), g["efficiency"][:]
+
 # a user plugin (the commented template) loads through --plugin-dir and its metric reaches CSV
 out4 = os.path.join(work, "out4")
 r = subprocess.run([scal, "report", camp, "-o", out4, "--no-write", "--plugin-dir", tmpl,
