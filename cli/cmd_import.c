@@ -19,10 +19,11 @@ int scal_cmd_import(int argc, char **argv)
         if (c == 'o')
             out = optarg;
         else {
-            fprintf(c == 'h' ? stdout : stderr,
-                    "usage: scal import PASCAL.json -o CAMPAIGN.h5\n\n"
-                    "Converts a PaScal Viewer / SPERF JSON file (regions, executions per argument,\n"
-                    "runs with threads and time) into a campaign file for `scal report`.\n");
+            fprintf(
+                c == 'h' ? stdout : stderr,
+                "usage: scal import PASCAL.json -o CAMPAIGN.h5\n\n"
+                "Converts a PaScal Viewer / SPERF JSON file (regions, executions per argument,\n"
+                "runs with threads and time) into a campaign file for `scal report`.\n");
             return c == 'h' ? 0 : 2;
         }
     }

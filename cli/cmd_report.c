@@ -54,12 +54,14 @@ static void print_plugin(void *arg, const struct scal_report_plugin_info *p)
            p->description);
     if (p->needs && *p->needs) {
         printf("%-19s needs:", "");
-        for (const char *const *s = p->needs; *s; s++) printf(" %s", *s);
+        for (const char *const *s = p->needs; *s; s++)
+            printf(" %s", *s);
         printf("\n");
     }
     if (p->produces && *p->produces) {
         printf("%-19s produces:", "");
-        for (const char *const *s = p->produces; *s; s++) printf(" %s", *s);
+        for (const char *const *s = p->produces; *s; s++)
+            printf(" %s", *s);
         printf("\n");
     }
     printf("%-19s %s\n", "", p->path);
@@ -69,12 +71,12 @@ int scal_cmd_report(int argc, char **argv)
 {
     enum { O_ONLY = 256, O_SKIP, O_LIST, O_MODE, O_STAT, O_TOP, O_REGION, O_NOWRITE, O_PDIR };
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'}, {"only", required_argument, NULL, O_ONLY},
-        {"skip", required_argument, NULL, O_SKIP}, {"list", no_argument, NULL, O_LIST},
-        {"mode", required_argument, NULL, O_MODE}, {"stat", required_argument, NULL, O_STAT},
-        {"top", required_argument, NULL, O_TOP}, {"region", required_argument, NULL, O_REGION},
+        {"output", required_argument, NULL, 'o'},   {"only", required_argument, NULL, O_ONLY},
+        {"skip", required_argument, NULL, O_SKIP},  {"list", no_argument, NULL, O_LIST},
+        {"mode", required_argument, NULL, O_MODE},  {"stat", required_argument, NULL, O_STAT},
+        {"top", required_argument, NULL, O_TOP},    {"region", required_argument, NULL, O_REGION},
         {"no-write", no_argument, NULL, O_NOWRITE}, {"plugin-dir", required_argument, NULL, O_PDIR},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
     bool list = false;
     const char *extra = NULL;
@@ -83,10 +85,18 @@ int scal_cmd_report(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': o.output_dir = optarg; break;
-        case O_ONLY: o.only = optarg; break;
-        case O_SKIP: o.skip = optarg; break;
-        case O_LIST: list = true; break;
+        case 'o':
+            o.output_dir = optarg;
+            break;
+        case O_ONLY:
+            o.only = optarg;
+            break;
+        case O_SKIP:
+            o.skip = optarg;
+            break;
+        case O_LIST:
+            list = true;
+            break;
         case O_MODE:
             if (!strcmp(optarg, "discrete"))
                 o.mode = SCAL_PP_DISCRETE;
@@ -117,11 +127,21 @@ int scal_cmd_report(int argc, char **argv)
             o.top = (size_t)v;
             break;
         }
-        case O_REGION: o.region_pattern = optarg; break;
-        case O_NOWRITE: o.no_write = true; break;
-        case O_PDIR: extra = optarg; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        case O_REGION:
+            o.region_pattern = optarg;
+            break;
+        case O_NOWRITE:
+            o.no_write = true;
+            break;
+        case O_PDIR:
+            extra = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
         }
     }
     plugin_dirs(dirs, sizeof(dirs), extra);

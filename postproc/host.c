@@ -34,7 +34,7 @@ struct pp_host {
     struct scal_pp_region *regions;
     char **slices;
     char baseline[160];
-    struct bucket *b; /* nregions * nslices */
+    struct bucket *b;    /* nregions * nslices */
     struct notes *notes; /* nregions + 1: [0] campaign-wide */
     unsigned char *sel;
 };
@@ -48,11 +48,21 @@ static void shape_dims(const struct pp_host *h, enum scal_pp_shape s, uint32_t *
 {
     uint32_t ni = (uint32_t)h->c->ninputs, nt = (uint32_t)h->c->nthreads;
     switch (s) {
-    case SCAL_PP_FULL: *r = ni, *c = nt; break;
-    case SCAL_PP_INPUT_STEP: *r = ni ? ni - 1 : 0, *c = nt; break;
-    case SCAL_PP_THREAD_STEP: *r = ni, *c = nt ? nt - 1 : 0; break;
-    case SCAL_PP_BOTH_STEP: *r = ni ? ni - 1 : 0, *c = nt ? nt - 1 : 0; break;
-    default: *r = 1, *c = 1; break;
+    case SCAL_PP_FULL:
+        *r = ni, *c = nt;
+        break;
+    case SCAL_PP_INPUT_STEP:
+        *r = ni ? ni - 1 : 0, *c = nt;
+        break;
+    case SCAL_PP_THREAD_STEP:
+        *r = ni, *c = nt ? nt - 1 : 0;
+        break;
+    case SCAL_PP_BOTH_STEP:
+        *r = ni ? ni - 1 : 0, *c = nt ? nt - 1 : 0;
+        break;
+    default:
+        *r = 1, *c = 1;
+        break;
     }
 }
 
@@ -67,9 +77,9 @@ static const struct scal_pp_matrix *host_get(const struct scal_pp_host *api, siz
     return NULL;
 }
 
-static int host_put(const struct scal_pp_host *api, size_t region, size_t slice,
-                    const char *metric, const char *unit, enum scal_pp_shape shape,
-                    const double *values, const uint8_t *flags)
+static int host_put(const struct scal_pp_host *api, size_t region, size_t slice, const char *metric,
+                    const char *unit, enum scal_pp_shape shape, const double *values,
+                    const uint8_t *flags)
 {
     struct pp_host *h = H(api);
     if (region >= h->c->nregions || slice >= api->nslices || !metric || !values)
@@ -146,8 +156,7 @@ static int host_selected(const struct scal_pp_host *api, size_t region)
     return region < h->c->nregions && h->sel[region];
 }
 
-static const char *const *host_metrics(const struct scal_pp_host *api, size_t region,
-                                       size_t slice)
+static const char *const *host_metrics(const struct scal_pp_host *api, size_t region, size_t slice)
 {
     static const char *const none[] = {NULL};
     struct pp_host *h = H(api);
@@ -167,7 +176,8 @@ double pp_stat(double *v, size_t n, const char *stat)
     if (n == 0) return NAN;
     if (!strcmp(stat, "mean")) {
         double s = 0;
-        for (size_t i = 0; i < n; i++) s += v[i];
+        for (size_t i = 0; i < n; i++)
+            s += v[i];
         return s / (double)n;
     }
     qsort(v, n, sizeof(*v), cmp_double);
@@ -210,7 +220,8 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
     while (i < c->nsamples) {
         uint32_t region = c->samples[i].region;
         int32_t metric = c->samples[i].metric;
-        for (size_t k = 0; k < ncells; k++) val[k] = cv[k] = team[k] = NAN, cnt[k] = 0, flags[k] = 0;
+        for (size_t k = 0; k < ncells; k++)
+            val[k] = cv[k] = team[k] = NAN, cnt[k] = 0, flags[k] = 0;
         while (i < c->nsamples && c->samples[i].region == region &&
                c->samples[i].metric == metric) {
             size_t j = i, n = 0;
@@ -218,15 +229,18 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
             for (; j < c->nsamples && !cmp_sample(&c->samples[i], &c->samples[j]); j++)
                 tmp[n++] = c->samples[j].value;
             double mean = 0, var = 0;
-            for (size_t k = 0; k < n; k++) mean += tmp[k];
+            for (size_t k = 0; k < n; k++)
+                mean += tmp[k];
             mean /= (double)n;
-            for (size_t k = 0; k < n; k++) var += (tmp[k] - mean) * (tmp[k] - mean);
+            for (size_t k = 0; k < n; k++)
+                var += (tmp[k] - mean) * (tmp[k] - mean);
             cv[cell] = n > 1 && mean != 0 ? sqrt(var / (double)(n - 1)) / fabs(mean) : 0;
             val[cell] = pp_stat(tmp, n, stat);
             cnt[cell] = (double)n;
             if (cv[cell] > noise_cv) flags[cell] |= SCAL_PP_CELL_NOISY;
             if (metric < 0) {
-                for (size_t k = 0; k < n; k++) tmp[k] = c->samples[i + k].team;
+                for (size_t k = 0; k < n; k++)
+                    tmp[k] = c->samples[i + k].team;
                 team[cell] = pp_stat(tmp, n, "median");
             }
             i = j;
@@ -262,8 +276,8 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
             } else {
                 char name[300];
                 snprintf(name, sizeof(name), "sensor:%s", c->metrics[metric]);
-                if ((rc = host_put(&h->api, region, s, name, c->metric_units[metric],
-                                   SCAL_PP_FULL, val + o, flags + o)) < 0)
+                if ((rc = host_put(&h->api, region, s, name, c->metric_units[metric], SCAL_PP_FULL,
+                                   val + o, flags + o)) < 0)
                     goto out;
             }
         }
@@ -294,12 +308,13 @@ int pp_host_create(struct pp_host **out, struct pp_campaign *c, const struct sca
     h->sel = calloc(nr, 1);
     if (!h->regions || !h->slices || !h->b || !h->notes || !h->sel) goto fail;
     for (size_t i = 0; i < nr; i++)
-        h->regions[i] = (struct scal_pp_region){(uint32_t)i, c->regions[i].parent,
-                                                c->regions[i].depth, c->regions[i].kind,
-                                                c->regions[i].label, c->regions[i].slug};
+        h->regions[i] =
+            (struct scal_pp_region){(uint32_t)i,        c->regions[i].parent, c->regions[i].depth,
+                                    c->regions[i].kind, c->regions[i].label,  c->regions[i].slug};
     for (size_t s = 0; s < ns; s++) {
         char buf[64] = "";
-        if (ns > 1 || c->freqs[s] >= 0) snprintf(buf, sizeof(buf), "%lld kHz", (long long)c->freqs[s]);
+        if (ns > 1 || c->freqs[s] >= 0)
+            snprintf(buf, sizeof(buf), "%lld kHz", (long long)c->freqs[s]);
         if (!(h->slices[s] = strdup(buf))) goto fail;
     }
     int base = 0;
@@ -337,7 +352,8 @@ int pp_host_create(struct pp_host **out, struct pp_campaign *c, const struct sca
     a->selected = host_selected;
     a->metrics = host_metrics;
     if ((rc = build_base(h, a->stat, a->noise_cv)) < 0) goto fail;
-    for (size_t i = 0; i < nr; i++) h->sel[i] = 1;
+    for (size_t i = 0; i < nr; i++)
+        h->sel[i] = 1;
     *out = h;
     return 0;
 fail:
@@ -383,11 +399,13 @@ void pp_host_free(struct pp_host *h)
         }
     if (h->notes)
         for (size_t i = 0; i <= nr; i++) {
-            for (size_t j = 0; j < h->notes[i].n; j++) free(h->notes[i].text[j]);
+            for (size_t j = 0; j < h->notes[i].n; j++)
+                free(h->notes[i].text[j]);
             free(h->notes[i].text);
         }
     if (h->slices)
-        for (size_t s = 0; s < ns; s++) free(h->slices[s]);
+        for (size_t s = 0; s < ns; s++)
+            free(h->slices[s]);
     free(h->slices);
     free(h->regions);
     free(h->b);

@@ -37,7 +37,8 @@ struct imp {
 static int config_of(struct imp *m, const char *arg, int32_t threads, uint32_t *out)
 {
     size_t in = 0;
-    while (in < m->ninputs && strcmp(m->inputs[in], arg)) in++;
+    while (in < m->ninputs && strcmp(m->inputs[in], arg))
+        in++;
     if (in == m->ninputs) {
         char **n = realloc(m->inputs, (in + 1) * sizeof(*n));
         if (!n) return SCAL_ENOMEM;
@@ -46,7 +47,8 @@ static int config_of(struct imp *m, const char *arg, int32_t threads, uint32_t *
         m->ninputs++;
     }
     size_t k = 0;
-    while (k < m->nthreads && m->threads[k] != threads) k++;
+    while (k < m->nthreads && m->threads[k] != threads)
+        k++;
     if (k == m->nthreads) {
         int32_t *n = realloc(m->threads, (k + 1) * sizeof(*n));
         if (!n) return SCAL_ENOMEM;
@@ -63,8 +65,8 @@ static int config_of(struct imp *m, const char *arg, int32_t threads, uint32_t *
     m->cfg = n;
     int64_t lab = scal_strtab_add(&m->st, arg);
     if (lab < 0) return (int)lab;
-    n[m->ncfg] = (struct scal_config_row){(uint32_t)m->ncfg, threads, (uint32_t)in,
-                                          (uint32_t)lab, -1, 0, 0};
+    n[m->ncfg] =
+        (struct scal_config_row){(uint32_t)m->ncfg, threads, (uint32_t)in, (uint32_t)lab, -1, 0, 0};
     *out = (uint32_t)m->ncfg++;
     return 0;
 }
@@ -85,11 +87,14 @@ static int add_time(struct imp *m, uint32_t region, uint32_t config, double t)
 static int parse(struct imp *m, json_t *root, const char *path)
 {
     if (!json_is_array(root) || json_array_size(root) == 0)
-        return scal__fail(SCAL_EFORMAT, "%s: expected a non-empty array of regions (PaScal "
-                                        "Viewer format)", path);
+        return scal__fail(SCAL_EFORMAT,
+                          "%s: expected a non-empty array of regions (PaScal "
+                          "Viewer format)",
+                          path);
     size_t i;
     json_t *r;
-    json_array_foreach(root, i, r) {
+    json_array_foreach(root, i, r)
+    {
         json_t *reg = json_object_get(r, "region"), *fn = json_object_get(r, "filename");
         json_t *ex = json_object_get(r, "executions");
         if (!json_is_object(r) || !json_is_array(ex))
@@ -97,8 +102,10 @@ static int parse(struct imp *m, json_t *root, const char *path)
                               path, i);
         int first = -1, last = -1;
         if (json_is_string(reg) && sscanf(json_string_value(reg), " %d , %d", &first, &last) < 1)
-            return scal__fail(SCAL_EFORMAT, "%s: region entry %zu: \"region\" is not "
-                                            "\"first, last\"", path, i);
+            return scal__fail(SCAL_EFORMAT,
+                              "%s: region entry %zu: \"region\" is not "
+                              "\"first, last\"",
+                              path, i);
         if (last < 0) last = first;
         const char *file = json_is_string(fn) ? json_string_value(fn) : "";
         char label[512];
@@ -109,19 +116,26 @@ static int parse(struct imp *m, json_t *root, const char *path)
         if (!n) return SCAL_ENOMEM;
         m->reg = n;
         uint32_t id = (uint32_t)m->nreg++;
-        n[id] = (struct scal_region_id_row){.id = id, .parent = 0, .kind = SCAL_KIND_PARALLEL,
-                                            .name = (uint32_t)li, .file = (uint32_t)fi,
-                                            .line_first = first, .line_last = last,
-                                            .gap_prev = -1, .gap_next = -1};
+        n[id] = (struct scal_region_id_row){.id = id,
+                                            .parent = 0,
+                                            .kind = SCAL_KIND_PARALLEL,
+                                            .name = (uint32_t)li,
+                                            .file = (uint32_t)fi,
+                                            .line_first = first,
+                                            .line_last = last,
+                                            .gap_prev = -1,
+                                            .gap_next = -1};
         /* executions: [[{argument, runs}, ...]] (Fig. 3) or a flat [{argument, runs}, ...] */
         size_t j;
         json_t *e;
-        json_array_foreach(ex, j, e) {
+        json_array_foreach(ex, j, e)
+        {
             json_t *list = json_is_array(e) ? e : NULL;
             size_t kn = list ? json_array_size(list) : 1;
             for (size_t k = 0; k < kn; k++) {
                 json_t *one = list ? json_array_get(list, k) : e;
-                json_t *arg = json_object_get(one, "argument"), *runs = json_object_get(one, "runs");
+                json_t *arg = json_object_get(one, "argument"),
+                       *runs = json_object_get(one, "runs");
                 char argbuf[64];
                 const char *a = json_is_string(arg) ? json_string_value(arg) : NULL;
                 if (json_is_integer(arg)) {
@@ -129,21 +143,28 @@ static int parse(struct imp *m, json_t *root, const char *path)
                     a = argbuf;
                 }
                 if (!a || !json_is_array(runs))
-                    return scal__fail(SCAL_EFORMAT, "%s: region %zu execution %zu: needs "
-                                                    "\"argument\" and a \"runs\" array", path, i, j);
+                    return scal__fail(SCAL_EFORMAT,
+                                      "%s: region %zu execution %zu: needs "
+                                      "\"argument\" and a \"runs\" array",
+                                      path, i, j);
                 size_t q;
                 json_t *run;
-                json_array_foreach(runs, q, run) {
-                    json_t *th = json_object_get(run, "threads"), *tm = json_object_get(run, "time");
+                json_array_foreach(runs, q, run)
+                {
+                    json_t *th = json_object_get(run, "threads"),
+                           *tm = json_object_get(run, "time");
                     if (!json_is_integer(th) || json_integer_value(th) <= 0 ||
                         json_integer_value(th) > 1 << 20 || !json_is_number(tm))
-                        return scal__fail(SCAL_EFORMAT, "%s: region %zu, argument %s, run %zu: "
-                                                        "needs a positive integer \"threads\" and "
-                                                        "a numeric \"time\"", path, i, a, q);
+                        return scal__fail(SCAL_EFORMAT,
+                                          "%s: region %zu, argument %s, run %zu: "
+                                          "needs a positive integer \"threads\" and "
+                                          "a numeric \"time\"",
+                                          path, i, a, q);
                     double t = json_number_value(tm);
                     if (!isfinite(t) || t <= 0)
-                        return scal__fail(SCAL_EFORMAT, "%s: region %zu, argument %s, %lld "
-                                                        "threads: time %g is not positive",
+                        return scal__fail(SCAL_EFORMAT,
+                                          "%s: region %zu, argument %s, %lld "
+                                          "threads: time %g is not positive",
                                           path, i, a, (long long)json_integer_value(th), t);
                     uint32_t c;
                     int rc = config_of(m, a, (int32_t)json_integer_value(th), &c);
@@ -172,7 +193,8 @@ static void nest(struct imp *m)
     }
     for (size_t i = 1; i < m->nreg; i++) { /* depth (parents may come later in the array) */
         uint32_t d = 0;
-        for (int p = m->reg[i].parent; p > 0 && d < m->nreg; p = m->reg[p].parent) d++;
+        for (int p = m->reg[i].parent; p > 0 && d < m->nreg; p = m->reg[p].parent)
+            d++;
         m->reg[i].depth = d + 1;
     }
 }
@@ -194,7 +216,8 @@ static int write_campaign(struct imp *m, const char *out, const char *src)
     size_t nruns = 0;
     uint32_t *first_run = calloc(m->ncfg, sizeof(*first_run));
     if (!first_run) goto out;
-    for (size_t c = 0; c < m->ncfg; c++) first_run[c] = (uint32_t)nruns, nruns += nrep[c];
+    for (size_t c = 0; c < m->ncfg; c++)
+        first_run[c] = (uint32_t)nruns, nruns += nrep[c];
     runs = calloc(nruns, sizeof(*runs));
     st = calloc(m->nt + nruns, sizeof(*st));
     double *root = calloc(nruns, sizeof(*root));
@@ -223,8 +246,8 @@ static int write_campaign(struct imp *m, const char *out, const char *src)
         s->time_total_s = s->time_min_s = s->time_max_s = s->time_mean_s = s->time_median_s =
             m->t[i].time;
         s->median_exact = 1;
-        s->team_requested_min = s->team_requested_max = s->team_actual_min =
-            s->team_actual_max = runs[run].team_observed;
+        s->team_requested_min = s->team_requested_max = s->team_actual_min = s->team_actual_max =
+            runs[run].team_observed;
         if (m->reg[m->t[i].region].parent == 0 && m->t[i].time > root[run])
             root[run] = m->t[i].time;
     }
@@ -268,14 +291,16 @@ static int write_campaign(struct imp *m, const char *out, const char *src)
     scal_h5_attr_set_i64(g, "repetitions", 0);
     scal_h5_attr_set_i64(g, "seed", 0);
     scal_h5_attr_set_str(g, "order", "given");
-    scal_h5_attr_set_str(g, "note", "imported from PaScal Viewer JSON: the whole-program time "
-                                    "of each run is its longest top-level region");
+    scal_h5_attr_set_str(g, "note",
+                         "imported from PaScal Viewer JSON: the whole-program time "
+                         "of each run is its longest top-level region");
     if (scal_h5_write_strings(g, "inputs", (const char *const *)m->inputs, m->ninputs) < 0)
         goto out;
     hsize_t n = m->nthreads;
     hid_t sp = H5Screate_simple(1, &n, NULL);
     hid_t d = H5Dcreate2(g, "threads", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d >= 0) H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->threads), H5Dclose(d);
+    if (d >= 0)
+        H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->threads), H5Dclose(d);
     H5Sclose(sp);
     if (d < 0) goto out;
 #define WRITE(desc, rows, cnt)                                                                     \
@@ -327,9 +352,14 @@ int scal_import_pascal(const char *json_path, const char *campaign_path)
         rc = SCAL_ENOMEM;
         goto out;
     }
-    m.reg[0] = (struct scal_region_id_row){.id = 0, .parent = -1, .kind = SCAL_KIND_ROOT,
-                                           .name = (uint32_t)wp, .line_first = -1,
-                                           .line_last = -1, .gap_prev = -1, .gap_next = -1};
+    m.reg[0] = (struct scal_region_id_row){.id = 0,
+                                           .parent = -1,
+                                           .kind = SCAL_KIND_ROOT,
+                                           .name = (uint32_t)wp,
+                                           .line_first = -1,
+                                           .line_last = -1,
+                                           .gap_prev = -1,
+                                           .gap_next = -1};
     m.nreg = 1;
     if ((rc = parse(&m, root, json_path)) < 0) goto out;
     if (m.nt == 0) {
@@ -341,7 +371,8 @@ int scal_import_pascal(const char *json_path, const char *campaign_path)
 out:
     json_decref(root);
     scal_strtab_free(&m.st);
-    for (size_t i = 0; i < m.ninputs; i++) free(m.inputs[i]);
+    for (size_t i = 0; i < m.ninputs; i++)
+        free(m.inputs[i]);
     free(m.inputs);
     free(m.threads);
     free(m.cfg);

@@ -33,7 +33,8 @@ int pp_campaign_note(struct pp_campaign *c, const char *fmt, ...)
 
 void pp_campaign_free(struct pp_campaign *c)
 {
-    for (size_t i = 0; i < c->ninputs; i++) free(c->inputs[i]);
+    for (size_t i = 0; i < c->ninputs; i++)
+        free(c->inputs[i]);
     for (size_t i = 0; i < c->nregions; i++) {
         free(c->regions[i].key);
         free(c->regions[i].label);
@@ -43,7 +44,8 @@ void pp_campaign_free(struct pp_campaign *c)
         free(c->metrics[i]);
         free(c->metric_units[i]);
     }
-    for (size_t i = 0; i < c->nnotes; i++) free(c->notes[i]);
+    for (size_t i = 0; i < c->nnotes; i++)
+        free(c->notes[i]);
     free(c->inputs);
     free(c->threads);
     free(c->freqs);
@@ -73,7 +75,8 @@ static int add_input(struct pp_campaign *c, const char *label, uint32_t *idx)
 static int add_thread(struct pp_campaign *c, int32_t t)
 {
     size_t i = 0;
-    while (i < c->nthreads && c->threads[i] < t) i++;
+    while (i < c->nthreads && c->threads[i] < t)
+        i++;
     if (i < c->nthreads && c->threads[i] == t) return 0;
     int32_t *n = realloc(c->threads, (c->nthreads + 1) * sizeof(*n));
     if (!n) return SCAL_ENOMEM;
@@ -87,7 +90,8 @@ static int add_thread(struct pp_campaign *c, int32_t t)
 static int add_freq(struct pp_campaign *c, int64_t f)
 {
     size_t i = 0;
-    while (i < c->nfreqs && c->freqs[i] < f) i++;
+    while (i < c->nfreqs && c->freqs[i] < f)
+        i++;
     if (i < c->nfreqs && c->freqs[i] == f) return 0;
     int64_t *n = realloc(c->freqs, (c->nfreqs + 1) * sizeof(*n));
     if (!n) return SCAL_ENOMEM;
@@ -219,10 +223,10 @@ static int resolve_region(struct pp_campaign *c, struct file_regions *fr, char *
         snprintf(key, sizeof(key), "%s/P:%s:%d-%d:%s", pkey, file, r->line_first, r->line_last,
                  name);
     else if (r->kind == SCAL_KIND_SERIAL) {
-        const char *prev = r->gap_prev >= 0 && (size_t)r->gap_prev < fr->n &&
-                                   fr->merged[r->gap_prev] >= 0
-                               ? fr->keys[r->gap_prev]
-                               : "-";
+        const char *prev =
+            r->gap_prev >= 0 && (size_t)r->gap_prev < fr->n && fr->merged[r->gap_prev] >= 0
+                ? fr->keys[r->gap_prev]
+                : "-";
         snprintf(key, sizeof(key), "%s/S:%s:%s", pkey, name, prev);
     } else
         snprintf(key, sizeof(key), "%s/%d:%s", pkey, r->kind, name);
@@ -251,7 +255,8 @@ static int map_regions(struct pp_campaign *c, struct file_regions *fr, char **st
     fr->merged = malloc((fr->n ? fr->n : 1) * sizeof(*fr->merged));
     fr->keys = calloc(fr->n ? fr->n : 1, sizeof(*fr->keys));
     if (!fr->merged || !fr->keys) return SCAL_ENOMEM;
-    for (size_t i = 0; i < fr->n; i++) fr->merged[i] = -1;
+    for (size_t i = 0; i < fr->n; i++)
+        fr->merged[i] = -1;
     for (size_t i = 0; i < fr->n; i++) {
         int rc = resolve_region(c, fr, strings, nstrings, i, path);
         if (rc < 0) return rc;
@@ -262,7 +267,8 @@ static int map_regions(struct pp_campaign *c, struct file_regions *fr, char **st
 static void free_file_regions(struct file_regions *fr)
 {
     if (fr->keys)
-        for (size_t i = 0; i < fr->n; i++) free(fr->keys[i]);
+        for (size_t i = 0; i < fr->n; i++)
+            free(fr->keys[i]);
     free(fr->keys);
     free(fr->merged);
     free(fr->rows);
@@ -287,8 +293,8 @@ struct loadctx {
     size_t bad_time, gaps;
 };
 
-static int add_pending(struct pp_campaign *c, struct loadctx *lc, uint32_t region,
-                       struct pending p, int32_t metric, int32_t team, double v)
+static int add_pending(struct pp_campaign *c, struct loadctx *lc, uint32_t region, struct pending p,
+                       int32_t metric, int32_t team, double v)
 {
     if (c->nsamples >= lc->cap) {
         size_t cap = lc->cap ? lc->cap * 2 : 4096;
@@ -350,8 +356,9 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, hid_t f, con
                          (int32_t)(obs > 0 ? obs : threads), rows[i].time_total_s);
         if (rc < 0) goto out;
     }
-    rc = pp_campaign_note(c, "%s is a single run file (one configuration): tables only; the "
-                             "scalability diagrams need a campaign with several thread counts",
+    rc = pp_campaign_note(c,
+                          "%s is a single run file (one configuration): tables only; the "
+                          "scalability diagrams need a campaign with several thread counts",
                           path);
 out:
     free(rows);
@@ -359,8 +366,8 @@ out:
     return rc;
 }
 
-static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, hid_t f,
-                              const char *path, char **strings, size_t nstrings)
+static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, hid_t f, const char *path,
+                              char **strings, size_t nstrings)
 {
     struct scal_config_row *cfg = NULL;
     struct scal_run_row *runs = NULL;
@@ -380,7 +387,7 @@ static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, hid_t f
         }
     }
 #define READ(desc, ptr, cnt)                                                                       \
-    scal_h5_read_table(f, (desc).name, (desc).fields, (desc).nfields, (desc).row_size,            \
+    scal_h5_read_table(f, (desc).name, (desc).fields, (desc).nfields, (desc).row_size,             \
                        (void **)&(ptr), &(cnt))
     if ((rc = READ(scal_table_configs, cfg, ncfg)) < 0) goto out;
     if ((rc = READ(scal_table_runs, runs, nruns)) < 0) goto out;
@@ -441,7 +448,8 @@ static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, hid_t f
         rc = SCAL_ENOMEM;
         goto out;
     }
-    for (size_t i = 0; i <= maxrun; i++) run_index[i] = -1;
+    for (size_t i = 0; i <= maxrun; i++)
+        run_index[i] = -1;
     size_t ok = 0;
     for (size_t i = 0; i < nruns; i++) {
         if (runs[i].config >= ncfg) {
@@ -450,8 +458,8 @@ static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, hid_t f
             goto out;
         }
         if (run_index[runs[i].id] >= 0)
-            pp_campaign_note(c, "%s: run id %u appears twice in /runs; the later row is used",
-                             path, runs[i].id);
+            pp_campaign_note(c, "%s: run id %u appears twice in /runs; the later row is used", path,
+                             runs[i].id);
         if (runs[i].status != SCAL_RUN_OK) continue;
         run_index[runs[i].id] = (int64_t)i;
         ok++;
@@ -478,8 +486,8 @@ static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, hid_t f
         }
         int32_t team = r->team_observed > 0 ? r->team_observed : cf->threads;
         rc = add_pending(c, lc, (uint32_t)fr.merged[st[i].region],
-                         (struct pending){cfg_input[r->config], cf->threads, cf->frequency_khz},
-                         -1, team, st[i].time_total_s);
+                         (struct pending){cfg_input[r->config], cf->threads, cf->frequency_khz}, -1,
+                         team, st[i].time_total_s);
         if (rc < 0) goto out;
     }
     for (size_t i = 0; i < nsv; i++) {
@@ -494,8 +502,8 @@ static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, hid_t f
         if (rc < 0) goto out;
         uint32_t reg = (uint32_t)fr.merged[sv[i].region >= 0 ? (size_t)sv[i].region : 0];
         rc = add_pending(c, lc, reg,
-                         (struct pending){cfg_input[r->config], cf->threads, cf->frequency_khz},
-                         m, 0, sv[i].value);
+                         (struct pending){cfg_input[r->config], cf->threads, cf->frequency_khz}, m,
+                         0, sv[i].value);
         if (rc < 0) goto out;
     }
     if (bad_ref)
@@ -552,8 +560,8 @@ static int load_file(struct pp_campaign *c, struct loadctx *lc, const char *path
     }
     bool campaign = !strcmp(format, SCAL_FORMAT_CAMPAIGN);
     if (!campaign && strcmp(format, SCAL_FORMAT_RUN)) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s' is a '%s' file, not a scal campaign or run file",
-                        path, format);
+        rc = scal__fail(SCAL_EFORMAT, "'%s' is a '%s' file, not a scal campaign or run file", path,
+                        format);
         goto out;
     }
     if ((rc = scal_h5_read_strings(f, "strings", &strings, &nstrings)) < 0) goto out;
@@ -587,8 +595,10 @@ static int load_file_guarded(struct pp_campaign *c, struct loadctx *lc, const ch
     if (sig == 0)
         rc = load_file(c, lc, path);
     else
-        rc = scal__fail(SCAL_EFORMAT, "'%s' is corrupt: the HDF5 library crashed reading it "
-                                      "(signal %d)", path, sig);
+        rc = scal__fail(SCAL_EFORMAT,
+                        "'%s' is corrupt: the HDF5 library crashed reading it "
+                        "(signal %d)",
+                        path, sig);
     sigaction(SIGSEGV, &old_segv, NULL);
     sigaction(SIGBUS, &old_bus, NULL);
     return rc;
@@ -612,13 +622,16 @@ int pp_campaign_load(struct pp_campaign *c, const char *const *files, size_t nfi
     for (size_t i = 0; i < c->nsamples; i++) {
         struct pending *p = &lc.pend[i];
         size_t t = 0, s = 0;
-        while (c->threads[t] != p->threads) t++;
-        while (c->freqs[s] != p->freq) s++;
+        while (c->threads[t] != p->threads)
+            t++;
+        while (c->freqs[s] != p->freq)
+            s++;
         c->samples[i].cell = (uint32_t)((s * c->ninputs + p->input) * c->nthreads + t);
     }
     if (lc.bad_time)
-        pp_campaign_note(c, "%zu region times were zero, negative or NaN and were left out "
-                            "(their cells use the remaining repetitions or are marked missing)",
+        pp_campaign_note(c,
+                         "%zu region times were zero, negative or NaN and were left out "
+                         "(their cells use the remaining repetitions or are marked missing)",
                          lc.bad_time);
 out:
     free(lc.pend);

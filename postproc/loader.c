@@ -43,8 +43,8 @@ static int open_one(const char *path, struct pp_plugin *p)
         bool other = d && d->kind != SCAL_PLUGIN_POSTPROC;
         dlclose(h);
         if (other) return 0;
-        return scal__fail(SCAL_EABI, "'%s': plugin ABI %u.%u, this scal has %d.%d", path,
-                          abi >> 16, abi & 0xffff, SCAL_PLUGIN_ABI_MAJOR, SCAL_PLUGIN_ABI_MINOR);
+        return scal__fail(SCAL_EABI, "'%s': plugin ABI %u.%u, this scal has %d.%d", path, abi >> 16,
+                          abi & 0xffff, SCAL_PLUGIN_ABI_MAJOR, SCAL_PLUGIN_ABI_MINOR);
     }
     if (d->kind != SCAL_PLUGIN_POSTPROC) {
         dlclose(h);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// `scal report`: loads the campaign, runs the analysis plugins in dependency order, then the outputs.
+// `scal report`: loads the campaign, runs the analysis plugins in dependency order, then the
+// outputs.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,7 +83,8 @@ int scal_report_run(const struct scal_report_options *o,
     if ((rc = pp_campaign_load(&c, o->files, o->nfiles)) < 0) return rc;
     if ((rc = pp_host_create(&h, &c, o)) < 0) goto out;
     const struct scal_pp_host *api = pp_host_api(h);
-    for (size_t i = 0; i < c.nnotes; i++) api->note(api, -1, c.notes[i]);
+    for (size_t i = 0; i < c.nnotes; i++)
+        api->note(api, -1, c.notes[i]);
     if (*api->baseline_note) api->note(api, -1, api->baseline_note);
     if (c.nthreads < 2 && !c.single_run) {
         char buf[200];
@@ -101,7 +103,8 @@ int scal_report_run(const struct scal_report_options *o,
     }
     if (lr > 0) {
         char buf[700];
-        snprintf(buf, sizeof(buf), "a plugin file was not loaded: %s", scal__last_error(SCAL_EDLOPEN));
+        snprintf(buf, sizeof(buf), "a plugin file was not loaded: %s",
+                 scal__last_error(SCAL_EDLOPEN));
         api->note(api, -1, buf);
     }
     if (npl == 0) {
@@ -135,8 +138,9 @@ int scal_report_run(const struct scal_report_options *o,
         const char *need = done[i] ? NULL : missing_need(&av, ops);
         if (need) {
             char buf[300];
-            snprintf(buf, sizeof(buf), "plugin %s skipped: it needs '%s', which no selected plugin "
-                                       "produced",
+            snprintf(buf, sizeof(buf),
+                     "plugin %s skipped: it needs '%s', which no selected plugin "
+                     "produced",
                      pl[i].name, need);
             api->note(api, -1, buf);
             done[i] = true;
@@ -156,7 +160,8 @@ int scal_report_run(const struct scal_report_options *o,
     if (note_cb) {
         const char *const *notes;
         size_t n = api->notes(api, -1, &notes);
-        for (size_t i = 0; i < n; i++) note_cb(arg, notes[i]);
+        for (size_t i = 0; i < n; i++)
+            note_cb(arg, notes[i]);
     }
     rc = first_err;
 out:

@@ -56,7 +56,7 @@ struct pp_region {
 
 struct pp_sample {
     uint32_t region;
-    uint32_t cell; /* (slice * ninputs + input) * nthreads + thread */
+    uint32_t cell;  /* (slice * ninputs + input) * nthreads + thread */
     int32_t metric; /* -1: time; else index into metrics */
     int32_t team;
     double value;
@@ -89,7 +89,8 @@ int pp_campaign_note(struct pp_campaign *c, const char *fmt, ...)
 
 /* ---- the host (host.c) ---- */
 struct pp_host;
-int pp_host_create(struct pp_host **out, struct pp_campaign *c, const struct scal_report_options *o);
+int pp_host_create(struct pp_host **out, struct pp_campaign *c,
+                   const struct scal_report_options *o);
 const struct scal_pp_host *pp_host_api(struct pp_host *h);
 void pp_host_free(struct pp_host *h);
 /* Applies --region PATTERN and --top K (by the "rank" scalar) to selected(). */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The post-processing plugin kind (SCAL_PLUGIN_POSTPROC): the analyses and outputs of `scal report`.
+/* The post-processing plugin kind (SCAL_PLUGIN_POSTPROC): the analyses and outputs of `scal
+ * report`.
  *
  * The host (scal report) reads the campaign and puts, for every region node and frequency slice,
  * the base matrices over inputs (rows) x thread counts (columns):
@@ -75,11 +76,11 @@ struct scal_pp_host {
     const char *output_dir;
     const char *stat; /* "median", "mean", "min" or "max" */
     enum scal_pp_mode mode;
-    size_t top;                   /* --top K, 0 = all */
-    const char *const *sources;   /* the files read, NULL-terminated */
-    const char *write_path;       /* campaign file to write /analysis into, NULL with --no-write */
-    int single_run;               /* 1: a single run file, tables only */
-    double noise_cv;              /* threshold for SCAL_PP_CELL_NOISY */
+    size_t top;                 /* --top K, 0 = all */
+    const char *const *sources; /* the files read, NULL-terminated */
+    const char *write_path;     /* campaign file to write /analysis into, NULL with --no-write */
+    int single_run;             /* 1: a single run file, tables only */
+    double noise_cv;            /* threshold for SCAL_PP_CELL_NOISY */
     /* The matrix of a region and slice, or NULL. */
     const struct scal_pp_matrix *(*get)(const struct scal_pp_host *host, size_t region,
                                         size_t slice, const char *metric);

@@ -28,8 +28,9 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
         if (m->values[i] > 0 && m->values[i] < ymin) ymin = m->values[i];
     bool logy = ideal && ymax / ymin > 16;
     if (logy) ymin = exp2(floor(log2(ymin)));
-#define YPOS(v) (logy ? T + ph - ph * (log2(v) - log2(ymin)) / (log2(ymax) - log2(ymin))           \
-                      : T + ph - ph * (v) / ymax)
+#define YPOS(v)                                                                                    \
+    (logy ? T + ph - ph * (log2(v) - log2(ymin)) / (log2(ymax) - log2(ymin))                       \
+          : T + ph - ph * (v) / ymax)
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
     cairo_t *cr = cairo_create(surf);
     cairo_set_source_rgb(cr, 1, 1, 1);

@@ -150,12 +150,13 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
     pp_font(cr, 11, false);
     pp_text(cr, gx + GW / 2.0, gy + GH + 22, 0.5, 0,
             m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_INPUT_STEP ? "threads"
-                                                                        : "threads (to)");
+                                                                       : "threads (to)");
     pp_text_vertical(cr, ox + 14, gy + GH / 2.0,
                      m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_THREAD_STEP ? "input"
-                                                                                  : "input (to)");
+                                                                                 : "input (to)");
     /* Colour bar. */
-    double lo = strcmp(p->metric, "efficiency") ? -vmax : 0, hi = strcmp(p->metric, "efficiency") ? vmax : 1;
+    double lo = strcmp(p->metric, "efficiency") ? -vmax : 0,
+           hi = strcmp(p->metric, "efficiency") ? vmax : 1;
     for (int i = 0; i < GH; i++) {
         double v = hi - (hi - lo) * (i + 0.5) / GH;
         pp_set(cr, color_of(p, v, vmax));
@@ -173,8 +174,8 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
     }
 }
 
-static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const char *dir,
-                       char *why, size_t whylen)
+static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const char *dir, char *why,
+                       size_t whylen)
 {
     char path[1400], gpath[1400], suffix[32], title[600];
     int blocks = h->mode == SCAL_PP_BOTH ? 2 : 1;
@@ -206,8 +207,8 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
         }
         for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++)
             draw_panel(cr, h, &panels[k], h->get(h, r, s, panels[k].metric), tm,
-                       b * 2 * PANEL_W + panels[k].px * PANEL_W,
-                       TITLE_H + panels[k].py * PANEL_H, smooth, geom, b);
+                       b * 2 * PANEL_W + panels[k].px * PANEL_W, TITLE_H + panels[k].py * PANEL_H,
+                       smooth, geom, b);
     }
     /* Legend: missing cells, noisy cells, baseline. */
     double ly = TITLE_H + 2 * PANEL_H + 8;
@@ -222,8 +223,8 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
     cairo_fill(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
     char lg[300];
-    snprintf(lg, sizeof(lg), "noisy (CV > %.0f%%)   statistic: %s   %s", 100 * h->noise_cv,
-             h->stat, *h->baseline_note ? h->baseline_note : "baseline: 1 thread");
+    snprintf(lg, sizeof(lg), "noisy (CV > %.0f%%)   statistic: %s   %s", 100 * h->noise_cv, h->stat,
+             *h->baseline_note ? h->baseline_note : "baseline: 1 thread");
     pp_text(cr, 238, ly + 8, 0, 0.5, lg);
     cairo_destroy(cr);
     cairo_status_t st = cairo_surface_write_to_png(surf, path);
@@ -240,9 +241,10 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     char dir[1024];
     if (h->single_run || h->nthreads < 2) {
-        snprintf(why, whylen, "the diagrams need several thread counts (this data has %zu "
-                              "configuration%s)", h->nthreads * h->ninputs,
-                 h->nthreads * h->ninputs == 1 ? "" : "s");
+        snprintf(why, whylen,
+                 "the diagrams need several thread counts (this data has %zu "
+                 "configuration%s)",
+                 h->nthreads * h->ninputs, h->nthreads * h->ninputs == 1 ? "" : "s");
         return SCAL_EUNAVAIL;
     }
     if (pp_subdir(h, "diagrams", dir, sizeof(dir)) < 0) {

@@ -19,17 +19,20 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     for (size_t r = 0; r < h->nregions; r++)
         for (size_t s = 0; s < h->nslices; s++) {
             int any = 0;
-            for (size_t k = 0; k < n; k++) e[k] = 0;
+            for (size_t k = 0; k < n; k++)
+                e[k] = 0;
             for (const char *const *m = h->metrics(h, r, s); *m; m++) {
                 const struct scal_pp_matrix *x = h->get(h, r, s, *m);
                 if (strncmp(*m, "sensor:", 7) || !x || strcmp(x->unit, "J")) continue;
                 any = 1;
-                for (size_t k = 0; k < n; k++) e[k] += x->values[k]; /* NaN stays NaN */
+                for (size_t k = 0; k < n; k++)
+                    e[k] += x->values[k]; /* NaN stays NaN */
             }
             if (!any) continue;
             found = 1;
             const struct scal_pp_matrix *t = h->get(h, r, s, "time");
-            for (size_t k = 0; k < n; k++) edp[k] = t ? e[k] * t->values[k] : NAN;
+            for (size_t k = 0; k < n; k++)
+                edp[k] = t ? e[k] * t->values[k] : NAN;
             if ((rc = h->put(h, r, s, "energy", "J", SCAL_PP_FULL, e, NULL)) < 0 ||
                 (rc = h->put(h, r, s, "edp", "J*s", SCAL_PP_FULL, edp, NULL)) < 0)
                 goto out;

@@ -54,34 +54,40 @@ static void findings(const struct scal_pp_host *h, size_t r, size_t s)
     const struct scal_pp_matrix *e = h->get(h, r, s, "efficiency");
     bool drop;
     if (in) {
-        size_t from = ok_from(in, (size_t)h->baseline_column + 1 < in->cols
-                                      ? (size_t)h->baseline_column + 1
-                                      : 0,
-                              &drop);
+        size_t from = ok_from(
+            in, (size_t)h->baseline_column + 1 < in->cols ? (size_t)h->baseline_column + 1 : 0,
+            &drop);
         if (!drop)
-            snprintf(buf, sizeof(buf), "%sscales with input size (efficiency does not drop as the "
-                                       "input grows, at any thread count)", pre);
+            snprintf(buf, sizeof(buf),
+                     "%sscales with input size (efficiency does not drop as the "
+                     "input grows, at any thread count)",
+                     pre);
         else if (from < in->rows)
-            snprintf(buf, sizeof(buf), "%sscales with input size from %s on", pre,
-                     h->inputs[from]);
+            snprintf(buf, sizeof(buf), "%sscales with input size from %s on", pre, h->inputs[from]);
         else
-            snprintf(buf, sizeof(buf), "%sdoes not scale with input size (efficiency drops as "
-                                       "the input grows to %s)", pre, h->inputs[in->rows]);
+            snprintf(buf, sizeof(buf),
+                     "%sdoes not scale with input size (efficiency drops as "
+                     "the input grows to %s)",
+                     pre, h->inputs[in->rows]);
         h->note(h, (long)r, buf);
     }
     if (st) {
         ok_from(st, 0, &drop);
-        snprintf(buf, sizeof(buf), drop ? "%snot strongly scalable (efficiency drops as threads "
-                                          "are added at a fixed input)"
-                                        : "%sstrongly scalable (efficiency holds as threads are "
-                                          "added at a fixed input)", pre);
+        snprintf(buf, sizeof(buf),
+                 drop ? "%snot strongly scalable (efficiency drops as threads "
+                        "are added at a fixed input)"
+                      : "%sstrongly scalable (efficiency holds as threads are "
+                        "added at a fixed input)",
+                 pre);
         h->note(h, (long)r, buf);
     }
     if (wk) {
         size_t from = ok_from(wk, 0, &drop);
         if (!drop)
-            snprintf(buf, sizeof(buf), "%sweakly scalable (no efficiency drop when threads and "
-                                       "input grow together)", pre);
+            snprintf(buf, sizeof(buf),
+                     "%sweakly scalable (no efficiency drop when threads and "
+                     "input grow together)",
+                     pre);
         else if (from < wk->rows)
             snprintf(buf, sizeof(buf), "%sweakly scalable from %s on", pre, h->inputs[from]);
         else
@@ -111,9 +117,14 @@ static void findings(const struct scal_pp_host *h, size_t r, size_t s)
             }
             len += n > 0 ? (size_t)n : 0;
         }
-        snprintf(buf, sizeof(buf), "%s%s (last thread count with efficiency >= %.2f) per input: "
-                                   "%.380s", pre, any ? "efficiency limit at" : "no efficiency "
-                                   "limit", SCAL_FIND_EFF, list);
+        snprintf(buf, sizeof(buf),
+                 "%s%s (last thread count with efficiency >= %.2f) per input: "
+                 "%.380s",
+                 pre,
+                 any ? "efficiency limit at"
+                     : "no efficiency "
+                       "limit",
+                 SCAL_FIND_EFF, list);
         h->note(h, (long)r, buf);
     }
 }
@@ -138,7 +149,8 @@ static int cmp_share(const void *a, const void *b)
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     for (size_t r = 0; r < h->nregions; r++)
-        for (size_t s = 0; s < h->nslices; s++) findings(h, r, s);
+        for (size_t s = 0; s < h->nslices; s++)
+            findings(h, r, s);
     if (h->nthreads < 2) {
         snprintf(why, whylen, "one thread count: no ranking by lost efficiency");
         return SCAL_EUNAVAIL;
@@ -153,7 +165,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         return SCAL_EUNAVAIL;
     }
     double total = lost(h, 0, y, x);
-    double (*order)[2] = calloc(h->nregions, sizeof(*order));
+    double(*order)[2] = calloc(h->nregions, sizeof(*order));
     if (!order) return SCAL_ENOMEM;
     for (size_t r = 0; r < h->nregions; r++) {
         double l = lost(h, r, y, x), share = total > 0 ? l / total : NAN;
@@ -173,9 +185,11 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     }
     free(order);
     char buf[300];
-    snprintf(buf, sizeof(buf), "regions are ranked by their share of the whole program's lost "
-                               "time at %d threads, input %s (%.6g core-seconds beyond the "
-                               "baseline)", h->threads[x], h->inputs[y], total);
+    snprintf(buf, sizeof(buf),
+             "regions are ranked by their share of the whole program's lost "
+             "time at %d threads, input %s (%.6g core-seconds beyond the "
+             "baseline)",
+             h->threads[x], h->inputs[y], total);
     h->note(h, -1, buf);
     return 0;
 }

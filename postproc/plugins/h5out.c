@@ -30,8 +30,9 @@ static int write_matrix(hid_t g, const char *name, const struct scal_pp_matrix *
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     if (!h->write_path) {
-        snprintf(why, whylen, h->single_run ? "a run file is never modified"
-                                            : "--no-write: the campaign file is left untouched");
+        snprintf(why, whylen,
+                 h->single_run ? "a run file is never modified"
+                               : "--no-write: the campaign file is left untouched");
         return SCAL_EUNAVAIL;
     }
     scal_h5_quiet();
@@ -57,7 +58,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     hsize_t nt = h->nthreads;
     hid_t sp = H5Screate_simple(1, &nt, NULL);
     hid_t d = H5Dcreate2(a, "threads", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d >= 0) H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->threads), H5Dclose(d);
+    if (d >= 0)
+        H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->threads), H5Dclose(d);
     H5Sclose(sp);
     const char *const *notes;
     size_t nn = h->notes(h, -1, &notes);

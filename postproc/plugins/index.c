@@ -17,8 +17,10 @@ struct row {
 static void visit(const struct scal_pp_host *h, size_t r, struct row *rows, size_t *n)
 {
     if (h->selected(h, r)) {
-        const struct scal_pp_matrix *t = h->get(h, r, 0, "time"), *e = h->get(h, r, 0, "efficiency");
-        const struct scal_pp_matrix *rk = h->get(h, r, 0, "rank"), *sh = h->get(h, r, 0, "lost_share");
+        const struct scal_pp_matrix *t = h->get(h, r, 0, "time"),
+                                    *e = h->get(h, r, 0, "efficiency");
+        const struct scal_pp_matrix *rk = h->get(h, r, 0, "rank"),
+                                    *sh = h->get(h, r, 0, "lost_share");
         size_t y = h->ninputs - 1, x = h->nthreads - 1;
         double tt = pp_at(t, y, (size_t)h->baseline_column), ef = pp_at(e, y, x);
         double rank = pp_at(rk, 0, 0), share = pp_at(sh, 0, 0);
@@ -43,17 +45,20 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     if (!rows) return SCAL_ENOMEM;
     visit(h, 0, rows, &n);
     char head[300];
-    snprintf(head, sizeof(head), "%-50s %12s %8s  %s", "region",
-             "time[s]", "eff", "rank (share of lost time)");
+    snprintf(head, sizeof(head), "%-50s %12s %8s  %s", "region", "time[s]", "eff",
+             "rank (share of lost time)");
     char sub[300];
-    snprintf(sub, sizeof(sub), "time at the baseline thread count and efficiency at %d threads, "
-                               "input %s%s%s", h->threads[h->nthreads - 1],
-             h->inputs[h->ninputs - 1], *h->baseline_note ? "; " : "", h->baseline_note);
+    snprintf(sub, sizeof(sub),
+             "time at the baseline thread count and efficiency at %d threads, "
+             "input %s%s%s",
+             h->threads[h->nthreads - 1], h->inputs[h->ninputs - 1], *h->baseline_note ? "; " : "",
+             h->baseline_note);
     snprintf(path, sizeof(path), "%s/index.txt", h->output_dir);
     FILE *f = fopen(path, "w");
     if (!f) goto fail;
     fprintf(f, "%s\n%s\n", sub, head);
-    for (size_t i = 0; i < n; i++) fprintf(f, "%s  [%s]\n", rows[i].text, h->regions[rows[i].region].slug);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s  [%s]\n", rows[i].text, h->regions[rows[i].region].slug);
     if (fclose(f)) goto fail;
     int W = 1100, H = 70 + 18 * (int)n;
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
@@ -61,7 +66,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_select_font_face(cr, "DejaVu Sans Mono", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_select_font_face(cr, "DejaVu Sans Mono", CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 10);
     pp_text(cr, 10, 8, 0, 0, sub);
     pp_text(cr, 30, 30, 0, 0, head);

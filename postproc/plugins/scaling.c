@@ -7,8 +7,8 @@
 #include "util.h"
 
 static const char *const needs[] = {"time", "team", NULL};
-static const char *const produces[] = {"speedup", "efficiency", "diff_input", "diff_strong",
-                                       "diff_weak", NULL};
+static const char *const produces[] = {"speedup",     "efficiency", "diff_input",
+                                       "diff_strong", "diff_weak",  NULL};
 
 /* Efficiency uses the observed team sizes: E = (T_b * p_b) / (T * p), which is S / p with a
  * 1-thread baseline and the relative efficiency otherwise. */
@@ -38,18 +38,22 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
                 goto out;
             size_t k = 0;
             for (size_t y = 0; y + 1 < ni; y++)
-                for (size_t x = 0; x < nt; x++) d[k++] = e[(y + 1) * nt + x] - e[y * nt + x];
-            if (ni > 1 && (rc = h->put(h, r, sl, "diff_input", "", SCAL_PP_INPUT_STEP, d, NULL)) < 0)
+                for (size_t x = 0; x < nt; x++)
+                    d[k++] = e[(y + 1) * nt + x] - e[y * nt + x];
+            if (ni > 1 &&
+                (rc = h->put(h, r, sl, "diff_input", "", SCAL_PP_INPUT_STEP, d, NULL)) < 0)
                 goto out;
             k = 0;
             for (size_t y = 0; y < ni; y++)
-                for (size_t x = 0; x + 1 < nt; x++) d[k++] = e[y * nt + x + 1] - e[y * nt + x];
+                for (size_t x = 0; x + 1 < nt; x++)
+                    d[k++] = e[y * nt + x + 1] - e[y * nt + x];
             if (nt > 1 &&
                 (rc = h->put(h, r, sl, "diff_strong", "", SCAL_PP_THREAD_STEP, d, NULL)) < 0)
                 goto out;
             k = 0;
             for (size_t y = 0; y + 1 < ni; y++)
-                for (size_t x = 0; x + 1 < nt; x++) d[k++] = e[(y + 1) * nt + x + 1] - e[y * nt + x];
+                for (size_t x = 0; x + 1 < nt; x++)
+                    d[k++] = e[(y + 1) * nt + x + 1] - e[y * nt + x];
             if (ni > 1 && nt > 1 &&
                 (rc = h->put(h, r, sl, "diff_weak", "", SCAL_PP_BOTH_STEP, d, NULL)) < 0)
                 goto out;

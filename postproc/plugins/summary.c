@@ -23,14 +23,19 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     }
     const char *const *notes;
     fprintf(f, "scal report summary\n\nsources:");
-    for (const char *const *s = h->sources; s && *s; s++) fprintf(f, " %s", *s);
+    for (const char *const *s = h->sources; s && *s; s++)
+        fprintf(f, " %s", *s);
     fprintf(f, "\nstatistic of repetitions: %s; inputs: %zu; thread counts:", h->stat, h->ninputs);
-    for (size_t t = 0; t < h->nthreads; t++) fprintf(f, " %d", h->threads[t]);
-    fprintf(f, "\nbaseline: %s\n", *h->baseline_note ? h->baseline_note : "the 1-thread run of "
-                                                                           "each input");
+    for (size_t t = 0; t < h->nthreads; t++)
+        fprintf(f, " %d", h->threads[t]);
+    fprintf(f, "\nbaseline: %s\n",
+            *h->baseline_note ? h->baseline_note
+                              : "the 1-thread run of "
+                                "each input");
     size_t n = h->notes(h, -1, &notes);
     if (n) fprintf(f, "\nnotes:\n");
-    for (size_t i = 0; i < n; i++) fprintf(f, "  - %s\n", notes[i]);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  - %s\n", notes[i]);
     /* ranking */
     fprintf(f, "\nregions by share of the program's lost time (rank, share, label):\n");
     size_t shown = 0;
@@ -47,7 +52,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         if (!h->selected(h, r)) continue;
         fprintf(f, "\n%s [%s]\n", h->regions[r].label, h->regions[r].slug);
         n = h->notes(h, (long)r, &notes);
-        for (size_t i = 0; i < n; i++) fprintf(f, "  - %s\n", notes[i]);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "  - %s\n", notes[i]);
         if (!n) fprintf(f, "  - (no finding)\n");
     }
     if (fclose(f)) {

@@ -33,12 +33,14 @@ int main(int argc, char **argv)
         long len = n;
         int kind = rand_r(&seed) % 3;
         if (kind == 0)
-            for (int k = 0; k < 1 + rand_r(&seed) % 8; k++) mut[rand_r(&seed) % n] ^= 1u << (rand_r(&seed) % 8);
+            for (int k = 0; k < 1 + rand_r(&seed) % 8; k++)
+                mut[rand_r(&seed) % n] ^= 1u << (rand_r(&seed) % 8);
         else if (kind == 1)
             len = rand_r(&seed) % n;
         else {
             long at = rand_r(&seed) % n;
-            for (long k = at; k < n && k < at + 64; k++) mut[k] = (unsigned char)rand_r(&seed);
+            for (long k = at; k < n && k < at + 64; k++)
+                mut[k] = (unsigned char)rand_r(&seed);
         }
         FILE *o = fopen(path, "wb");
         fwrite(mut, 1, len, o);

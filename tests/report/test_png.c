@@ -79,16 +79,17 @@ static int load_geom(const char *path, struct panel *p, int *w, int *h)
     int n = 0;
     if (!f) return -1;
     if (fscanf(f, "image %d %d\n", w, h) != 2) return -1;
-    while (n < 8 && fscanf(f, "panel %d %31s %lf %lf %lf %lf %u %u %lf\n", &p[n].block, p[n].metric,
-                           &p[n].x0, &p[n].y0, &p[n].cw, &p[n].ch, &p[n].rows, &p[n].cols,
-                           &p[n].vmax) == 9)
+    while (n < 8 &&
+           fscanf(f, "panel %d %31s %lf %lf %lf %lf %u %u %lf\n", &p[n].block, p[n].metric,
+                  &p[n].x0, &p[n].y0, &p[n].cw, &p[n].ch, &p[n].rows, &p[n].cols, &p[n].vmax) == 9)
         n++;
     fclose(f);
     return n;
 }
 
 /* A point inside cell (y, x) clear of the printed number (left part of the cell). */
-static void cell_point(const struct panel *p, unsigned y, unsigned x, double fx, double *px, double *py)
+static void cell_point(const struct panel *p, unsigned y, unsigned x, double fx, double *px,
+                       double *py)
 {
     *px = p->x0 + (x + fx) * p->cw;
     *py = p->y0 + (p->rows - 1 - y + 0.5) * p->ch;
@@ -123,9 +124,10 @@ static void check(const char *png, const char *geom, bool gap)
                 if (gap) continue; /* the gap region's diffs around the hole are NaN too */
                 cell_point(p, y, x, p->block == 0 ? 0.1 : 0.5, &px, &py);
                 struct rgb got = pixel(s, px, py);
-                CHECK(missing || dist(got, want) < 3.0 / 255, "%s block %d cell (%u,%u) v=%g: got "
-                      "%.3f,%.3f,%.3f want %.3f,%.3f,%.3f", p->metric, p->block, y, x, v, got.r,
-                      got.g, got.b, want.r, want.g, want.b);
+                CHECK(missing || dist(got, want) < 3.0 / 255,
+                      "%s block %d cell (%u,%u) v=%g: got "
+                      "%.3f,%.3f,%.3f want %.3f,%.3f,%.3f",
+                      p->metric, p->block, y, x, v, got.r, got.g, got.b, want.r, want.g, want.b);
             }
     }
     if (gap) { /* the missing cell is grey/hatched, not the colour of 0 */
