@@ -239,7 +239,13 @@ static int resolve_region(struct pp_campaign *c, struct file_regions *fr, char *
             snprintf(label, sizeof(label), "%s:%d-%d (%s)", base, r->line_first, r->line_last, fn);
         else
             snprintf(label, sizeof(label), "%s:%d-%d", base, r->line_first, r->line_last);
-    } else
+    } else if (r->kind == SCAL_KIND_SERIAL && r->gap_prev >= 0 && (size_t)r->gap_prev < fr->n &&
+               fr->merged[r->gap_prev] >= 0)
+        snprintf(label, sizeof(label), "serial after %.400s",
+                 c->regions[fr->merged[r->gap_prev]].label);
+    else if (r->kind == SCAL_KIND_SERIAL && r->gap_prev < 0)
+        snprintf(label, sizeof(label), "serial (program start)");
+    else
         snprintf(label, sizeof(label), "%s", *name ? name : scal_region_kind_name(r->kind));
     uint32_t idx;
     int rc = add_region(c, key, label, parent, r->kind, &idx);
