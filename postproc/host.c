@@ -252,6 +252,17 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
                 if (cnt[k] < rootcnt[k]) missing_runs += (size_t)(rootcnt[k] - cnt[k]);
                 if (cnt[k] == 0 && rootcnt[k] > 0) missing_cells++;
             }
+        size_t noisy = 0;
+        for (size_t k = 0; metric < 0 && k < ncells; k++)
+            noisy += (flags[k] & SCAL_PP_CELL_NOISY) != 0;
+        if (noisy) {
+            char buf[300];
+            snprintf(buf, sizeof(buf),
+                     "%zu noisy cell(s): repetitions vary by more than %.0f%% "
+                     "(coefficient of variation; marked in the diagrams)",
+                     noisy, 100 * noise_cv);
+            host_note(&h->api, (long)region, buf);
+        }
         if (missing_runs) {
             char buf[600];
             snprintf(buf, sizeof(buf),

@@ -3,7 +3,7 @@
 // the layout.h tables, plus variants for bad-input tests and the benchmark.
 // usage: gen_campaign OUT [--inputs N] [--threads N] [--reps R] [--regions K] [--gap] [--no1]
 //                         [--energy] [--badtime] [--dup] [--schema V] [--empty] [--freqs N]
-//                         [--maxteam K]
+//                         [--maxteam K] [--noisy]
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@
 int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
-    int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0;
+    int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0, noisy = 0;
     if (argc < 2) return 2;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--inputs"))
@@ -45,6 +45,8 @@ int main(int argc, char **argv)
             nf = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--maxteam"))
             maxteam = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--noisy"))
+            noisy = 1;
         else
             return 2;
     }
@@ -108,6 +110,7 @@ int main(int argc, char **argv)
             r->frequency_observed_khz = -1;
             double n = 10.0 * (1 << cfg[c].input), p = cfg[c].threads;
             double noise = reps > 1 ? 1 + 0.001 * (k - (reps - 1) / 2.0) : 1;
+            if (noisy && c == 1) noise = 1 + 0.5 * k; /* input 1, second thread count */
             double T = (n * n / p + log2(p)) * noise;
             if (cfg[c].frequency_khz > 0) T *= 1e6 / cfg[c].frequency_khz; /* slower clock */
             for (int g = 0; g < nreg; g++) {

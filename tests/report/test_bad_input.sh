@@ -53,6 +53,10 @@ case "$line" in "i3,"*",,"*) echo "ok   gap cell is empty: $line" ;;
 *) echo "FAIL gap cell: $line"; fail=1 ;; esac
 "$gen" dup.h5 --inputs 2 --threads 2 --dup
 expect duplicate 0 "duplicate configurations" -- "$scal" report dup.h5 -o o5 --no-write
+"$gen" noisy.h5 --inputs 2 --threads 3 --reps 3 --noisy
+"$scal" report noisy.h5 -o o8 --no-write 2>/dev/null
+grep -q "1 noisy cell" o8/summary.txt && echo "ok   noisy cell flagged" ||
+    { echo "FAIL noisy cell not flagged"; fail=1; }
 expect bad-mode 2 "discrete, smooth or both" -- "$scal" report good.h5 -o o6 --mode fancy
 # two campaigns merged on the fly: repetitions pool, output works
 expect merge 0 "ranked" -- "$scal" report good.h5 gap.h5 -o o7 --no-write
