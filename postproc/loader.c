@@ -26,9 +26,7 @@ static bool have(const struct pp_plugin *p, size_t n, const char *name)
  * another kind of plugin (closed), negative on a broken file. */
 static int open_one(const char *path, struct pp_plugin *p)
 {
-    /* RTLD_NODELETE: libraries a plugin pulls in (cairo, fontconfig) keep process-wide caches;
-     * unloading them would leave dangling state and unsymbolizable leak reports. */
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) return scal__fail(SCAL_EDLOPEN, "cannot load '%s': %s", path, dlerror());
     scal_plugin_entry_fn entry = (scal_plugin_entry_fn)(uintptr_t)dlsym(h, SCAL_PLUGIN_ENTRY_NAME);
     if (!entry) {
@@ -54,6 +52,11 @@ static int open_one(const char *path, struct pp_plugin *p)
         dlclose(h);
         return scal__fail(SCAL_EABI, "'%s': post-processing plugin without name or run()", path);
     }
+    /* Post-processing plugins stay mapped (RTLD_NODELETE): the libraries they pull in (cairo,
+     * fontconfig) keep process-wide caches that must not be unloaded under them. Other kinds of
+     * plugin found in the same directory are closed again right away. */
+    void *keep = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE);
+    if (keep) dlclose(keep);
     p->handle = h;
     p->desc = d;
     snprintf(p->name, sizeof(p->name), "%s", d->name);

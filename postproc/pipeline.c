@@ -112,6 +112,24 @@ int scal_report_run(const struct scal_report_options *o,
                         o->plugin_dirs ? o->plugin_dirs : "");
         goto out;
     }
+    for (int which = 0; which < 2; which++) { /* every name in --only/--skip must exist */
+        const char *list = which ? o->skip : o->only;
+        for (const char *p = list; p && *p;) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            bool found = false;
+            for (size_t i = 0; i < npl; i++)
+                found |= strlen(pl[i].name) == len && !strncmp(pl[i].name, p, len);
+            if (!found && len) {
+                rc = scal__fail(SCAL_EINVAL,
+                                "no post-processing plugin named '%.*s' (--%s); "
+                                "see scal report --list",
+                                (int)len, p, which ? "skip" : "only");
+                goto out;
+            }
+            p += len + (e ? 1 : 0);
+        }
+    }
     if (!(done = calloc(npl, sizeof(*done)))) {
         rc = SCAL_ENOMEM;
         goto out;

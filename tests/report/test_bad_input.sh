@@ -57,6 +57,9 @@ expect duplicate 0 "duplicate configurations" -- "$scal" report dup.h5 -o o5 --n
 "$scal" report noisy.h5 -o o8 --no-write 2>/dev/null
 grep -q "1 noisy cell" o8/summary.txt && echo "ok   noisy cell flagged" ||
     { echo "FAIL noisy cell not flagged"; fail=1; }
+mkdir -p badplug && echo "not an ELF file" >badplug/libscal_bogus.so
+expect bad-plugin 0 "was not loaded: cannot load '.*libscal_bogus.so'" -- "$scal" report good.h5 -o o9 --no-write --plugin-dir badplug
+expect only-unknown 1 "no post-processing plugin named .nosuch." -- "$scal" report good.h5 -o o9 --no-write --only nosuch --plugin-dir badplug
 expect bad-mode 2 "discrete, smooth or both" -- "$scal" report good.h5 -o o6 --mode fancy
 # two campaigns merged on the fly: repetitions pool, output works
 expect merge 0 "ranked" -- "$scal" report good.h5 gap.h5 -o o7 --no-write
