@@ -102,6 +102,17 @@ with h5py.File(camp4, "r") as f:
     want = closed[:3, :5] * np.array([1, 1, 1, 8 / 4, 16 / 4])[None, :]
     assert np.allclose(g["efficiency"][:], want), g["efficiency"][:]
 
+# --region filters what is drawn; --mode smooth gives one 2x2 block (PNG size from the IHDR chunk)
+import struct
+out7 = os.path.join(work, "out7")
+r = subprocess.run([scal, "report", camp, "-o", out7, "--no-write", "--mode", "smooth",
+                    "--region", "*20-28*", "--only", "scaling,diagrams"], capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+pngs = sorted(x for x in os.listdir(os.path.join(out7, "diagrams")) if x.endswith(".png"))
+assert pngs == ["r000-whole_program.png", "r002-theory.c_20-28__kernel_.png"], pngs
+head = open(os.path.join(out7, "diagrams", pngs[1]), "rb").read(24)
+assert head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (1320, 984)
+
 # a user plugin (the commented template) loads through --plugin-dir and its metric reaches CSV
 out4 = os.path.join(work, "out4")
 r = subprocess.run([scal, "report", camp, "-o", out4, "--no-write", "--plugin-dir", tmpl,
