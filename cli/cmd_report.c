@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// `scal report`: matrices, findings and PaScal Viewer diagrams of one or more campaign files.
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "errmsg.h"
+#include "report.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: scal report FILE... -o DIR [options]\n\n"
+            "Speedup/efficiency matrices, findings and scalability diagrams of campaign files\n"
+            "(several are merged) or of a single run file (tables only).\n\n"
+            "  -o, --output DIR        output directory (created)\n"
+            "      --only LIST         run only these plugins (comma-separated)\n"
+            "      --skip LIST         do not run these plugins\n"
+            "      --list              list the post-processing plugins and exit\n"
+            "      --mode MODE         discrete (default), smooth or both\n"
+            "      --stat STAT         median (default), mean, min or max of the repetitions\n"
+            "      --top K             draw only the K regions losing most efficiency\n"
+            "      --region PATTERN    draw only regions whose label matches (fnmatch)\n"
+            "      --no-write          do not write /analysis into the campaign file\n"
+            "      --plugin-dir DIR    search DIR for plugins first (also SCAL_PLUGIN_PATH)\n");
+}
+
+/* User directories first (SCAL_PLUGIN_PATH, --plugin-dir), then the built-in ones next to the
+ * executable: <bin>/../lib/scal/plugins (build tree) and <bin>/../<SCAL_PLUGIN_INSTALL_DIR>. */
+static void plugin_dirs(char *out, size_t len, const char *extra)
+{
+    char exe[PATH_MAX] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = '\0';
+    const char *env = getenv("SCAL_PLUGIN_PATH");
+    snprintf(out, len, "%s%s%s%s%s/../lib/scal/plugins:%s/../%s", env ? env : "", env ? ":" : "",
+             extra ? extra : "", extra ? ":" : "", exe, exe, SCAL_PLUGIN_INSTALL_DIR);
+}
+
+static void print_note(void *arg, const char *text)
+{
+    fprintf(stderr, "scal report: note: %s\n", text);
+}
+
+static void print_plugin(void *arg, const struct scal_report_plugin_info *p)
+{
+    printf("%-10s %-8s %s\n", p->name, p->stage == SCAL_PP_ANALYSIS ? "analysis" : "output",
+           p->description);
+    if (p->needs && *p->needs) {
+        printf("%-19s needs:", "");
+        for (const char *const *s = p->needs; *s; s++)
+            printf(" %s", *s);
+        printf("\n");
+    }
+    if (p->produces && *p->produces) {
+        printf("%-19s produces:", "");
+        for (const char *const *s = p->produces; *s; s++)
+            printf(" %s", *s);
+        printf("\n");
+    }
+    printf("%-19s %s\n", "", p->path);
+}
+
+int scal_cmd_report(int argc, char **argv)
+{
+    enum { O_ONLY = 256, O_SKIP, O_LIST, O_MODE, O_STAT, O_TOP, O_REGION, O_NOWRITE, O_PDIR };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},   {"only", required_argument, NULL, O_ONLY},
+        {"skip", required_argument, NULL, O_SKIP},  {"list", no_argument, NULL, O_LIST},
+        {"mode", required_argument, NULL, O_MODE},  {"stat", required_argument, NULL, O_STAT},
+        {"top", required_argument, NULL, O_TOP},    {"region", required_argument, NULL, O_REGION},
+        {"no-write", no_argument, NULL, O_NOWRITE}, {"plugin-dir", required_argument, NULL, O_PDIR},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
+    bool list = false;
+    const char *extra = NULL;
+    char dirs[8192];
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            o.output_dir = optarg;
+            break;
+        case O_ONLY:
+            o.only = optarg;
+            break;
+        case O_SKIP:
+            o.skip = optarg;
+            break;
+        case O_LIST:
+            list = true;
+            break;
+        case O_MODE:
+            if (!strcmp(optarg, "discrete"))
+                o.mode = SCAL_PP_DISCRETE;
+            else if (!strcmp(optarg, "smooth"))
+                o.mode = SCAL_PP_SMOOTH;
+            else if (!strcmp(optarg, "both"))
+                o.mode = SCAL_PP_BOTH;
+            else {
+                fprintf(stderr, "scal report: --mode must be discrete, smooth or both\n");
+                return 2;
+            }
+            break;
+        case O_STAT:
+            if (strcmp(optarg, "median") && strcmp(optarg, "mean") && strcmp(optarg, "min") &&
+                strcmp(optarg, "max")) {
+                fprintf(stderr, "scal report: --stat must be median, mean, min or max\n");
+                return 2;
+            }
+            o.stat = optarg;
+            break;
+        case O_TOP: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1) {
+                fprintf(stderr, "scal report: --top needs a positive number\n");
+                return 2;
+            }
+            o.top = (size_t)v;
+            break;
+        }
+        case O_REGION:
+            o.region_pattern = optarg;
+            break;
+        case O_NOWRITE:
+            o.no_write = true;
+            break;
+        case O_PDIR:
+            extra = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    plugin_dirs(dirs, sizeof(dirs), extra);
+    o.plugin_dirs = dirs;
+    if (list) {
+        int rc = scal_report_list(dirs, print_plugin, NULL);
+        if (rc < 0) {
+            fprintf(stderr, "scal report: %s\n", scal__last_error(rc));
+            return 1;
+        }
+        return 0;
+    }
+    if (optind >= argc || !o.output_dir) {
+        usage(stderr);
+        return 2;
+    }
+    o.files = (const char *const *)(argv + optind);
+    o.nfiles = (size_t)(argc - optind);
+    int rc = scal_report_run(&o, print_note, NULL);
+    if (rc < 0) {
+        fprintf(stderr, "scal report: %s\n", scal__last_error(rc));
+        return 1;
+    }
+    return 0;
+}

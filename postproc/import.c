@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// `scal import`: PaScal Viewer JSON (regions, executions per argument, runs with threads and time)
+// into a campaign file in scal's layout.
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "errmsg.h"
+#include "h5util.h"
+#include "layout.h"
+#include "report.h"
+#include "strtab.h"
+
+struct imp_time {
+    uint32_t region, config, rep;
+    double time;
+};
+
+struct imp {
+    struct scal_strtab st;
+    char **inputs;
+    size_t ninputs;
+    int32_t *threads;
+    size_t nthreads;
+    struct scal_config_row *cfg;
+    size_t ncfg;
+    struct scal_region_id_row *reg;
+    size_t nreg;
+    struct imp_time *t;
+    size_t nt, capt;
+    uint32_t *reps; /* per (region, config): next repetition index */
+};
+
+static int config_of(struct imp *m, const char *arg, int32_t threads, uint32_t *out)
+{
+    size_t in = 0;
+    while (in < m->ninputs && strcmp(m->inputs[in], arg))
+        in++;
+    if (in == m->ninputs) {
+        char **n = realloc(m->inputs, (in + 1) * sizeof(*n));
+        if (!n) return SCAL_ENOMEM;
+        m->inputs = n;
+        if (!(n[in] = strdup(arg))) return SCAL_ENOMEM;
+        m->ninputs++;
+    }
+    size_t k = 0;
+    while (k < m->nthreads && m->threads[k] != threads)
+        k++;
+    if (k == m->nthreads) {
+        int32_t *n = realloc(m->threads, (k + 1) * sizeof(*n));
+        if (!n) return SCAL_ENOMEM;
+        m->threads = n;
+        n[m->nthreads++] = threads;
+    }
+    for (size_t i = 0; i < m->ncfg; i++)
+        if (m->cfg[i].input == in && m->cfg[i].threads == threads) {
+            *out = (uint32_t)i;
+            return 0;
+        }
+    struct scal_config_row *n = realloc(m->cfg, (m->ncfg + 1) * sizeof(*n));
+    if (!n) return SCAL_ENOMEM;
+    m->cfg = n;
+    int64_t lab = scal_strtab_add(&m->st, arg);
+    if (lab < 0) return (int)lab;
+    n[m->ncfg] =
+        (struct scal_config_row){(uint32_t)m->ncfg, threads, (uint32_t)in, (uint32_t)lab, -1, 0, 0};
+    *out = (uint32_t)m->ncfg++;
+    return 0;
+}
+
+static int add_time(struct imp *m, uint32_t region, uint32_t config, double t)
+{
+    if (m->nt == m->capt) {
+        size_t cap = m->capt ? 2 * m->capt : 256;
+        struct imp_time *n = realloc(m->t, cap * sizeof(*n));
+        if (!n) return SCAL_ENOMEM;
+        m->t = n;
+        m->capt = cap;
+    }
+    m->t[m->nt++] = (struct imp_time){region, config, 0, t};
+    return 0;
+}
+
+static int parse(struct imp *m, json_t *root, const char *path)
+{
+    if (!json_is_array(root) || json_array_size(root) == 0)
+        return scal__fail(SCAL_EFORMAT,
+                          "%s: expected a non-empty array of regions (PaScal "
+                          "Viewer format)",
+                          path);
+    size_t i;
+    json_t *r;
+    json_array_foreach(root, i, r)
+    {
+        json_t *reg = json_object_get(r, "region"), *fn = json_object_get(r, "filename");
+        json_t *ex = json_object_get(r, "executions");
+        if (!json_is_object(r) || !json_is_array(ex))
+            return scal__fail(SCAL_EFORMAT, "%s: region entry %zu has no \"executions\" array",
+                              path, i);
+        int first = -1, last = -1;
+        if (json_is_string(reg) && sscanf(json_string_value(reg), " %d , %d", &first, &last) < 1)
+            return scal__fail(SCAL_EFORMAT,
+                              "%s: region entry %zu: \"region\" is not "
+                              "\"first, last\"",
+                              path, i);
+        if (last < 0) last = first;
+        const char *file = json_is_string(fn) ? json_string_value(fn) : "";
+        char label[512];
+        snprintf(label, sizeof(label), "%s:%d-%d", file, first, last);
+        int64_t fi = scal_strtab_add(&m->st, file), li = scal_strtab_add(&m->st, label);
+        if (fi < 0 || li < 0) return SCAL_ENOMEM;
+        struct scal_region_id_row *n = realloc(m->reg, (m->nreg + 1) * sizeof(*n));
+        if (!n) return SCAL_ENOMEM;
+        m->reg = n;
+        uint32_t id = (uint32_t)m->nreg++;
+        n[id] = (struct scal_region_id_row){.id = id,
+                                            .parent = 0,
+                                            .kind = SCAL_KIND_PARALLEL,
+                                            .name = (uint32_t)li,
+                                            .file = (uint32_t)fi,
+                                            .line_first = first,
+                                            .line_last = last,
+                                            .gap_prev = -1,
+                                            .gap_next = -1};
+        /* executions: [[{argument, runs}, ...]] (Fig. 3) or a flat [{argument, runs}, ...] */
+        size_t j;
+        json_t *e;
+        json_array_foreach(ex, j, e)
+        {
+            json_t *list = json_is_array(e) ? e : NULL;
+            size_t kn = list ? json_array_size(list) : 1;
+            for (size_t k = 0; k < kn; k++) {
+                json_t *one = list ? json_array_get(list, k) : e;
+                json_t *arg = json_object_get(one, "argument"),
+                       *runs = json_object_get(one, "runs");
+                char argbuf[64];
+                const char *a = json_is_string(arg) ? json_string_value(arg) : NULL;
+                if (json_is_integer(arg)) {
+                    snprintf(argbuf, sizeof(argbuf), "%lld", (long long)json_integer_value(arg));
+                    a = argbuf;
+                }
+                if (!a || !json_is_array(runs))
+                    return scal__fail(SCAL_EFORMAT,
+                                      "%s: region %zu execution %zu: needs "
+                                      "\"argument\" and a \"runs\" array",
+                                      path, i, j);
+                size_t q;
+                json_t *run;
+                json_array_foreach(runs, q, run)
+                {
+                    json_t *th = json_object_get(run, "threads"),
+                           *tm = json_object_get(run, "time");
+                    if (!json_is_integer(th) || json_integer_value(th) <= 0 ||
+                        json_integer_value(th) > 1 << 20 || !json_is_number(tm))
+                        return scal__fail(SCAL_EFORMAT,
+                                          "%s: region %zu, argument %s, run %zu: "
+                                          "needs a positive integer \"threads\" and "
+                                          "a numeric \"time\"",
+                                          path, i, a, q);
+                    double t = json_number_value(tm);
+                    if (!isfinite(t) || t <= 0)
+                        return scal__fail(SCAL_EFORMAT,
+                                          "%s: region %zu, argument %s, %lld "
+                                          "threads: time %g is not positive",
+                                          path, i, a, (long long)json_integer_value(th), t);
+                    uint32_t c;
+                    int rc = config_of(m, a, (int32_t)json_integer_value(th), &c);
+                    if (rc < 0 || (rc = add_time(m, id, c, t)) < 0) return rc;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Smallest enclosing line range in the same file = parent; otherwise the root. */
+static void nest(struct imp *m)
+{
+    for (size_t i = 1; i < m->nreg; i++) {
+        int best = 0, span = 0;
+        for (size_t j = 1; j < m->nreg; j++) {
+            const struct scal_region_id_row *a = &m->reg[j], *b = &m->reg[i];
+            if (j == i || a->file != b->file || a->line_first < 0) continue;
+            bool encl = a->line_first <= b->line_first && b->line_last <= a->line_last &&
+                        (a->line_first != b->line_first || a->line_last != b->line_last || j < i);
+            int s = a->line_last - a->line_first;
+            if (encl && (!best || s < span)) best = (int)j, span = s;
+        }
+        m->reg[i].parent = best;
+    }
+    for (size_t i = 1; i < m->nreg; i++) { /* depth (parents may come later in the array) */
+        uint32_t d = 0;
+        for (int p = m->reg[i].parent; p > 0 && d < m->nreg; p = m->reg[p].parent)
+            d++;
+        m->reg[i].depth = d + 1;
+    }
+}
+
+static int write_campaign(struct imp *m, const char *out, const char *src)
+{
+    hid_t f = -1, g = -1;
+    struct scal_run_row *runs = NULL;
+    struct scal_region_stat_row *st = NULL;
+    int rc = SCAL_ENOMEM;
+    /* Repetition k of a configuration = the k-th time of that configuration, per region. */
+    uint32_t *next = calloc(m->nreg * m->ncfg, sizeof(*next));
+    uint32_t *nrep = calloc(m->ncfg, sizeof(*nrep));
+    if (!next || !nrep) goto out;
+    for (size_t i = 0; i < m->nt; i++) {
+        m->t[i].rep = next[m->t[i].region * m->ncfg + m->t[i].config]++;
+        if (m->t[i].rep + 1 > nrep[m->t[i].config]) nrep[m->t[i].config] = m->t[i].rep + 1;
+    }
+    size_t nruns = 0;
+    uint32_t *first_run = calloc(m->ncfg, sizeof(*first_run));
+    if (!first_run) goto out;
+    for (size_t c = 0; c < m->ncfg; c++)
+        first_run[c] = (uint32_t)nruns, nruns += nrep[c];
+    runs = calloc(nruns, sizeof(*runs));
+    st = calloc(m->nt + nruns, sizeof(*st));
+    double *root = calloc(nruns, sizeof(*root));
+    if (!runs || !st || !root) {
+        free(first_run);
+        free(root);
+        goto out;
+    }
+    for (size_t c = 0; c < m->ncfg; c++)
+        for (uint32_t k = 0; k < nrep[c]; k++) {
+            struct scal_run_row *r = &runs[first_run[c] + k];
+            r->id = first_run[c] + k;
+            r->config = (uint32_t)c;
+            r->repetition = k;
+            r->status = SCAL_RUN_OK;
+            r->team_requested = r->team_observed = m->cfg[c].threads;
+            r->frequency_observed_khz = -1;
+        }
+    size_t ns = 0;
+    for (size_t i = 0; i < m->nt; i++) {
+        uint32_t run = first_run[m->t[i].config] + m->t[i].rep;
+        struct scal_region_stat_row *s = &st[ns++];
+        s->run = run;
+        s->region = m->t[i].region;
+        s->count = 1;
+        s->time_total_s = s->time_min_s = s->time_max_s = s->time_mean_s = s->time_median_s =
+            m->t[i].time;
+        s->median_exact = 1;
+        s->team_requested_min = s->team_requested_max = s->team_actual_min = s->team_actual_max =
+            runs[run].team_observed;
+        if (m->reg[m->t[i].region].parent == 0 && m->t[i].time > root[run])
+            root[run] = m->t[i].time;
+    }
+    /* The JSON has no whole-program time: the root gets the longest top-level region of the run
+     * (a lower bound), and the campaign says so in /campaign@note. */
+    for (size_t r = 0; r < nruns; r++)
+        if (root[r] > 0) {
+            struct scal_region_stat_row *s = &st[ns++];
+            s->run = (uint32_t)r;
+            s->region = 0;
+            s->count = 1;
+            s->time_total_s = s->time_min_s = s->time_max_s = s->time_mean_s = s->time_median_s =
+                root[r];
+            s->team_requested_min = s->team_requested_max = s->team_actual_min =
+                s->team_actual_max = runs[r].team_observed;
+        }
+    free(first_run);
+    free(root);
+    scal_h5_quiet();
+    char tmp[1100];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+    f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
+        rc = scal__fail(SCAL_EIO, "cannot create '%s'", tmp);
+        goto out;
+    }
+    char now[32];
+    time_t t = time(NULL);
+    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    rc = SCAL_EHDF5;
+    if (scal_h5_attr_set_str(f, SCAL_ATTR_FORMAT, SCAL_FORMAT_CAMPAIGN) < 0 ||
+        scal_h5_attr_set_i64(f, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION) < 0 ||
+        scal_h5_attr_set_str(f, SCAL_ATTR_TOOL_VERSION, "scal import") < 0)
+        goto out;
+    if ((g = H5Gcreate2(f, "campaign", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
+    scal_h5_attr_set_str(g, "program", src);
+    scal_h5_attr_set_str(g, "command", "");
+    scal_h5_attr_set_str(g, "created_utc", now);
+    scal_h5_attr_set_str(g, "host", "");
+    scal_h5_attr_set_str(g, "cpu_model", "");
+    scal_h5_attr_set_i64(g, "repetitions", 0);
+    scal_h5_attr_set_i64(g, "seed", 0);
+    scal_h5_attr_set_str(g, "order", "given");
+    scal_h5_attr_set_str(g, "note",
+                         "imported from PaScal Viewer JSON: the whole-program time "
+                         "of each run is its longest top-level region");
+    if (scal_h5_write_strings(g, "inputs", (const char *const *)m->inputs, m->ninputs) < 0)
+        goto out;
+    hsize_t n = m->nthreads;
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t d = H5Dcreate2(g, "threads", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (d >= 0)
+        H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->threads), H5Dclose(d);
+    H5Sclose(sp);
+    if (d < 0) goto out;
+#define WRITE(desc, rows, cnt)                                                                     \
+    scal_h5_write_table(f, (desc).name, (desc).fields, (desc).nfields, (desc).row_size, rows, cnt)
+    if ((rc = WRITE(scal_table_configs, m->cfg, m->ncfg)) < 0 ||
+        (rc = WRITE(scal_table_runs, runs, nruns)) < 0 ||
+        (rc = WRITE(scal_table_campaign_regions, m->reg, m->nreg)) < 0 ||
+        (rc = WRITE(scal_table_region_stats, st, ns)) < 0 ||
+        (rc = WRITE(scal_table_thread_stats, NULL, 0)) < 0)
+        goto out;
+#undef WRITE
+    if ((rc = scal_h5_write_strings(f, "strings", (const char *const *)m->st.strings,
+                                    m->st.count)) < 0)
+        goto out;
+    H5Gclose(g);
+    g = -1;
+    H5Fclose(f);
+    f = -1;
+    if (rename(tmp, out) < 0) {
+        rc = scal__fail(SCAL_EIO, "cannot rename '%s' to '%s'", tmp, out);
+        goto out;
+    }
+    rc = 0;
+out:
+    if (g >= 0) H5Gclose(g);
+    if (f >= 0) {
+        H5Fclose(f);
+        remove(tmp);
+    }
+    free(next);
+    free(nrep);
+    free(runs);
+    free(st);
+    return rc;
+}
+
+int scal_import_pascal(const char *json_path, const char *campaign_path)
+{
+    struct imp m = {0};
+    json_error_t err;
+    json_t *root = json_load_file(json_path, 0, &err);
+    int rc;
+    if (!root)
+        return scal__fail(SCAL_EFORMAT, "%s:%d:%d: %s", json_path, err.line, err.column, err.text);
+    if ((rc = scal_strtab_init(&m.st)) < 0) goto out;
+    /* Region 0: the whole program. */
+    int64_t wp = scal_strtab_add(&m.st, "whole program");
+    if (wp < 0 || !(m.reg = calloc(1, sizeof(*m.reg)))) {
+        rc = SCAL_ENOMEM;
+        goto out;
+    }
+    m.reg[0] = (struct scal_region_id_row){.id = 0,
+                                           .parent = -1,
+                                           .kind = SCAL_KIND_ROOT,
+                                           .name = (uint32_t)wp,
+                                           .line_first = -1,
+                                           .line_last = -1,
+                                           .gap_prev = -1,
+                                           .gap_next = -1};
+    m.nreg = 1;
+    if ((rc = parse(&m, root, json_path)) < 0) goto out;
+    if (m.nt == 0) {
+        rc = scal__fail(SCAL_EEMPTY, "%s: no run times", json_path);
+        goto out;
+    }
+    nest(&m);
+    rc = write_campaign(&m, campaign_path, json_path);
+out:
+    json_decref(root);
+    scal_strtab_free(&m.st);
+    for (size_t i = 0; i < m.ninputs; i++)
+        free(m.inputs[i]);
+    free(m.inputs);
+    free(m.threads);
+    free(m.cfg);
+    free(m.reg);
+    free(m.t);
+    free(m.reps);
+    return rc;
+}

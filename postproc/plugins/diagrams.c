@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Output plugin: the PaScal Viewer's four scalability diagrams per region as one PNG (2x2 layout:
+// efficiency, strong scaling / input growth, weak scaling), discrete, smoothed or side by side.
+// Beside each PNG, <slug>.geom lists where each panel's cells are (for tests and image maps).
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "util.h"
+
+enum { TITLE_H = 50, LEGEND_H = 34, PANEL_W = 660, PANEL_H = 450 };
+enum { GX = 90, GY = 40, GW = 470, GH = 340, BAR_X = GX + GW + 18, BAR_W = 16 };
+
+struct panel {
+    const char *metric;
+    const char *title;
+    int px, py; /* position in the 2x2 block */
+};
+
+static const struct panel panels[] = {
+    {"efficiency", "efficiency", 0, 0},
+    {"diff_strong", "strong scaling: f(x+1, y) - f(x, y)", 1, 0},
+    {"diff_input", "input growth: f(x, y+1) - f(x, y)", 0, 1},
+    {"diff_weak", "weak scaling: f(x+1, y+1) - f(x, y)", 1, 1},
+};
+
+static struct pp_rgb color_of(const struct panel *p, double v, double vmax)
+{
+    return strcmp(p->metric, "efficiency") ? pp_color_diff(v, vmax) : pp_color_eff(v);
+}
+
+static void col_label(const struct scal_pp_host *h, const struct scal_pp_matrix *m, size_t x,
+                      char *out, size_t len)
+{
+    if (m->shape == SCAL_PP_THREAD_STEP || m->shape == SCAL_PP_BOTH_STEP)
+        snprintf(out, len, "%d", h->threads[x + 1]);
+    else
+        snprintf(out, len, "%d", h->threads[x]);
+}
+
+static const char *row_label(const struct scal_pp_host *h, const struct scal_pp_matrix *m, size_t y)
+{
+    return (m->shape == SCAL_PP_INPUT_STEP || m->shape == SCAL_PP_BOTH_STEP) ? h->inputs[y + 1]
+                                                                             : h->inputs[y];
+}
+
+static double interp(const struct scal_pp_matrix *m, double fx, double fy)
+{
+    if (fx < 0) fx = 0;
+    if (fy < 0) fy = 0;
+    if (fx > m->cols - 1) fx = m->cols - 1;
+    if (fy > m->rows - 1) fy = m->rows - 1;
+    size_t x0 = (size_t)fx, y0 = (size_t)fy;
+    size_t x1 = x0 + 1 < m->cols ? x0 + 1 : x0, y1 = y0 + 1 < m->rows ? y0 + 1 : y0;
+    double tx = fx - x0, ty = fy - y0;
+    double a = pp_at(m, y0, x0), b = pp_at(m, y0, x1), c = pp_at(m, y1, x0), d = pp_at(m, y1, x1);
+    if (isnan(a) || isnan(b) || isnan(c) || isnan(d)) /* near a gap: nearest cell */
+        return pp_at(m, (size_t)lround(fy), (size_t)lround(fx));
+    return (a * (1 - tx) + b * tx) * (1 - ty) + (c * (1 - tx) + d * tx) * ty;
+}
+
+static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct panel *p,
+                       const struct scal_pp_matrix *m, const struct scal_pp_matrix *tflags,
+                       double ox, double oy, bool smooth, FILE *geom, int block)
+{
+    char buf[64];
+    pp_set(cr, (struct pp_rgb){0, 0, 0});
+    pp_font(cr, 13, true);
+    pp_text(cr, ox + GX + GW / 2.0, oy + 12, 0.5, 0, p->title);
+    if (!m || m->rows == 0 || m->cols == 0) {
+        pp_font(cr, 12, false);
+        pp_text(cr, ox + GX + GW / 2.0, oy + GY + GH / 2.0, 0.5, 0.5,
+                "not enough configurations for this diagram");
+        return;
+    }
+    double cw = (double)GW / m->cols, ch = (double)GH / m->rows;
+    double gx = ox + GX, gy = oy + GY;
+    double vmax = pp_absmax(m);
+    fprintf(geom, "panel %d %s %.3f %.3f %.6f %.6f %u %u %.9g\n", block, p->metric, gx, gy, cw, ch,
+            m->rows, m->cols, vmax);
+    if (smooth) {
+        int w = GW, hh = GH;
+        cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, hh);
+        unsigned char *data = cairo_image_surface_get_data(img);
+        int stride = cairo_image_surface_get_stride(img);
+        cairo_surface_flush(img);
+        for (int py = 0; py < hh; py++)
+            for (int px = 0; px < w; px++) {
+                double fx = (px + 0.5) / cw - 0.5, fy = (m->rows - 1) - ((py + 0.5) / ch - 0.5);
+                double v = interp(m, fx, fy);
+                struct pp_rgb c = isnan(v) ? pp_color_missing() : color_of(p, v, vmax);
+                uint32_t pix = ((uint32_t)lround(c.r * 255) << 16) |
+                               ((uint32_t)lround(c.g * 255) << 8) | (uint32_t)lround(c.b * 255);
+                *(uint32_t *)(data + py * stride + px * 4) = pix;
+            }
+        cairo_surface_mark_dirty(img);
+        cairo_set_source_surface(cr, img, gx, gy);
+        cairo_paint(cr);
+        cairo_surface_destroy(img);
+    }
+    bool numbers = !smooth && cw >= 30 && ch >= 13;
+    double fs = fmin(fmin(ch * 0.55, cw / 4.0), 11);
+    for (size_t y = 0; y < m->rows; y++)
+        for (size_t x = 0; x < m->cols; x++) {
+            double v = pp_at(m, y, x);
+            double cx = gx + x * cw, cy = gy + (m->rows - 1 - y) * ch;
+            if (isnan(v)) {
+                pp_hatch(cr, cx, cy, cw, ch);
+                continue;
+            }
+            if (smooth) continue;
+            struct pp_rgb c = color_of(p, v, vmax);
+            pp_set(cr, c);
+            cairo_rectangle(cr, cx, cy, cw, ch);
+            cairo_fill(cr);
+            if (numbers) {
+                double lum = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
+                cairo_set_source_rgb(cr, lum < 0.5 ? 1 : 0, lum < 0.5 ? 1 : 0, lum < 0.5 ? 1 : 0);
+                pp_font(cr, fs, false);
+                snprintf(buf, sizeof(buf), strcmp(p->metric, "efficiency") ? "%+.2f" : "%.2f", v);
+                pp_text(cr, cx + cw / 2, cy + ch / 2, 0.5, 0.5, buf);
+            }
+            if (tflags && m->shape == SCAL_PP_FULL && tflags->flags &&
+                (tflags->flags[y * m->cols + x] & SCAL_PP_CELL_NOISY)) {
+                cairo_set_source_rgb(cr, 0.85, 0.1, 0.1); /* noisy: red corner mark */
+                cairo_move_to(cr, cx + cw, cy);
+                cairo_line_to(cr, cx + cw - fmin(cw, ch) * 0.3, cy);
+                cairo_line_to(cr, cx + cw, cy + fmin(cw, ch) * 0.3);
+                cairo_fill(cr);
+            }
+        }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, gx, gy, GW, GH);
+    cairo_stroke(cr);
+    /* Axes: every label while they fit (discrete), first and last only when smoothed. */
+    pp_font(cr, 10, false);
+    size_t stepx = (size_t)ceil(36.0 / cw), stepy = (size_t)ceil(13.0 / ch);
+    for (size_t x = 0; x < m->cols; x++) {
+        if (smooth ? (x != 0 && x + 1 != m->cols) : (x % stepx && x + 1 != m->cols)) continue;
+        col_label(h, m, x, buf, sizeof(buf));
+        pp_text(cr, gx + (x + 0.5) * cw, gy + GH + 4, 0.5, 0, buf);
+    }
+    for (size_t y = 0; y < m->rows; y++) {
+        if (smooth ? (y != 0 && y + 1 != m->rows) : (y % stepy && y + 1 != m->rows)) continue;
+        pp_text(cr, gx - 5, gy + (m->rows - 1 - y + 0.5) * ch, 1, 0.5, row_label(h, m, y));
+    }
+    pp_font(cr, 11, false);
+    pp_text(cr, gx + GW / 2.0, gy + GH + 22, 0.5, 0,
+            m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_INPUT_STEP ? "threads"
+                                                                       : "threads (to)");
+    pp_text_vertical(cr, ox + 14, gy + GH / 2.0,
+                     m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_THREAD_STEP ? "input"
+                                                                                 : "input (to)");
+    /* Colour bar. */
+    double lo = strcmp(p->metric, "efficiency") ? -vmax : 0,
+           hi = strcmp(p->metric, "efficiency") ? vmax : 1;
+    for (int i = 0; i < GH; i++) {
+        double v = hi - (hi - lo) * (i + 0.5) / GH;
+        pp_set(cr, color_of(p, v, vmax));
+        cairo_rectangle(cr, ox + BAR_X, gy + i, BAR_W, 1);
+        cairo_fill(cr);
+    }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_rectangle(cr, ox + BAR_X, gy, BAR_W, GH);
+    cairo_stroke(cr);
+    pp_font(cr, 9, false);
+    for (int k = 0; k <= 4; k++) {
+        double v = hi - (hi - lo) * k / 4.0;
+        snprintf(buf, sizeof(buf), "%.2f", v);
+        pp_text(cr, ox + BAR_X + BAR_W + 3, gy + GH * k / 4.0, 0, 0.5, buf);
+    }
+}
+
+static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const char *dir, char *why,
+                       size_t whylen)
+{
+    char path[1400], gpath[1400], suffix[32], title[600];
+    int blocks = h->mode == SCAL_PP_BOTH ? 2 : 1;
+    int W = blocks * 2 * PANEL_W, Ht = TITLE_H + 2 * PANEL_H + LEGEND_H;
+    pp_slice_suffix(h, s, suffix, sizeof(suffix));
+    snprintf(path, sizeof(path), "%s/%s%s.png", dir, h->regions[r].slug, suffix);
+    snprintf(gpath, sizeof(gpath), "%s/%s%s.geom", dir, h->regions[r].slug, suffix);
+    FILE *geom = fopen(gpath, "w");
+    if (!geom) {
+        snprintf(why, whylen, "cannot write %s", gpath);
+        return SCAL_EIO;
+    }
+    fprintf(geom, "image %d %d\n", W, Ht);
+    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, Ht);
+    cairo_t *cr = cairo_create(surf);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    pp_font(cr, 18, true);
+    snprintf(title, sizeof(title), "%s%s%s", h->regions[r].label, *h->slices[s] ? "  @ " : "",
+             h->slices[s]);
+    pp_text(cr, W / 2.0, 14, 0.5, 0, title);
+    const struct scal_pp_matrix *tm = h->get(h, r, s, "time");
+    for (int b = 0; b < blocks; b++) {
+        bool smooth = h->mode == SCAL_PP_SMOOTH || (h->mode == SCAL_PP_BOTH && b == 1);
+        if (blocks == 2) {
+            pp_font(cr, 12, false);
+            pp_text(cr, (b + 0.5) * 2 * PANEL_W, 36, 0.5, 0, smooth ? "smoothed" : "discrete");
+        }
+        for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++)
+            draw_panel(cr, h, &panels[k], h->get(h, r, s, panels[k].metric), tm,
+                       b * 2 * PANEL_W + panels[k].px * PANEL_W, TITLE_H + panels[k].py * PANEL_H,
+                       smooth, geom, b);
+    }
+    /* Legend: missing cells, noisy cells, baseline. */
+    double ly = TITLE_H + 2 * PANEL_H + 8;
+    pp_hatch(cr, 20, ly, 18, 16);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    pp_font(cr, 11, false);
+    pp_text(cr, 44, ly + 8, 0, 0.5, "missing (no valid run)");
+    cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
+    cairo_move_to(cr, 230, ly);
+    cairo_line_to(cr, 218, ly);
+    cairo_line_to(cr, 230, ly + 12);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    char lg[300];
+    snprintf(lg, sizeof(lg), "noisy (CV > %.0f%%)   statistic: %s   %s", 100 * h->noise_cv, h->stat,
+             *h->baseline_note ? h->baseline_note : "baseline: 1 thread");
+    pp_text(cr, 238, ly + 8, 0, 0.5, lg);
+    cairo_destroy(cr);
+    cairo_status_t st = cairo_surface_write_to_png(surf, path);
+    cairo_surface_destroy(surf);
+    fclose(geom);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        snprintf(why, whylen, "cannot write %s: %s", path, cairo_status_to_string(st));
+        return SCAL_EIO;
+    }
+    return 0;
+}
+
+static int run(const struct scal_pp_host *h, char *why, size_t whylen)
+{
+    char dir[1024];
+    if (h->single_run || h->nthreads < 2) {
+        snprintf(why, whylen,
+                 "the diagrams need several thread counts (this data has %zu "
+                 "configuration%s)",
+                 h->nthreads * h->ninputs, h->nthreads * h->ninputs == 1 ? "" : "s");
+        return SCAL_EUNAVAIL;
+    }
+    if (pp_subdir(h, "diagrams", dir, sizeof(dir)) < 0) {
+        snprintf(why, whylen, "cannot create %s", dir);
+        return SCAL_EIO;
+    }
+    for (size_t r = 0; r < h->nregions; r++) {
+        if (!h->selected(h, r)) continue;
+        for (size_t s = 0; s < h->nslices; s++) {
+            int rc = draw_region(h, r, s, dir, why, whylen);
+            if (rc < 0) return rc;
+        }
+    }
+    return 0;
+}
+
+static const char *const needs[] = {"efficiency", NULL};
+static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, needs, NULL, run};
+static const struct scal_plugin_desc desc = {
+    .abi_version = SCAL_PLUGIN_ABI_VERSION,
+    .struct_size = sizeof(desc),
+    .name = "diagrams",
+    .version = "1",
+    .kind = SCAL_PLUGIN_POSTPROC,
+    .description = "PaScal Viewer diagrams per region (diagrams/<region>.png, 2x2: efficiency, "
+                   "strong, input growth, weak)",
+    .postproc = &ops,
+};
+SCAL_PLUGIN_DEFINE(desc)

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Output plugin: the region tree with total time, efficiency at the largest thread count and rank
+// (index.txt and index.png), honouring --top / --region.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "draw.h"
+#include "util.h"
+
+struct row {
+    size_t region;
+    char text[700];
+    double eff;
+};
+
+static void visit(const struct scal_pp_host *h, size_t r, struct row *rows, size_t *n)
+{
+    if (h->selected(h, r)) {
+        const struct scal_pp_matrix *t = h->get(h, r, 0, "time"),
+                                    *e = h->get(h, r, 0, "efficiency");
+        const struct scal_pp_matrix *rk = h->get(h, r, 0, "rank"),
+                                    *sh = h->get(h, r, 0, "lost_share");
+        size_t y = h->ninputs - 1, x = h->nthreads - 1;
+        double tt = pp_at(t, y, (size_t)h->baseline_column), ef = pp_at(e, y, x);
+        double rank = pp_at(rk, 0, 0), share = pp_at(sh, 0, 0);
+        char rs[32] = "-";
+        if (!isnan(rank)) snprintf(rs, sizeof(rs), "%.0f (%.1f%%)", rank, 100 * share);
+        struct row *o = &rows[(*n)++];
+        o->region = r;
+        o->eff = ef;
+        snprintf(o->text, sizeof(o->text), "%*s%-*s %12.6g %8.3f  %s", 2 * (int)h->regions[r].depth,
+                 "", 50 - 2 * (int)(h->regions[r].depth < 20 ? h->regions[r].depth : 20),
+                 h->regions[r].label, tt, ef, rs);
+    }
+    for (size_t c = 1; c < h->nregions; c++)
+        if (h->regions[c].parent == (int32_t)r) visit(h, c, rows, n);
+}
+
+static int run(const struct scal_pp_host *h, char *why, size_t whylen)
+{
+    char path[1100];
+    struct row *rows = calloc(h->nregions, sizeof(*rows));
+    size_t n = 0;
+    if (!rows) return SCAL_ENOMEM;
+    visit(h, 0, rows, &n);
+    char head[300];
+    snprintf(head, sizeof(head), "%-50s %12s %8s  %s", "region", "time[s]", "eff",
+             "rank (share of lost time)");
+    char sub[300];
+    snprintf(sub, sizeof(sub),
+             "time at the baseline thread count and efficiency at %d threads, "
+             "input %s%s%s",
+             h->threads[h->nthreads - 1], h->inputs[h->ninputs - 1], *h->baseline_note ? "; " : "",
+             h->baseline_note);
+    snprintf(path, sizeof(path), "%s/index.txt", h->output_dir);
+    FILE *f = fopen(path, "w");
+    if (!f) goto fail;
+    fprintf(f, "%s\n%s\n", sub, head);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s  [%s]\n", rows[i].text, h->regions[rows[i].region].slug);
+    if (fclose(f)) goto fail;
+    int W = 1100, H = 70 + 18 * (int)n;
+    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    cairo_t *cr = cairo_create(surf);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_select_font_face(cr, "DejaVu Sans Mono", CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 10);
+    pp_text(cr, 10, 8, 0, 0, sub);
+    pp_text(cr, 30, 30, 0, 0, head);
+    for (size_t i = 0; i < n; i++) {
+        double y = 50 + 18 * (double)i;
+        if (isnan(rows[i].eff))
+            pp_hatch(cr, 10, y, 14, 12);
+        else {
+            pp_set(cr, pp_color_eff(rows[i].eff));
+            cairo_rectangle(cr, 10, y, 14, 12);
+            cairo_fill(cr);
+        }
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        pp_text(cr, 30, y, 0, 0, rows[i].text);
+    }
+    cairo_destroy(cr);
+    snprintf(path, sizeof(path), "%s/index.png", h->output_dir);
+    cairo_status_t st = cairo_surface_write_to_png(surf, path);
+    cairo_surface_destroy(surf);
+    free(rows);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        snprintf(why, whylen, "cannot write %s", path);
+        return SCAL_EIO;
+    }
+    return 0;
+fail:
+    free(rows);
+    snprintf(why, whylen, "cannot write %s", path);
+    return SCAL_EIO;
+}
+
+static const char *const needs[] = {"time", NULL};
+static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, needs, NULL, run};
+static const struct scal_plugin_desc desc = {
+    .abi_version = SCAL_PLUGIN_ABI_VERSION,
+    .struct_size = sizeof(desc),
+    .name = "index",
+    .version = "1",
+    .kind = SCAL_PLUGIN_POSTPROC,
+    .description = "index.txt / index.png: region tree with time, efficiency at the largest "
+                   "thread count and rank",
+    .postproc = &ops,
+};
+SCAL_PLUGIN_DEFINE(desc)

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Analysis plugin: speedup, efficiency and the three PaScal difference matrices per region.
+#include <math.h>
+#include <stdlib.h>
+
+#include "scal/postproc.h"
+#include "util.h"
+
+static const char *const needs[] = {"time", "team", NULL};
+static const char *const produces[] = {"speedup",     "efficiency", "diff_input",
+                                       "diff_strong", "diff_weak",  NULL};
+
+/* Efficiency uses the observed team sizes: E = (T_b * p_b) / (T * p), which is S / p with a
+ * 1-thread baseline and the relative efficiency otherwise. */
+static int run(const struct scal_pp_host *h, char *why, size_t whylen)
+{
+    size_t ni = h->ninputs, nt = h->nthreads, b = (size_t)h->baseline_column;
+    double *s = malloc(ni * nt * sizeof(*s)), *e = malloc(ni * nt * sizeof(*e));
+    double *d = malloc(ni * nt * sizeof(*d));
+    int rc = SCAL_ENOMEM;
+    if (!s || !e || !d) goto out;
+    for (size_t r = 0; r < h->nregions; r++)
+        for (size_t sl = 0; sl < h->nslices; sl++) {
+            const struct scal_pp_matrix *t = h->get(h, r, sl, "time");
+            const struct scal_pp_matrix *team = h->get(h, r, sl, "team");
+            if (!t) continue;
+            for (size_t y = 0; y < ni; y++)
+                for (size_t x = 0; x < nt; x++) {
+                    double tb = pp_at(t, y, b), tx = pp_at(t, y, x);
+                    double pb = pp_at(team, y, b), px = pp_at(team, y, x);
+                    if (!(pb > 0)) pb = h->threads[b];
+                    if (!(px > 0)) px = h->threads[x];
+                    s[y * nt + x] = tb / tx; /* NaN propagates: a gap stays a gap */
+                    e[y * nt + x] = (tb * pb) / (tx * px);
+                }
+            if ((rc = h->put(h, r, sl, "speedup", "", SCAL_PP_FULL, s, NULL)) < 0 ||
+                (rc = h->put(h, r, sl, "efficiency", "", SCAL_PP_FULL, e, NULL)) < 0)
+                goto out;
+            size_t k = 0;
+            for (size_t y = 0; y + 1 < ni; y++)
+                for (size_t x = 0; x < nt; x++)
+                    d[k++] = e[(y + 1) * nt + x] - e[y * nt + x];
+            if (ni > 1 &&
+                (rc = h->put(h, r, sl, "diff_input", "", SCAL_PP_INPUT_STEP, d, NULL)) < 0)
+                goto out;
+            k = 0;
+            for (size_t y = 0; y < ni; y++)
+                for (size_t x = 0; x + 1 < nt; x++)
+                    d[k++] = e[y * nt + x + 1] - e[y * nt + x];
+            if (nt > 1 &&
+                (rc = h->put(h, r, sl, "diff_strong", "", SCAL_PP_THREAD_STEP, d, NULL)) < 0)
+                goto out;
+            k = 0;
+            for (size_t y = 0; y + 1 < ni; y++)
+                for (size_t x = 0; x + 1 < nt; x++)
+                    d[k++] = e[(y + 1) * nt + x + 1] - e[y * nt + x];
+            if (ni > 1 && nt > 1 &&
+                (rc = h->put(h, r, sl, "diff_weak", "", SCAL_PP_BOTH_STEP, d, NULL)) < 0)
+                goto out;
+        }
+    rc = 0;
+out:
+    if (rc < 0) snprintf(why, whylen, "cannot store matrices");
+    free(s);
+    free(e);
+    free(d);
+    return rc;
+}
+
+static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_ANALYSIS, needs, produces, run};
+static const struct scal_plugin_desc desc = {
+    .abi_version = SCAL_PLUGIN_ABI_VERSION,
+    .struct_size = sizeof(desc),
+    .name = "scaling",
+    .version = "1",
+    .kind = SCAL_PLUGIN_POSTPROC,
+    .description = "speedup, efficiency (observed team size) and the input/strong/weak "
+                   "difference matrices",
+    .postproc = &ops,
+};
+SCAL_PLUGIN_DEFINE(desc)

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Output plugin: summary.txt with the notes, the ranking and every region's findings.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scal/postproc.h"
+#include "util.h"
+
+static double scalar(const struct scal_pp_host *h, size_t r, const char *m)
+{
+    return pp_at(h->get(h, r, 0, m), 0, 0);
+}
+
+static int run(const struct scal_pp_host *h, char *why, size_t whylen)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/summary.txt", h->output_dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(why, whylen, "cannot write %s", path);
+        return SCAL_EIO;
+    }
+    const char *const *notes;
+    fprintf(f, "scal report summary\n\nsources:");
+    for (const char *const *s = h->sources; s && *s; s++)
+        fprintf(f, " %s", *s);
+    fprintf(f, "\nstatistic of repetitions: %s; inputs: %zu; thread counts:", h->stat, h->ninputs);
+    for (size_t t = 0; t < h->nthreads; t++)
+        fprintf(f, " %d", h->threads[t]);
+    fprintf(f, "\nbaseline: %s\n",
+            *h->baseline_note ? h->baseline_note
+                              : "the 1-thread run of "
+                                "each input");
+    size_t n = h->notes(h, -1, &notes);
+    if (n) fprintf(f, "\nnotes:\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  - %s\n", notes[i]);
+    /* ranking */
+    fprintf(f, "\nregions by share of the program's lost time (rank, share, label):\n");
+    size_t shown = 0;
+    for (size_t k = 1; k <= h->nregions && shown < (h->top ? h->top : 20); k++)
+        for (size_t r = 1; r < h->nregions; r++)
+            if (scalar(h, r, "rank") == (double)k) {
+                fprintf(f, "  %3zu  %6.1f%%  %s\n", k, 100 * scalar(h, r, "lost_share"),
+                        h->regions[r].label);
+                shown++;
+            }
+    if (!shown) fprintf(f, "  (none: needs at least two thread counts)\n");
+    fprintf(f, "\nfindings:\n");
+    for (size_t r = 0; r < h->nregions; r++) {
+        if (!h->selected(h, r)) continue;
+        fprintf(f, "\n%s [%s]\n", h->regions[r].label, h->regions[r].slug);
+        n = h->notes(h, (long)r, &notes);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "  - %s\n", notes[i]);
+        if (!n) fprintf(f, "  - (no finding)\n");
+    }
+    if (fclose(f)) {
+        snprintf(why, whylen, "cannot write %s", path);
+        return SCAL_EIO;
+    }
+    return 0;
+}
+
+static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, NULL, NULL, run};
+static const struct scal_plugin_desc desc = {
+    .abi_version = SCAL_PLUGIN_ABI_VERSION,
+    .struct_size = sizeof(desc),
+    .name = "summary",
+    .version = "1",
+    .kind = SCAL_PLUGIN_POSTPROC,
+    .description = "summary.txt: notes, ranking by lost efficiency, findings per region",
+    .postproc = &ops,
+};
+SCAL_PLUGIN_DEFINE(desc)

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Internal interface of the post-processor (scal_postproc): options of `scal report`, the merged
+ * campaign model, the matrix store behind struct scal_pp_host, and the plugin loader. */
+#ifndef SCAL_POSTPROC_REPORT_H
+#define SCAL_POSTPROC_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scal/plugin.h"
+#include "scal/postproc.h"
+
+struct scal_report_options {
+    const char *const *files; /* campaign or run files */
+    size_t nfiles;
+    const char *output_dir;
+    const char *only; /* comma-separated plugin names, or NULL */
+    const char *skip;
+    enum scal_pp_mode mode;
+    const char *stat; /* median|mean|min|max */
+    size_t top;
+    const char *region_pattern; /* fnmatch pattern on label or slug, or NULL */
+    bool no_write;
+    const char *plugin_dirs; /* colon-separated directories searched for libscal_*.so */
+};
+
+/* One line of `scal report --list`. */
+struct scal_report_plugin_info {
+    char name[64];
+    char path[512];
+    const char *description;
+    int stage;
+    const char *const *needs;
+    const char *const *produces;
+};
+
+/* Runs the whole report. Notes (baseline, gaps, skipped plugins) are handed to note_cb. */
+int scal_report_run(const struct scal_report_options *opts,
+                    void (*note_cb)(void *arg, const char *text), void *arg);
+/* Lists the post-processing plugins found in plugin_dirs. */
+int scal_report_list(const char *plugin_dirs,
+                     void (*cb)(void *arg, const struct scal_report_plugin_info *info), void *arg);
+/* Converts a PaScal Viewer JSON file into a campaign file. */
+int scal_import_pascal(const char *json_path, const char *campaign_path);
+
+/* ---- the merged campaign (load.c) ---- */
+struct pp_region {
+    char *key;   /* identity across files */
+    char *label; /* display title */
+    char *slug;
+    int32_t parent;
+    uint32_t depth;
+    int kind;
+};
+
+struct pp_sample {
+    uint32_t region;
+    uint32_t cell;  /* (slice * ninputs + input) * nthreads + thread */
+    int32_t metric; /* -1: time; else index into metrics */
+    int32_t team;
+    double value;
+};
+
+struct pp_campaign {
+    char **inputs;
+    size_t ninputs;
+    int32_t *threads;
+    size_t nthreads;
+    int64_t *freqs;
+    size_t nfreqs;
+    struct pp_region *regions;
+    size_t nregions;
+    char **metrics; /* sensor metric names "<plugin>.<metric>" */
+    char **metric_units;
+    size_t nmetrics;
+    struct pp_sample *samples;
+    size_t nsamples, capsamples;
+    char **notes;
+    size_t nnotes;
+    bool single_run;
+    size_t nruns;
+};
+
+int pp_campaign_load(struct pp_campaign *c, const char *const *files, size_t nfiles);
+void pp_campaign_free(struct pp_campaign *c);
+int pp_campaign_note(struct pp_campaign *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- the host (host.c) ---- */
+struct pp_host;
+int pp_host_create(struct pp_host **out, struct pp_campaign *c,
+                   const struct scal_report_options *o);
+const struct scal_pp_host *pp_host_api(struct pp_host *h);
+void pp_host_free(struct pp_host *h);
+/* Applies --region PATTERN and --top K (by the "rank" scalar) to selected(). */
+void pp_host_select(struct pp_host *h, const char *pattern, size_t top);
+/* Statistics of samples: "median", "mean", "min", "max". */
+double pp_stat(double *v, size_t n, const char *stat);
+
+/* ---- the loader (loader.c): the one place that turns a .so into a descriptor ---- */
+struct pp_plugin {
+    void *handle;
+    char name[64];
+    char path[512];
+    const struct scal_plugin_desc *desc;
+};
+int pp_plugins_load(const char *dirs, struct pp_plugin **out, size_t *n);
+void pp_plugins_free(struct pp_plugin *p, size_t n);
+
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Writes a synthetic campaign of the PaScal Viewer's theoretical program (T = n^2/p + log2 p) with
+// the layout.h tables, plus variants for bad-input tests and the benchmark.
+// usage: gen_campaign OUT [--inputs N] [--threads N] [--reps R] [--regions K] [--gap] [--no1]
+//                         [--energy] [--badtime] [--dup] [--schema V] [--empty] [--freqs N]
+//                         [--maxteam K] [--noisy]
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5util.h"
+#include "layout.h"
+#include "strtab.h"
+
+int main(int argc, char **argv)
+{
+    int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
+    int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0, noisy = 0;
+    if (argc < 2) return 2;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--inputs"))
+            ni = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads"))
+            nt = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--reps"))
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--regions"))
+            nreg = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--gap"))
+            gap = 1;
+        else if (!strcmp(argv[i], "--no1"))
+            no1 = 1;
+        else if (!strcmp(argv[i], "--energy"))
+            energy = 1;
+        else if (!strcmp(argv[i], "--badtime"))
+            badtime = 1;
+        else if (!strcmp(argv[i], "--dup"))
+            dup = 1;
+        else if (!strcmp(argv[i], "--schema"))
+            schema = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--empty"))
+            empty = 1;
+        else if (!strcmp(argv[i], "--freqs"))
+            nf = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--maxteam"))
+            maxteam = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--noisy"))
+            noisy = 1;
+        else
+            return 2;
+    }
+    struct scal_strtab st;
+    scal_strtab_init(&st);
+    int ncfg = ni * nt * nf + (dup ? 1 : 0);
+    struct scal_config_row *cfg = calloc(ncfg, sizeof(*cfg));
+    struct scal_run_row *runs = calloc((size_t)ncfg * reps, sizeof(*runs));
+    struct scal_region_id_row *reg = calloc(nreg, sizeof(*reg));
+    struct scal_region_stat_row *rs = calloc((size_t)ncfg * reps * nreg, sizeof(*rs));
+    struct scal_run_sensor_value_row *sv = calloc((size_t)ncfg * reps, sizeof(*sv));
+    char **inputs = calloc(ni, sizeof(*inputs));
+    int32_t *threads = calloc(nt, sizeof(*threads));
+    char buf[256];
+    for (int i = 0; i < ni; i++) {
+        snprintf(buf, sizeof(buf), "i%d", i + 1);
+        inputs[i] = strdup(buf);
+    }
+    for (int t = 0; t < nt; t++)
+        threads[t] = 1 << (t + no1);
+    for (int c = 0; c < ni * nt * nf; c++)
+        cfg[c] = (struct scal_config_row){(uint32_t)c,
+                                          threads[c % nt],
+                                          (uint32_t)((c / nt) % ni),
+                                          (uint32_t)scal_strtab_add(&st, inputs[(c / nt) % ni]),
+                                          nf > 1 ? 1000000 * (1 + c / (ni * nt)) : -1,
+                                          0,
+                                          0};
+    if (dup) cfg[ni * nt * nf] = cfg[0], cfg[ni * nt * nf].id = ni * nt * nf;
+    uint32_t file = (uint32_t)scal_strtab_add(&st, "/src/theory.c");
+    uint32_t mod = (uint32_t)scal_strtab_add(&st, "/bin/theory");
+    for (int r = 0; r < nreg; r++) {
+        struct scal_region_id_row *x = &reg[r];
+        x->id = r;
+        x->parent = r == 0 ? -1 : (r <= 2 ? 0 : 1 + (r % 2));
+        x->depth = r == 0 ? 0 : (r <= 2 ? 1 : 2);
+        x->kind = r == 0 ? SCAL_KIND_ROOT : SCAL_KIND_PARALLEL;
+        snprintf(buf, sizeof(buf), r == 0 ? "whole program" : "theory.c:%d-%d", 10 * r, 10 * r + 8);
+        x->name = (uint32_t)scal_strtab_add(&st, buf);
+        x->module = r ? mod : 0;
+        x->offset = 0x1000 + 16 * r;
+        x->file = r ? file : 0;
+        x->line_first = r ? 10 * r : -1;
+        x->line_last = r ? 10 * r + 8 : -1;
+        x->function = (uint32_t)scal_strtab_add(&st, r ? "kernel" : "");
+        x->gap_prev = x->gap_next = -1;
+    }
+    uint32_t jm = (uint32_t)scal_strtab_add(&st, "rapl.package-0"),
+             ju = (uint32_t)scal_strtab_add(&st, "J");
+    size_t nruns = 0, nrs = 0, nsv = 0;
+    for (int c = 0; c < ncfg; c++)
+        for (int k = 0; k < reps; k++) {
+            struct scal_run_row *r = &runs[nruns];
+            r->id = (uint32_t)nruns;
+            r->config = c;
+            r->repetition = k;
+            r->status = SCAL_RUN_OK;
+            r->team_requested = r->team_observed = cfg[c].threads;
+            if (maxteam && r->team_observed > maxteam)
+                r->team_observed = maxteam, r->team_mismatch = 1;
+            r->frequency_observed_khz = -1;
+            double n = 10.0 * (1 << cfg[c].input), p = cfg[c].threads;
+            double noise = reps > 1 ? 1 + 0.001 * (k - (reps - 1) / 2.0) : 1;
+            if (noisy && c == 1) noise = 1 + 0.5 * k; /* input 1, second thread count */
+            double T = (n * n / p + log2(p)) * noise;
+            if (cfg[c].frequency_khz > 0) T *= 1e6 / cfg[c].frequency_khz; /* slower clock */
+            for (int g = 0; g < nreg; g++) {
+                if (gap && g == 1 && cfg[c].input == 2 && cfg[c].threads == 4) continue;
+                struct scal_region_stat_row *s = &rs[nrs++];
+                s->run = r->id;
+                s->region = g;
+                s->count = 1;
+                /* root: the closed form; region 1: 70% of it (same efficiency); region 2: a
+                 * serial part (n^2 * 0.3 at every p); deeper regions: mixtures. */
+                double t = g == 0   ? T
+                           : g == 1 ? 0.7 * T
+                           : g == 2 ? 0.3 * n * n
+                                    : T * (0.001 + 0.0001 * (g % 7));
+                if (badtime && g == 1 && cfg[c].input == 0 && cfg[c].threads == 1)
+                    t = k == 0 ? NAN : -1;
+                s->time_total_s = s->time_median_s = s->time_mean_s = t;
+                s->team_actual_max = s->team_actual_min = r->team_observed;
+            }
+            if (energy)
+                sv[nsv++] = (struct scal_run_sensor_value_row){
+                    r->id, -1, -1, jm, ju, 1, 50.0 * T * (1 + 0.1 * p)};
+            nruns++;
+        }
+    scal_h5_quiet();
+    hid_t f = H5Fcreate(argv[1], H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    scal_h5_attr_set_str(f, SCAL_ATTR_FORMAT, SCAL_FORMAT_CAMPAIGN);
+    scal_h5_attr_set_i64(f, SCAL_ATTR_SCHEMA_VERSION, schema);
+    scal_h5_attr_set_str(f, SCAL_ATTR_TOOL_VERSION, "gen_campaign");
+    hid_t g = H5Gcreate2(f, "campaign", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    scal_h5_write_strings(g, "inputs", (const char *const *)inputs, ni);
+    H5Gclose(g);
+#define W(desc, rows, n)                                                                           \
+    scal_h5_write_table(f, (desc).name, (desc).fields, (desc).nfields, (desc).row_size, rows, n)
+    int rc = 0;
+    rc |= W(scal_table_configs, cfg, empty ? 0 : ncfg);
+    rc |= W(scal_table_runs, runs, empty ? 0 : nruns);
+    rc |= W(scal_table_campaign_regions, reg, nreg);
+    rc |= W(scal_table_region_stats, rs, empty ? 0 : nrs);
+    rc |= W(scal_table_thread_stats, NULL, 0);
+    if (energy) rc |= W(scal_table_run_sensor_values, sv, nsv);
+    rc |= scal_h5_write_strings(f, "strings", (const char *const *)st.strings, st.count);
+    H5Fclose(f);
+    for (int i = 0; i < ni; i++)
+        free(inputs[i]);
+    free(inputs);
+    free(threads);
+    free(cfg);
+    free(runs);
+    free(reg);
+    free(rs);
+    free(sv);
+    scal_strtab_free(&st);
+    return rc ? 1 : 0;
+}
