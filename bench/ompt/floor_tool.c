@@ -22,7 +22,8 @@ static inline void stamp(void)
     ring[pos++ & (RING - 1)] = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void on_parallel_begin(ompt_data_t *e, const ompt_frame_t *f, ompt_data_t *p, unsigned r, int fl, const void *c)
+static void on_parallel_begin(ompt_data_t *e, const ompt_frame_t *f, ompt_data_t *p, unsigned r,
+                              int fl, const void *c)
 {
     stamp();
 }
@@ -30,15 +31,18 @@ static void on_parallel_end(ompt_data_t *p, ompt_data_t *e, int fl, const void *
 {
     stamp();
 }
-static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *p, ompt_data_t *t, unsigned n, unsigned i, int fl)
+static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *p, ompt_data_t *t, unsigned n,
+                             unsigned i, int fl)
 {
     stamp();
 }
-static void on_sync_region(ompt_sync_region_t k, ompt_scope_endpoint_t ep, ompt_data_t *p, ompt_data_t *t, const void *c)
+static void on_sync_region(ompt_sync_region_t k, ompt_scope_endpoint_t ep, ompt_data_t *p,
+                           ompt_data_t *t, const void *c)
 {
     stamp();
 }
-static void on_mutex_acquire(ompt_mutex_t k, unsigned h, unsigned i, ompt_wait_id_t w, const void *c)
+static void on_mutex_acquire(ompt_mutex_t k, unsigned h, unsigned i, ompt_wait_id_t w,
+                             const void *c)
 {
     stamp();
 }
@@ -46,7 +50,8 @@ static void on_mutex_acquired(ompt_mutex_t k, ompt_wait_id_t w, const void *c)
 {
     stamp();
 }
-static void on_work(ompt_work_t w, ompt_scope_endpoint_t ep, ompt_data_t *p, ompt_data_t *t, uint64_t n, const void *c)
+static void on_work(ompt_work_t w, ompt_scope_endpoint_t ep, ompt_data_t *p, ompt_data_t *t,
+                    uint64_t n, const void *c)
 {
     stamp();
 }
@@ -67,11 +72,10 @@ static int floor_initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t 
     return 1;
 }
 
-static void floor_finalize(ompt_data_t *data)
-{
-}
+static void floor_finalize(ompt_data_t *data) {}
 
-__attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rt)
+__attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(unsigned v,
+                                                                                 const char *rt)
 {
     static ompt_start_tool_result_t result = {floor_initialize, floor_finalize, {0}};
     return &result;
