@@ -558,7 +558,9 @@ int scal_write_run_file(const char *unused, uint64_t end_ns)
 {
     char path[4200], tmp[4300];
     int rc;
-    H5dont_atexit(); /* our flush may run from exit handlers: HDF5 must not shut down first */
+    /* Our flush may run from exit handlers: HDF5 must not have shut itself down first. (A no-op
+     * when the program already initialised HDF5 itself.) */
+    H5dont_atexit();
     scal_h5_quiet();
     close_open_regions(end_ns);
     output_path(path, sizeof(path));
@@ -579,12 +581,10 @@ int scal_write_run_file(const char *unused, uint64_t end_ns)
     if (rc < 0) {
         fprintf(stderr, "scal: measurements lost: %s\n", scal__last_error(rc));
         unlink(tmp);
-        H5close();
         return rc;
     }
     if (rename(tmp, path) != 0) {
         fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, path, strerror(errno));
-        H5close();
         return SCAL_EIO;
     }
     uint64_t problems = diagnostics_total();
@@ -593,6 +593,6 @@ int scal_write_run_file(const char *unused, uint64_t end_ns)
                 (unsigned long long)problems, path);
     else if (scal_tool_state.cfg.verbose)
         fprintf(stderr, "scal: wrote %s\n", path);
-    H5close();
+    /* No H5close(): the measured program may use the same HDF5 library and still have files open. */
     return SCAL_OK;
 }
