@@ -216,6 +216,14 @@ def scenario_sigterm(args):
     check(len(run.by_line(marker_line(args.source, "/* SPINS */"))) == 1, "the interrupted region is recorded")
 
 
+def scenario_uses_hdf5(args):
+    own = os.path.join(args.workdir, "own.h5")
+    run = Run(args, prog_args=[own]).open()
+    check(len([r for r in run.regions if r["kind"] == 1]) == 1, "the program's region is measured")
+    with h5py.File(own, "r") as f:
+        check(int(f["total"][0]) == 499500, "the program's own HDF5 file, finished after OpenMP finalize, is intact")
+
+
 def scenario_overflow(args):
     run = Run(args, env={"SCAL_MAX_REGIONS": "16"}).open()
     check("beyond SCAL_MAX_REGIONS" in run.stderr or "measurement problem" in run.stderr, "the overflow is reported on stderr")
