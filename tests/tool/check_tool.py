@@ -221,7 +221,7 @@ def scenario_uses_hdf5(args):
     run = Run(args, prog_args=[own]).open()
     check(len([r for r in run.regions if r["kind"] == 1]) == 1, "the program's region is measured")
     with h5py.File(own, "r") as f:
-        check(int(f["total"][0]) == 499500, "the program's own HDF5 file, finished after OpenMP finalize, is intact")
+        check(int(f["total"][0]) == 499500, "the program's own HDF5 file, finished at exit, is intact next to the run file")
 
 
 def scenario_overflow(args):

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A program that uses HDF5 itself and writes its own file in an atexit handler, after OpenMP
-// finalize (when scal writes its run file): the tool must not shut down the shared HDF5 library.
+// A program that uses HDF5 itself (the same library instance as the tool) and finishes its own file
+// in an atexit handler: both its file and scal's run file must come out intact.
 //   uses_hdf5 OUTPUT.h5
 #include <hdf5.h>
 #include <stdio.h>
