@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Regenerates schemas/scal-run-1.json and schemas/scal-campaign-1.json from common/layout.h (the
+# tables' X-macros) and the attribute lists below. tests/layout checks that the two stay in step.
+#   python3 scripts/gen-schemas.py
+import json
+import os
+import re
+
+root = os.path.join(os.path.dirname(__file__), "..")
+layout = open(os.path.join(root, "common/layout.h")).read()
+TYPES = {"SCAL_H5_U8": "u8", "SCAL_H5_I32": "i32", "SCAL_H5_U32": "u32", "SCAL_H5_I64": "i64", "SCAL_H5_U64": "u64", "SCAL_H5_F64": "f64"}
+STRING_MEMBERS = {"name", "module", "build_id", "file", "function", "input_label", "affinity", "argv", "message",
+                  "stdout_tail", "stderr_tail", "metric", "unit", "version", "reason", "path"}
+REGION_MEMBERS = {"region", "parent", "gap_prev", "gap_next"}
+
+
+def macro_fields(name):
+    m = re.search(r"#define %s\(X\)(.*?)\n\n" % name, layout, re.S)
+    return [(t, n) for t, n in re.findall(r"X\((SCAL_H5_\w+),\s*\w+,\s*(\w+)\)", m.group(1))]
+
+
+def unit_of(member):
+    if member.endswith("_s2"):
+        return "s^2"
+    if member.endswith("_s") or member == "time_s":
+        return "s"
+    if member.endswith("_khz"):
+        return "kHz"
+    if member == "started_unix":
+        return "s since 1970"
+    return ""
+
+
+def members(*macros, prefix=()):
+    out = [{"name": n, "type": t} for n, t in prefix]
+    for mac in macros:
+        for t, n in macro_fields(mac):
+            out.append({"name": n, "type": TYPES[t]})
+    for m in out:
+        u = unit_of(m["name"])
+        if u:
+            m["unit"] = u
+        if m["name"] in STRING_MEMBERS:
+            m["string_index"] = True
+        if m["name"] in REGION_MEMBERS:
+            m["region_ref"] = True
+    return out
+
+
+ROOT_ATTRS = [{"name": "scal_format", "type": "string", "required": True},
+              {"name": "scal_schema_version", "type": "int", "required": True},
+              {"name": "scal_tool_version", "type": "string", "required": True}]
+run = {
+    "format": "scal-run", "version": 1,
+    "description": "One run of a program measured by libscal_ompt.so.",
+    "attributes": ROOT_ATTRS,
+    "groups": [
+        {"path": "meta", "required": True, "attributes": [
+            {"name": n, "type": "string", "required": True} for n in
+            ("command_line", "executable", "host", "cpu_model", "kernel", "date_utc", "omp_runtime", "clock_source", "exit_reason", "tool_options")] + [
+            {"name": n, "type": "int", "required": True} for n in ("pid", "cpu_count", "requested_threads", "max_team_observed", "trace")] + [
+            {"name": n, "type": "float", "required": True} for n in ("start_unix", "duration_s")],
+         "datasets": [{"path": "meta/environment", "type": "strings", "required": True}]},
+        {"path": "diagnostics", "required": True, "attributes": [{"name": "errors_total", "type": "int", "required": True}],
+         "datasets": [{"path": "diagnostics/messages", "type": "strings", "required": True}]},
+        {"path": "trace", "required": False, "attributes": [
+            {"name": n, "type": "int", "required": True} for n in ("capacity_per_thread", "recorded", "dropped")]},
+        {"path": "sensors", "required": False},
+    ],
+    "datasets": [{"path": "strings", "type": "strings", "required": True}],
+    "tables": [
+        {"path": "regions", "required": True, "description": "one row per region node; row i has id i; row 0 is the whole program",
+         "members": members("SCAL_REGION_IDENTITY_FIELDS", "SCAL_REGION_STATS_FIELDS")},
+        {"path": "threads", "required": True, "description": "per (region, team thread index) totals",
+         "members": members("SCAL_THREAD_FIELDS")},
+        {"path": "trace/instances", "required": False, "members": members("SCAL_TRACE_INSTANCE_FIELDS")},
+        {"path": "trace/states", "required": False, "members": members("SCAL_TRACE_STATE_FIELDS")},
+        {"path": "sensors/values", "required": False, "members": members("SCAL_SENSOR_VALUE_FIELDS")},
+        {"path": "sensors/samples", "required": False, "members": members("SCAL_SENSOR_SAMPLE_FIELDS")},
+        {"path": "sensors/plugins", "required": False, "members": members("SCAL_PLUGIN_STATE_FIELDS")},
+    ],
+}
+RUN = [("run", "u32")]
+campaign = {
+    "format": "scal-campaign", "version": 1,
+    "description": "A campaign: many runs of one program over a configuration matrix.",
+    "attributes": ROOT_ATTRS,
+    "groups": [{"path": "campaign", "required": True, "attributes": [
+        {"name": "program", "type": "string", "required": True}]}],
+    "datasets": [{"path": "strings", "type": "strings", "required": True}],
+    "tables": [
+        {"path": "configs", "required": True, "members": members("SCAL_CONFIG_FIELDS")},
+        {"path": "runs", "required": True, "members": members("SCAL_RUN_FIELDS")},
+        {"path": "regions", "required": True, "description": "region identities unified across runs",
+         "members": members("SCAL_REGION_IDENTITY_FIELDS")},
+        {"path": "region_stats", "required": True, "members": members("SCAL_REGION_STATS_FIELDS", prefix=RUN + [("region", "u32")])},
+        {"path": "thread_stats", "required": False, "members": members("SCAL_THREAD_FIELDS", prefix=RUN)},
+        {"path": "sensor_values", "required": False, "members": members("SCAL_SENSOR_VALUE_FIELDS", prefix=RUN)},
+        {"path": "sensor_samples", "required": False, "members": members("SCAL_SENSOR_SAMPLE_FIELDS", prefix=RUN)},
+        {"path": "plugins", "required": False, "members": members("SCAL_PLUGIN_STATE_FIELDS", prefix=RUN)},
+    ],
+}
+for doc in (run, campaign):
+    path = os.path.join(root, "schemas", "%s-%d.json" % (doc["format"], doc["version"]))
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    print("wrote", path)
