@@ -46,9 +46,12 @@ static const char *type_name(hid_t t)
     if (cls != H5T_INTEGER) return "other";
     bool sign = H5Tget_sign(t) == H5T_SGN_2;
     switch (size) {
-    case 1: return sign ? "i8" : "u8";
-    case 4: return sign ? "i32" : "u32";
-    case 8: return sign ? "i64" : "u64";
+    case 1:
+        return sign ? "i8" : "u8";
+    case 4:
+        return sign ? "i32" : "u32";
+    case 8:
+        return sign ? "i64" : "u64";
     }
     return "other";
 }
@@ -59,7 +62,10 @@ static const char *attr_kind(hid_t obj, const char *name)
     H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
     if (t >= 0) H5Tclose(t);
     if (a >= 0) H5Aclose(a);
-    return cls == H5T_STRING ? "string" : cls == H5T_INTEGER ? "int" : cls == H5T_FLOAT ? "float" : "other";
+    return cls == H5T_STRING    ? "string"
+           : cls == H5T_INTEGER ? "int"
+           : cls == H5T_FLOAT   ? "float"
+                                : "other";
 }
 
 static void check_attributes(struct checker *c, hid_t obj, const char *where, json_t *attrs)
@@ -119,7 +125,8 @@ static void check_against_schema(struct checker *c)
     {
         const char *path = json_string_value(json_object_get(g, "path"));
         if (!scal_h5_exists(c->f->id, path)) {
-            if (json_is_true(json_object_get(g, "required"))) problem(c, "group /%s is missing", path);
+            if (json_is_true(json_object_get(g, "required")))
+                problem(c, "group /%s is missing", path);
             continue;
         }
         hid_t gid = H5Gopen2(c->f->id, path, H5P_DEFAULT);
@@ -149,23 +156,26 @@ static void check_against_schema(struct checker *c)
     {
         const char *path = json_string_value(json_object_get(t, "path"));
         if (!scal_h5_exists(c->f->id, path)) {
-            if (json_is_true(json_object_get(t, "required"))) problem(c, "table /%s is missing", path);
+            if (json_is_true(json_object_get(t, "required")))
+                problem(c, "table /%s is missing", path);
             continue;
         }
         check_table_members(c, path, json_object_get(t, "members"));
     }
 }
 
-static void check_string(struct checker *c, const char *table, size_t row, const char *member, uint32_t idx)
+static void check_string(struct checker *c, const char *table, size_t row, const char *member,
+                         uint32_t idx)
 {
     if (idx >= c->f->nstrings)
-        problem(c, "/%s row %zu: %s refers to string %u, but /strings has %zu", table, row, member, idx,
-                c->f->nstrings);
+        problem(c, "/%s row %zu: %s refers to string %u, but /strings has %zu", table, row, member,
+                idx, c->f->nstrings);
 }
 
 /* The region tree: ids are row numbers, parents precede children, depths follow, kinds are known,
  * serial gaps name existing neighbours. */
-static void check_regions(struct checker *c, const struct scal_region_id_row *rows, size_t stride, size_t n)
+static void check_regions(struct checker *c, const struct scal_region_id_row *rows, size_t stride,
+                          size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const struct scal_region_id_row *r = (const void *)((const char *)rows + i * stride);
@@ -177,12 +187,16 @@ static void check_regions(struct checker *c, const struct scal_region_id_row *ro
             if (r->parent < 0 || (size_t)r->parent >= n)
                 problem(c, "/regions row %zu: parent %d does not exist", i, r->parent);
             else if ((size_t)r->parent >= i)
-                problem(c, "/regions row %zu: parent %d is not an earlier row (the tree has a cycle or is out of order)",
+                problem(c,
+                        "/regions row %zu: parent %d is not an earlier row (the tree has a cycle "
+                        "or is out of order)",
                         i, r->parent);
             else {
-                const struct scal_region_id_row *p = (const void *)((const char *)rows + (size_t)r->parent * stride);
+                const struct scal_region_id_row *p =
+                    (const void *)((const char *)rows + (size_t)r->parent * stride);
                 if (r->depth != p->depth + 1)
-                    problem(c, "/regions row %zu: depth %u under a parent of depth %u", i, r->depth, p->depth);
+                    problem(c, "/regions row %zu: depth %u under a parent of depth %u", i, r->depth,
+                            p->depth);
             }
         }
         if (r->gap_prev < -1 || (r->gap_prev >= 0 && (size_t)r->gap_prev >= n))
@@ -212,10 +226,12 @@ static void check_run_content(struct checker *c)
     size_t nregions = 0, nthreads = 0;
     if (read_rows(c, &scal_table_run_regions, (void **)&regions, &nregions) == 0) {
         if (nregions == 0) problem(c, "/regions is empty (every run has at least the root)");
-        /* The identity members lead struct scal_region_row exactly as in struct scal_region_id_row. */
+        /* The identity members lead struct scal_region_row exactly as in struct scal_region_id_row.
+         */
         check_regions(c, (const struct scal_region_id_row *)regions, sizeof(*regions), nregions);
     }
-    if (scal_h5_exists(c->f->id, "threads") && read_rows(c, &scal_table_threads, (void **)&threads, &nthreads) == 0)
+    if (scal_h5_exists(c->f->id, "threads") &&
+        read_rows(c, &scal_table_threads, (void **)&threads, &nthreads) == 0)
         for (size_t i = 0; i < nthreads; i++)
             if (threads[i].region >= nregions)
                 problem(c, "/threads row %zu: region %u does not exist", i, threads[i].region);
@@ -251,20 +267,23 @@ static void check_campaign_content(struct checker *c)
         check_string(c, "configs", i, "input_label", configs[i].input_label);
         check_string(c, "configs", i, "affinity", configs[i].affinity);
         check_string(c, "configs", i, "argv", configs[i].argv);
-        if (configs[i].threads < 1) problem(c, "/configs row %zu: %d threads", i, configs[i].threads);
+        if (configs[i].threads < 1)
+            problem(c, "/configs row %zu: %d threads", i, configs[i].threads);
     }
     for (size_t i = 0; i < nruns; i++) {
         run_ids[i] = runs[i].id;
         if (!id_in(config_ids, nconfigs, runs[i].config))
             problem(c, "/runs row %zu: configuration %u does not exist", i, runs[i].config);
-        if (runs[i].status > SCAL_RUN_NODATA) problem(c, "/runs row %zu: unknown status %u", i, runs[i].status);
+        if (runs[i].status > SCAL_RUN_NODATA)
+            problem(c, "/runs row %zu: unknown status %u", i, runs[i].status);
         check_string(c, "runs", i, "message", runs[i].message);
         check_string(c, "runs", i, "stdout_tail", runs[i].stdout_tail);
         check_string(c, "runs", i, "stderr_tail", runs[i].stderr_tail);
     }
     if (nregions) check_regions(c, regions, sizeof(*regions), nregions);
     for (size_t i = 0; i < nstats; i++) {
-        if (!id_in(run_ids, nruns, stats[i].run)) problem(c, "/region_stats row %zu: run %u does not exist", i, stats[i].run);
+        if (!id_in(run_ids, nruns, stats[i].run))
+            problem(c, "/region_stats row %zu: run %u does not exist", i, stats[i].run);
         if (stats[i].region >= nregions)
             problem(c, "/region_stats row %zu: region %u does not exist", i, stats[i].region);
     }
@@ -286,8 +305,10 @@ static int check_inner(void *p)
     struct checker *c = ((struct check_args *)p)->c;
     check_against_schema(c);
     if (c->problems) return 0; /* content checks need a well-formed layout */
-    if (!strcmp(c->f->format, SCAL_FORMAT_RUN)) check_run_content(c);
-    else check_campaign_content(c);
+    if (!strcmp(c->f->format, SCAL_FORMAT_RUN))
+        check_run_content(c);
+    else
+        check_campaign_content(c);
     return 0;
 }
 
@@ -312,10 +333,12 @@ static int check_file(const char *path)
     if (c.problems == 0) {
         int64_t nregions = scal_h5_table_rows(f.id, "regions");
         if (!strcmp(f.format, SCAL_FORMAT_RUN))
-            printf("%s: ok (%s v%lld, %lld regions)\n", path, f.format, (long long)f.version, (long long)nregions);
+            printf("%s: ok (%s v%lld, %lld regions)\n", path, f.format, (long long)f.version,
+                   (long long)nregions);
         else
-            printf("%s: ok (%s v%lld, %lld runs, %lld regions)\n", path, f.format, (long long)f.version,
-                   (long long)scal_h5_table_rows(f.id, "runs"), (long long)nregions);
+            printf("%s: ok (%s v%lld, %lld runs, %lld regions)\n", path, f.format,
+                   (long long)f.version, (long long)scal_h5_table_rows(f.id, "runs"),
+                   (long long)nregions);
     }
     json_decref(c.schema);
     scal_file_close(&f);
@@ -328,11 +351,15 @@ int scal_cmd_check(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: scal check FILE...\n\n"
-                   "Validates run files and campaign files: the layout against schemas/<format>-<version>.json\n"
-                   "(attributes, groups, tables and their members' types), then the content (string indices,\n"
-                   "the region tree, references between tables). Prints 'FILE: ok (...)' or one line per\n"
+                   "Validates run files and campaign files: the layout against "
+                   "schemas/<format>-<version>.json\n"
+                   "(attributes, groups, tables and their members' types), then the content "
+                   "(string indices,\n"
+                   "the region tree, references between tables). Prints 'FILE: ok (...)' or one "
+                   "line per\n"
                    "problem. Exit status: 0 all files ok, 1 a file has problems, 2 usage error.\n"
-                   "Schemas are read from $SCAL_SCHEMA_DIR, the source tree or the install's share/scal/schemas.\n");
+                   "Schemas are read from $SCAL_SCHEMA_DIR, the source tree or the install's "
+                   "share/scal/schemas.\n");
             return 0;
         }
         if (argv[i][0] == '-' && argv[i][1]) {

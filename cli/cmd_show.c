@@ -17,8 +17,8 @@
 
 struct show_opts {
     bool csv;
-    int max_depth; /* -1: all */
-    size_t top;    /* 0: all */
+    int max_depth;     /* -1: all */
+    size_t top;        /* 0: all */
     const char *table; /* campaign: "regions" (default) or "configs" */
 };
 
@@ -30,20 +30,24 @@ struct metrics {
     char headers[32][128];
 };
 
-static int metric_column(struct metrics *m, const struct scal_file *f, uint32_t metric, uint32_t unit)
+static int metric_column(struct metrics *m, const struct scal_file *f, uint32_t metric,
+                         uint32_t unit)
 {
     for (size_t i = 0; i < m->n; i++)
         if (m->names[i] == metric) return (int)i;
     if (m->n == 32) return -1;
     m->names[m->n] = metric;
-    snprintf(m->headers[m->n], sizeof(m->headers[0]), "%s [%s]", scal_file_str(f, metric), scal_file_str(f, unit));
+    snprintf(m->headers[m->n], sizeof(m->headers[0]), "%s [%s]", scal_file_str(f, metric),
+             scal_file_str(f, unit));
     return (int)m->n++;
 }
 
 static const char *fmt(char *buf, size_t len, const char *f, double v)
 {
-    if (isnan(v)) snprintf(buf, len, "-");
-    else snprintf(buf, len, f, v);
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, f, v);
     return buf;
 }
 
@@ -58,7 +62,8 @@ struct run_view {
     struct metrics metrics;
 };
 
-static void add_region_row(struct table_out *t, const struct run_view *v, size_t i, const struct show_opts *o)
+static void add_region_row(struct table_out *t, const struct run_view *v, size_t i,
+                           const struct show_opts *o)
 {
     const struct scal_region_row *r = &v->rows[i];
     char label[1024], c[24][64];
@@ -70,8 +75,12 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
     if (r->kind == SCAL_KIND_SERIAL) {
         /* A serial gap is named by the regions around it. */
         snprintf(gap, sizeof(gap), "serial: %.280s -> %.280s",
-                 r->gap_prev >= 0 && (size_t)r->gap_prev < v->n ? scal_file_str(v->f, v->rows[r->gap_prev].name) : "start",
-                 r->gap_next >= 0 && (size_t)r->gap_next < v->n ? scal_file_str(v->f, v->rows[r->gap_next].name) : "end");
+                 r->gap_prev >= 0 && (size_t)r->gap_prev < v->n
+                     ? scal_file_str(v->f, v->rows[r->gap_prev].name)
+                     : "start",
+                 r->gap_next >= 0 && (size_t)r->gap_next < v->n
+                     ? scal_file_str(v->f, v->rows[r->gap_next].name)
+                     : "end");
         name = gap;
     }
     snprintf(label, sizeof(label), "%*s%s", o->csv ? 0 : (int)(2 * r->depth), "", name);
@@ -86,11 +95,26 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
     fmt(c[8], 64, "%.1f", r->kind == SCAL_KIND_PARALLEL ? 100.0 * r->imbalance : NAN);
     fmt(c[9], 64, "%.1f", busy > 0 ? 100.0 * r->barrier_total_s / busy : NAN);
     fmt(c[10], 64, "%.1f", busy > 0 ? 100.0 * r->lock_total_s / busy : NAN);
-    if (r->team_actual_min < 0) snprintf(c[11], 64, "-");
-    else if (r->team_actual_min == r->team_actual_max) snprintf(c[11], 64, "%d", r->team_actual_min);
-    else snprintf(c[11], 64, "%d-%d", r->team_actual_min, r->team_actual_max);
-    const char *cells[64] = {c[0], c[1], label, scal_file_str(v->f, r->function), scal_region_kind_name(r->kind),
-                             c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11]};
+    if (r->team_actual_min < 0)
+        snprintf(c[11], 64, "-");
+    else if (r->team_actual_min == r->team_actual_max)
+        snprintf(c[11], 64, "%d", r->team_actual_min);
+    else
+        snprintf(c[11], 64, "%d-%d", r->team_actual_min, r->team_actual_max);
+    const char *cells[64] = {c[0],
+                             c[1],
+                             label,
+                             scal_file_str(v->f, r->function),
+                             scal_region_kind_name(r->kind),
+                             c[3],
+                             c[4],
+                             c[5],
+                             c[6],
+                             c[7],
+                             c[8],
+                             c[9],
+                             c[10],
+                             c[11]};
     size_t nc = 14;
     char mc[32][64];
     for (size_t m = 0; m < v->metrics.n; m++) {
@@ -133,8 +157,8 @@ static void print_run_header(const struct scal_file *f, FILE *out)
         scal_h5_attr_get_i64(meta, "max_team_observed", &team);
         H5Gclose(meta);
     }
-    fprintf(out, "run: %s\n  on %s at %s, largest team %lld, ended: %s\n", cmd ? cmd : "?", host ? host : "?",
-            date ? date : "?", (long long)team, reason ? reason : "?");
+    fprintf(out, "run: %s\n  on %s at %s, largest team %lld, ended: %s\n", cmd ? cmd : "?",
+            host ? host : "?", date ? date : "?", (long long)team, reason ? reason : "?");
     free(cmd);
     free(date);
     free(host);
@@ -143,7 +167,8 @@ static void print_run_header(const struct scal_file *f, FILE *out)
     if (diag >= 0) {
         int64_t total = 0;
         scal_h5_attr_get_i64(diag, "errors_total", &total);
-        if (total > 0) fprintf(out, "  measurement problems: %lld (see /diagnostics)\n", (long long)total);
+        if (total > 0)
+            fprintf(out, "  measurement problems: %lld (see /diagnostics)\n", (long long)total);
         H5Gclose(diag);
     }
     fputc('\n', out);
@@ -155,29 +180,34 @@ static int show_run(struct scal_file *f, const struct show_opts *o)
     struct scal_sensor_value_row *sv = NULL;
     size_t nsv = 0;
     struct table_out t;
-    int rc = scal_h5_read_table(f->id, "regions", scal_table_run_regions.fields, scal_table_run_regions.nfields,
-                                scal_table_run_regions.row_size, (void **)&v.rows, &v.n);
+    int rc = scal_h5_read_table(f->id, "regions", scal_table_run_regions.fields,
+                                scal_table_run_regions.nfields, scal_table_run_regions.row_size,
+                                (void **)&v.rows, &v.n);
     if (rc < 0) return rc;
     if (v.n == 0) {
         free(v.rows);
         return scal__fail(SCAL_EEMPTY, "/regions is empty");
     }
     if (scal_h5_exists(f->id, "sensors/values"))
-        scal_h5_read_table(f->id, "sensors/values", scal_table_sensor_values.fields, scal_table_sensor_values.nfields,
-                           scal_table_sensor_values.row_size, (void **)&sv, &nsv);
+        scal_h5_read_table(f->id, "sensors/values", scal_table_sensor_values.fields,
+                           scal_table_sensor_values.nfields, scal_table_sensor_values.row_size,
+                           (void **)&sv, &nsv);
     for (size_t i = 0; i < nsv; i++)
-        if (sv[i].thread == -1 && sv[i].region >= 0) metric_column(&v.metrics, f, sv[i].metric, sv[i].unit);
+        if (sv[i].thread == -1 && sv[i].region >= 0)
+            metric_column(&v.metrics, f, sv[i].metric, sv[i].unit);
     v.metric_values = malloc((v.n * v.metrics.n + 1) * sizeof(double));
     v.keep = calloc(v.n, sizeof(bool));
     if (!v.metric_values || !v.keep) {
         rc = scal__fail(SCAL_ENOMEM, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < v.n * v.metrics.n; i++) v.metric_values[i] = NAN;
+    for (size_t i = 0; i < v.n * v.metrics.n; i++)
+        v.metric_values[i] = NAN;
     for (size_t i = 0; i < nsv; i++) {
         if (sv[i].thread != -1 || sv[i].region < 0 || (size_t)sv[i].region >= v.n) continue;
         int col = metric_column(&v.metrics, f, sv[i].metric, sv[i].unit);
-        if (col >= 0) v.metric_values[(size_t)sv[i].region * v.metrics.n + (size_t)col] = sv[i].value;
+        if (col >= 0)
+            v.metric_values[(size_t)sv[i].region * v.metrics.n + (size_t)col] = sv[i].value;
     }
     if (o->top) {
         size_t *order = malloc(v.n * sizeof(*order));
@@ -185,19 +215,23 @@ static int show_run(struct scal_file *f, const struct show_opts *o)
             rc = scal__fail(SCAL_ENOMEM, "out of memory");
             goto done;
         }
-        for (size_t i = 0; i < v.n; i++) order[i] = i;
+        for (size_t i = 0; i < v.n; i++)
+            order[i] = i;
         qsort_r(order + 1, v.n - 1, sizeof(*order), cmp_time_desc, v.rows);
         v.keep[0] = true;
         for (size_t k = 1; k < v.n && k <= o->top; k++)
-            for (int32_t i = (int32_t)order[k]; i >= 0 && !v.keep[i]; i = v.rows[i].parent) v.keep[i] = true;
+            for (int32_t i = (int32_t)order[k]; i >= 0 && !v.keep[i]; i = v.rows[i].parent)
+                v.keep[i] = true;
         free(order);
     } else {
-        for (size_t i = 0; i < v.n; i++) v.keep[i] = true;
+        for (size_t i = 0; i < v.n; i++)
+            v.keep[i] = true;
     }
-    const char *header[64] = {"id",          "parent",    "region", "function", "kind", "count",
-                              "total_s",     "mean_s",    "median_s", "program_%", "imbalance_%", "barrier_%",
-                              "lock_%",      "team"};
-    bool right[64] = {true, true, false, false, false, true, true, true, true, true, true, true, true, true};
+    const char *header[64] = {"id",          "parent",    "region", "function", "kind",
+                              "count",       "total_s",   "mean_s", "median_s", "program_%",
+                              "imbalance_%", "barrier_%", "lock_%", "team"};
+    bool right[64] = {true, true, false, false, false, true, true,
+                      true, true, true,  true,  true,  true, true};
     size_t nc = 14;
     for (size_t m = 0; m < v.metrics.n; m++) {
         header[nc] = v.metrics.headers[m];
@@ -220,9 +254,11 @@ done:
     return rc;
 }
 
-/* ---- campaign files --------------------------------------------------------------------------- */
+/* ---- campaign files ---------------------------------------------------------------------------
+ */
 
-static const struct scal_config_row *config_of(const struct scal_config_row *c, size_t n, uint32_t id)
+static const struct scal_config_row *config_of(const struct scal_config_row *c, size_t n,
+                                               uint32_t id)
 {
     for (size_t i = 0; i < n; i++)
         if (c[i].id == id) return &c[i];
@@ -241,16 +277,18 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
     struct table_out t;
     char c[16][64];
     int rc;
-    if ((rc = scal_h5_read_table(f->id, "configs", scal_table_configs.fields, scal_table_configs.nfields,
-                                 scal_table_configs.row_size, (void **)&configs, &nconfigs)) < 0 ||
+    if ((rc = scal_h5_read_table(f->id, "configs", scal_table_configs.fields,
+                                 scal_table_configs.nfields, scal_table_configs.row_size,
+                                 (void **)&configs, &nconfigs)) < 0 ||
         (rc = scal_h5_read_table(f->id, "runs", scal_table_runs.fields, scal_table_runs.nfields,
                                  scal_table_runs.row_size, (void **)&runs, &nruns)) < 0 ||
         (rc = scal_h5_read_table(f->id, "regions", scal_table_campaign_regions.fields,
-                                 scal_table_campaign_regions.nfields, scal_table_campaign_regions.row_size,
-                                 (void **)&regions, &nregions)) < 0 ||
+                                 scal_table_campaign_regions.nfields,
+                                 scal_table_campaign_regions.row_size, (void **)&regions,
+                                 &nregions)) < 0 ||
         (rc = scal_h5_read_table(f->id, "region_stats", scal_table_region_stats.fields,
-                                 scal_table_region_stats.nfields, scal_table_region_stats.row_size, (void **)&stats,
-                                 &nstats)) < 0)
+                                 scal_table_region_stats.nfields, scal_table_region_stats.row_size,
+                                 (void **)&stats, &nstats)) < 0)
         goto done;
     if (nruns == 0) {
         rc = scal__fail(SCAL_EEMPTY, "the campaign holds no runs yet");
@@ -258,21 +296,24 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
     }
     if (scal_h5_exists(f->id, "sensor_values"))
         scal_h5_read_table(f->id, "sensor_values", scal_table_run_sensor_values.fields,
-                           scal_table_run_sensor_values.nfields, scal_table_run_sensor_values.row_size, (void **)&sv,
-                           &nsv);
+                           scal_table_run_sensor_values.nfields,
+                           scal_table_run_sensor_values.row_size, (void **)&sv, &nsv);
     for (size_t i = 0; i < nsv; i++)
         if (sv[i].thread == -1) metric_column(&metrics, f, sv[i].metric, sv[i].unit);
 
     if (!o->csv || (o->table && !strcmp(o->table, "configs"))) {
-        const char *h[] = {"config", "threads", "input", "frequency_khz", "runs_ok", "runs_failed", "command"};
+        const char *h[] = {"config",  "threads",     "input",  "frequency_khz",
+                           "runs_ok", "runs_failed", "command"};
         bool right[] = {true, true, false, true, true, true, false};
         table_init(&t, 7, h, right);
         for (size_t i = 0; i < nconfigs; i++) {
             unsigned ok = 0, failed = 0;
             for (size_t k = 0; k < nruns; k++)
                 if (runs[k].config == configs[i].id) {
-                    if (runs[k].status == SCAL_RUN_OK) ok++;
-                    else failed++;
+                    if (runs[k].status == SCAL_RUN_OK)
+                        ok++;
+                    else
+                        failed++;
                 }
             snprintf(c[0], 64, "%u", configs[i].id);
             snprintf(c[1], 64, "%d", configs[i].threads);
@@ -280,8 +321,8 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
             if (configs[i].frequency_khz < 0) snprintf(c[2], 64, "-");
             snprintf(c[3], 64, "%u", ok);
             snprintf(c[4], 64, "%u", failed);
-            const char *cells[] = {c[0], c[1], scal_file_str(f, configs[i].input_label), c[2], c[3], c[4],
-                                   scal_file_str(f, configs[i].argv)};
+            const char *cells[] = {c[0], c[1], scal_file_str(f, configs[i].input_label), c[2],
+                                   c[3], c[4], scal_file_str(f, configs[i].argv)};
             table_add_row(&t, cells);
         }
         table_print(&t, stdout, o->csv);
@@ -289,8 +330,8 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
         if (o->csv) goto done;
         putchar('\n');
     }
-    const char *header[48] = {"run", "repetition", "input", "threads", "team", "status", "region_id", "region",
-                              "count", "total_s", "mean_s"};
+    const char *header[48] = {"run",       "repetition", "input", "threads", "team",  "status",
+                              "region_id", "region",     "count", "total_s", "mean_s"};
     bool right[48] = {true, true, false, true, true, false, true, false, true, true, true};
     size_t nc = 11;
     for (size_t m = 0; m < metrics.n; m++) {
@@ -315,15 +356,18 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
         snprintf(c[5], 64, "%llu", (unsigned long long)st->count);
         fmt(c[6], 64, "%.6f", st->time_total_s);
         fmt(c[7], 64, "%.6f", st->count ? st->time_mean_s : NAN);
-        const char *label = reg->kind == SCAL_KIND_ROOT ? "whole program" : scal_file_str(f, reg->name);
-        const char *cells[48] = {c[0], c[1], cfg ? scal_file_str(f, cfg->input_label) : "?", c[2], c[3],
-                                 scal_run_status_name(run->status), c[4], label, c[5], c[6], c[7]};
+        const char *label =
+            reg->kind == SCAL_KIND_ROOT ? "whole program" : scal_file_str(f, reg->name);
+        const char *cells[48] = {c[0], c[1],  cfg ? scal_file_str(f, cfg->input_label) : "?",
+                                 c[2], c[3],  scal_run_status_name(run->status),
+                                 c[4], label, c[5],
+                                 c[6], c[7]};
         char mc[32][64];
         for (size_t m = 0; m < metrics.n; m++) {
             double value = NAN;
             for (size_t k = 0; k < nsv; k++)
-                if (sv[k].run == run->id && sv[k].thread == -1 && sv[k].metric == metrics.names[m] &&
-                    sv[k].region == (int32_t)st->region)
+                if (sv[k].run == run->id && sv[k].thread == -1 &&
+                    sv[k].metric == metrics.names[m] && sv[k].region == (int32_t)st->region)
                     value = sv[k].value;
             cells[11 + m] = fmt(mc[m], 64, "%.6g", value);
         }
@@ -342,18 +386,24 @@ done:
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: scal show FILE [--csv] [--depth N] [--top K] [--table configs|regions]\n\n"
-            "Run file: the region tree, indented by nesting, with count, total/mean/median time, share of the\n"
-            "program, load imbalance, barrier- and lock-wait shares of the team's time and team size; sensor\n"
-            "metrics (e.g. energy) as extra columns when the run has them.\n"
-            "Campaign file: the configurations, then one row per (run, region) like a dataframe: run,\n"
-            "repetition, input, threads, observed team, status, region, count, times, sensor metrics.\n\n"
-            "  --csv          CSV with a header row for scripts (run files: adds id and parent columns;\n"
-            "                 campaigns: the (run, region) table, or --table configs)\n"
-            "  --depth N      only regions nested at most N deep (the program is depth 0)\n"
-            "  --top K        run files: the K regions with the largest total time, with their ancestors\n"
-            "  --table NAME   campaigns with --csv: 'regions' (default) or 'configs'\n");
+    fprintf(
+        out,
+        "usage: scal show FILE [--csv] [--depth N] [--top K] [--table configs|regions]\n\n"
+        "Run file: the region tree, indented by nesting, with count, total/mean/median time, share "
+        "of the\n"
+        "program, load imbalance, barrier- and lock-wait shares of the team's time and team size; "
+        "sensor\n"
+        "metrics (e.g. energy) as extra columns when the run has them.\n"
+        "Campaign file: the configurations, then one row per (run, region) like a dataframe: run,\n"
+        "repetition, input, threads, observed team, status, region, count, times, sensor "
+        "metrics.\n\n"
+        "  --csv          CSV with a header row for scripts (run files: adds id and parent "
+        "columns;\n"
+        "                 campaigns: the (run, region) table, or --table configs)\n"
+        "  --depth N      only regions nested at most N deep (the program is depth 0)\n"
+        "  --top K        run files: the K regions with the largest total time, with their "
+        "ancestors\n"
+        "  --table NAME   campaigns with --csv: 'regions' (default) or 'configs'\n");
 }
 
 int scal_cmd_show(int argc, char **argv)
@@ -375,16 +425,20 @@ int scal_cmd_show(int argc, char **argv)
                 fprintf(stderr, "scal show: %s needs a whole number >= 0, not '%s'\n", a, argv[i]);
                 return 2;
             }
-            if (!strcmp(a, "--depth")) o.max_depth = (int)v;
-            else o.top = (size_t)v;
+            if (!strcmp(a, "--depth"))
+                o.max_depth = (int)v;
+            else
+                o.top = (size_t)v;
         } else if (!strcmp(a, "--table") && i + 1 < argc) {
             o.table = argv[++i];
             if (strcmp(o.table, "configs") && strcmp(o.table, "regions")) {
-                fprintf(stderr, "scal show: --table takes 'configs' or 'regions', not '%s'\n", o.table);
+                fprintf(stderr, "scal show: --table takes 'configs' or 'regions', not '%s'\n",
+                        o.table);
                 return 2;
             }
         } else if (a[0] == '-') {
-            fprintf(stderr, "scal show: unknown or incomplete option '%s'; see 'scal show --help'\n", a);
+            fprintf(stderr,
+                    "scal show: unknown or incomplete option '%s'; see 'scal show --help'\n", a);
             return 2;
         } else if (path) {
             fprintf(stderr, "scal show: one file at a time ('%s' and '%s')\n", path, a);

@@ -31,8 +31,10 @@ int scal_guarded(int (*fn)(void *), void *arg)
     sigaction(SIGSEGV, &sa, &old_segv);
     sigaction(SIGBUS, &sa, &old_bus);
     volatile int rc;
-    if (sigsetjmp(guard_env, 1) == 0) rc = fn(arg);
-    else rc = scal__fail(SCAL_EFORMAT, "the HDF5 library crashed reading it (the file is damaged)");
+    if (sigsetjmp(guard_env, 1) == 0)
+        rc = fn(arg);
+    else
+        rc = scal__fail(SCAL_EFORMAT, "the HDF5 library crashed reading it (the file is damaged)");
     sigaction(SIGSEGV, &old_segv, NULL);
     sigaction(SIGBUS, &old_bus, NULL);
     return rc;
@@ -52,18 +54,20 @@ static int open_inner(void *p)
     f->id = H5Fopen(a->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f->id < 0) return scal__fail(SCAL_EFORMAT, "HDF5 cannot open it (truncated or corrupt)");
     if (!scal_h5_attr_exists(f->id, SCAL_ATTR_FORMAT))
-        return scal__fail(SCAL_EFORMAT, "not a scal file (no '%s' attribute at the root)", SCAL_ATTR_FORMAT);
+        return scal__fail(SCAL_EFORMAT, "not a scal file (no '%s' attribute at the root)",
+                          SCAL_ATTR_FORMAT);
     rc = scal_h5_attr_get_str(f->id, SCAL_ATTR_FORMAT, &format);
     if (rc < 0) return rc;
     snprintf(f->format, sizeof(f->format), "%s", format);
     free(format);
     if (strcmp(f->format, SCAL_FORMAT_RUN) && strcmp(f->format, SCAL_FORMAT_CAMPAIGN))
-        return scal__fail(SCAL_EFORMAT, "unknown scal format '%s' (expected %s or %s)", f->format, SCAL_FORMAT_RUN,
-                          SCAL_FORMAT_CAMPAIGN);
+        return scal__fail(SCAL_EFORMAT, "unknown scal format '%s' (expected %s or %s)", f->format,
+                          SCAL_FORMAT_RUN, SCAL_FORMAT_CAMPAIGN);
     rc = scal_h5_attr_get_i64(f->id, SCAL_ATTR_SCHEMA_VERSION, &f->version);
     if (rc < 0) return rc;
     if (f->version != SCAL_SCHEMA_VERSION)
-        return scal__fail(SCAL_ESCHEMA, "%s schema version %lld is not supported (this scal reads version %d)",
+        return scal__fail(SCAL_ESCHEMA,
+                          "%s schema version %lld is not supported (this scal reads version %d)",
                           f->format, (long long)f->version, SCAL_SCHEMA_VERSION);
     return scal_h5_read_strings(f->id, "strings", &f->strings, &f->nstrings);
 }

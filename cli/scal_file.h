@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Opening a scal file for the CLI with clear errors (missing, not HDF5, corrupt, not a scal file),
- * and running HDF5 reads under a guard that turns a library crash on a damaged file into an error. */
+ * and running HDF5 reads under a guard that turns a library crash on a damaged file into an error.
+ */
 #ifndef SCAL_CLI_SCAL_FILE_H
 #define SCAL_CLI_SCAL_FILE_H
 
@@ -10,9 +11,9 @@
 
 struct scal_file {
     hid_t id;
-    char format[64];  /* "scal-run" or "scal-campaign" */
-    int64_t version;  /* scal_schema_version */
-    char **strings;   /* /strings */
+    char format[64]; /* "scal-run" or "scal-campaign" */
+    int64_t version; /* scal_schema_version */
+    char **strings;  /* /strings */
     size_t nstrings;
 };
 

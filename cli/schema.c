@@ -37,8 +37,10 @@ json_t *schema_load(const char *format, int64_t version, char *err, size_t errle
         snprintf(dir, sizeof(dir), "%s/../%s/schemas", exe, SCAL_DATA_INSTALL_DIR);
         if ((doc = try_dir(dir, format, version))) return doc;
     }
-    snprintf(err, errlen, "no schema %s-%lld.json found (looked in $SCAL_SCHEMA_DIR, the source tree and "
-                          "../%s/schemas next to scal)", format, (long long)version, SCAL_DATA_INSTALL_DIR);
+    snprintf(err, errlen,
+             "no schema %s-%lld.json found (looked in $SCAL_SCHEMA_DIR, the source tree and "
+             "../%s/schemas next to scal)",
+             format, (long long)version, SCAL_DATA_INSTALL_DIR);
     return NULL;
 }
 

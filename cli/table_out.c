@@ -35,7 +35,8 @@ int table_add_row(struct table_out *t, const char *const *cells)
 static void print_csv_cell(FILE *out, const char *s)
 {
     /* The aligned view indents labels with spaces; CSV carries the depth in its own column. */
-    while (*s == ' ') s++;
+    while (*s == ' ')
+        s++;
     if (!strpbrk(s, ",\"\n\r")) {
         fputs(s, out);
         return;
@@ -66,16 +67,21 @@ void table_print(const struct table_out *t, FILE *out, bool csv)
             } else {
                 bool last = c + 1 == t->ncols;
                 if (c) fputs("  ", out);
-                if (t->right[c]) fprintf(out, "%*s", (int)width[c], cell);
-                else if (last) fputs(cell, out);
-                else fprintf(out, "%-*s", (int)width[c], cell);
+                if (t->right[c])
+                    fprintf(out, "%*s", (int)width[c], cell);
+                else if (last)
+                    fputs(cell, out);
+                else
+                    fprintf(out, "%-*s", (int)width[c], cell);
             }
         }
         fputc('\n', out);
         if (!csv && r == 0) {
             size_t total = 0;
-            for (size_t c = 0; c < t->ncols; c++) total += width[c] + (c ? 2 : 0);
-            for (size_t i = 0; i < total; i++) fputc('-', out);
+            for (size_t c = 0; c < t->ncols; c++)
+                total += width[c] + (c ? 2 : 0);
+            for (size_t i = 0; i < total; i++)
+                fputc('-', out);
             fputc('\n', out);
         }
     }
@@ -84,7 +90,8 @@ void table_print(const struct table_out *t, FILE *out, bool csv)
 
 void table_free(struct table_out *t)
 {
-    for (size_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
+    for (size_t i = 0; i < t->nrows * t->ncols; i++)
+        free(t->cells[i]);
     free(t->cells);
     free(t->right);
     memset(t, 0, sizeof(*t));

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Text tables for the CLI: rows of string cells printed aligned for people or as CSV for scripts. */
+/* Text tables for the CLI: rows of string cells printed aligned for people or as CSV for scripts.
+ */
 #ifndef SCAL_CLI_TABLE_OUT_H
 #define SCAL_CLI_TABLE_OUT_H
 

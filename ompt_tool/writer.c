@@ -593,6 +593,7 @@ int scal_write_run_file(const char *unused, uint64_t end_ns)
                 (unsigned long long)problems, path);
     else if (scal_tool_state.cfg.verbose)
         fprintf(stderr, "scal: wrote %s\n", path);
-    /* No H5close(): the measured program may use the same HDF5 library and still have files open. */
+    /* No H5close(): the measured program may use the same HDF5 library and still have files open.
+     */
     return SCAL_OK;
 }

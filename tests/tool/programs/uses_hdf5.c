@@ -14,8 +14,10 @@ static void write_at_exit(void)
 {
     hsize_t one = 1;
     hid_t space = H5Screate_simple(1, &one, NULL);
-    hid_t dset = H5Dcreate2(file, "total", H5T_NATIVE_LONG, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t w = dset >= 0 ? H5Dwrite(dset, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, &total) : -1;
+    hid_t dset =
+        H5Dcreate2(file, "total", H5T_NATIVE_LONG, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t w =
+        dset >= 0 ? H5Dwrite(dset, H5T_NATIVE_LONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, &total) : -1;
     if (dset >= 0) H5Dclose(dset);
     H5Sclose(space);
     if (w < 0 || H5Fclose(file) < 0) {
