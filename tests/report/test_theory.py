@@ -35,7 +35,7 @@ with h5py.File(camp, "r") as f:
     assert (dst <= 1e-12).all()             # (c) not strongly scalable
     assert abs(dst[0, -1]) < 0.005          # (b) past the limit efficiency stays (near zero)
     assert (dwk >= -0.01).all()             # (d) weakly scalable
-    assert "energy" in root and "edp" in root
+    assert "energy" in root and "edp" in root and "sensor:rapl.package-0" in root
     assert root["time"].attrs["unit"] == "s"
     # the serial 30% region: time never shrinks, efficiency 1/p
     e2 = a["regions/r002-theory.c_20-28__kernel_/efficiency"][:]
