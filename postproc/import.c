@@ -100,31 +100,35 @@ static int parse(struct imp *m, json_t *root, const char *path)
         if (!json_is_object(r) || !json_is_array(ex))
             return scal__fail(SCAL_EFORMAT, "%s: region entry %zu has no \"executions\" array",
                               path, i);
+        /* "first, last" lines; any other text (e.g. "main") names a region without lines. */
         int first = -1, last = -1;
-        if (json_is_string(reg) && sscanf(json_string_value(reg), " %d , %d", &first, &last) < 1)
-            return scal__fail(SCAL_EFORMAT,
-                              "%s: region entry %zu: \"region\" is not "
-                              "\"first, last\"",
-                              path, i);
-        if (last < 0) last = first;
+        const char *rtext = json_is_string(reg) ? json_string_value(reg) : "";
+        if (json_is_integer(reg)) first = (int)json_integer_value(reg);
+        if (*rtext && sscanf(rtext, " %d , %d", &first, &last) < 1) first = -1;
+        if (last < first) last = first;
         const char *file = json_is_string(fn) ? json_string_value(fn) : "";
         char label[512];
-        snprintf(label, sizeof(label), "%s:%d-%d", file, first, last);
+        if (first >= 0)
+            snprintf(label, sizeof(label), "%s:%d-%d", file, first, last);
+        else
+            snprintf(label, sizeof(label), "%s%s%s", file, *file && *rtext ? ":" : "",
+                     *rtext || *file ? rtext : "region");
         int64_t fi = scal_strtab_add(&m->st, file), li = scal_strtab_add(&m->st, label);
         if (fi < 0 || li < 0) return SCAL_ENOMEM;
         struct scal_region_id_row *n = realloc(m->reg, (m->nreg + 1) * sizeof(*n));
         if (!n) return SCAL_ENOMEM;
         m->reg = n;
         uint32_t id = (uint32_t)m->nreg++;
-        n[id] = (struct scal_region_id_row){.id = id,
-                                            .parent = 0,
-                                            .kind = SCAL_KIND_PARALLEL,
-                                            .name = (uint32_t)li,
-                                            .file = (uint32_t)fi,
-                                            .line_first = first,
-                                            .line_last = last,
-                                            .gap_prev = -1,
-                                            .gap_next = -1};
+        n[id] =
+            (struct scal_region_id_row){.id = id,
+                                        .parent = 0,
+                                        .kind = first >= 0 ? SCAL_KIND_PARALLEL : SCAL_KIND_USER,
+                                        .name = (uint32_t)li,
+                                        .file = (uint32_t)fi,
+                                        .line_first = first,
+                                        .line_last = last,
+                                        .gap_prev = -1,
+                                        .gap_next = -1};
         /* executions: [[{argument, runs}, ...]] (Fig. 3) or a flat [{argument, runs}, ...] */
         size_t j;
         json_t *e;

@@ -13,13 +13,14 @@ args = ["i1", "i2", "i3"]
 def T(n, p, k):
     return (n * n / p + math.log2(p)) * (1 + 0.01 * k)
 regions = []
-for (first, last, frac) in [("10", "40", 1.0), ("15", "20", 0.6)]:
+for (first, last, frac) in [("10", "40", 1.0), ("15", "20", 0.6), ("main", None, 0.9)]:
     execs = []
     for i, a in enumerate(args):
         n = 10 * 2 ** i
         runs = [{"threads": p, "time": frac * T(n, p, k)} for p in threads for k in range(3)]
         execs.append({"argument": a, "runs": runs})
-    regions.append({"region": f"{first}, {last}", "filename": "app.c", "executions": [execs]})
+    regions.append({"region": f"{first}, {last}" if last else first, "filename": "app.c",
+                    "executions": [execs]})
 src = os.path.join(work, "pascal.json")
 json.dump(regions, open(src, "w"))
 camp = os.path.join(work, "pascal.h5")
@@ -32,11 +33,13 @@ with h5py.File(camp, "r") as f:
     assert [s.decode() if isinstance(s, bytes) else s for s in f["campaign/inputs"][:]] == args
     assert sorted(f["campaign/threads"][:]) == threads
     regs = f["regions"][:]
-    assert len(regs) == 3 and regs[0]["kind"] == 0
+    assert len(regs) == 4 and regs[0]["kind"] == 0
+    assert regs[3]["kind"] == 3 and strings[regs[3]["name"]] == "app.c:main" and regs[3]["parent"] == 0
     assert strings[regs[1]["file"]] == "app.c" and regs[1]["line_first"] == 10
     assert regs[2]["parent"] == 1, "15-20 nests inside 10-40"
     cfg, runs, st = f["configs"][:], f["runs"][:], f["region_stats"][:]
     assert len(cfg) == 12 and len(runs) == 36
+    assert len(st) == 3 * 36 + 36  # every region in every run, plus the root
     # every JSON time is in /region_stats exactly once
     got = sorted(float(x["time_total_s"]) for x in st if x["region"] == 1)
     want = sorted(r2["time"] for e in regions[0]["executions"][0] for r2 in e["runs"])
