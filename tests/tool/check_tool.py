@@ -224,6 +224,17 @@ def scenario_uses_hdf5(args):
         check(int(f["total"][0]) == 499500, "the program's own HDF5 file, finished at exit, is intact next to the run file")
 
 
+def scenario_two_parents(args):
+    run = Run(args).open()
+    par = [r for r in run.regions if r["kind"] == 1]
+    check(len(par) == 40, "one parallel node per enclosing user region (%d)" % len(par))
+    check(len(set(int(r["line_first"]) for r in par)) == 1, "all of them the same pragma")
+    parents = [run.regions[r["parent"]] for r in par]
+    check(all(p["kind"] == 3 for p in parents) and len(set(int(p["id"]) for p in parents)) == 40,
+          "each under a different user region: the same code under two parents is two nodes")
+    check(all(r["count"] == 1 for r in par), "each node ran once")
+
+
 def scenario_overflow(args):
     run = Run(args, env={"SCAL_MAX_REGIONS": "16"}).open()
     check("beyond SCAL_MAX_REGIONS" in run.stderr or "measurement problem" in run.stderr, "the overflow is reported on stderr")
