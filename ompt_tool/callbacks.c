@@ -39,7 +39,7 @@ static inline struct scal_frame *top_frame(struct scal_thread *t)
 
 static inline int32_t current_parent(struct scal_thread *t)
 {
-    return t->depth ? (int32_t)t->frames[t->depth - 1].node : 0;
+    return t->depth ? (int32_t)scal_frame_node(&t->frames[t->depth - 1]) : 0;
 }
 
 static inline bool at_top_level(const struct scal_thread *t)
@@ -118,7 +118,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
         scal_diag_count(SCAL_DIAG_stack_overflow);
         return;
     }
-    struct scal_instance *inst = &t->insts[t->depth];
+    struct scal_instance *inst = scal_thread_inst(t, t->depth);
     struct scal_frame *f = &t->frames[t->depth++];
     f->node = node;
     f->kind = SCAL_KIND_PARALLEL;
@@ -130,9 +130,8 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     inst->begin_ns = now;
     inst->codeptr = codeptr_ra;
     atomic_store_explicit(&inst->actual, (int32_t)requested_parallelism, memory_order_relaxed);
-    /* A new generation: members tag their slots with it, so stale slots are recognised without
-     * the encountering thread resetting them. Release publishes the fields above to the team (the
-     * runtime's own fork is invisible to TSan). Only this thread writes it. */
+    /* Release publishes the fields above to members that read them lazily (the runtime's own fork
+     * is invisible to TSan). Only this thread writes the generation. */
     atomic_store_explicit(&inst->generation,
                           atomic_load_explicit(&inst->generation, memory_order_relaxed) + 1,
                           memory_order_release);
@@ -145,8 +144,10 @@ static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t no
 {
     struct scal_instance *inst = f->inst;
     if (f->team_index < MAX_TEAM)
-        atomic_store_explicit(&inst->slots[f->team_index].barrier_ns, now, memory_order_release);
-    if (t->sensors && f->team_index != 0) scal_sensor_exit(t->sensors, f->node, f->team_index, 0);
+        atomic_store_explicit(&scal_inst_slots(inst)[f->team_index].barrier_ns, now,
+                              memory_order_release);
+    if (t->sensors && f->team_index != 0)
+        scal_sensor_exit(t->sensors, scal_frame_node(f), f->team_index, 0);
     t->member_frame = f->prev_member;
     t->depth--;
 }
@@ -164,14 +165,14 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
             scal_diag_count(SCAL_DIAG_unknown_parallel);
             return;
         }
-        uint32_t generation = atomic_load_explicit(&inst->generation, memory_order_acquire);
         uint64_t now = scal_now_ns();
         if (t->depth >= MAX_DEPTH) {
             scal_diag_count(SCAL_DIAG_stack_overflow);
             return;
         }
         struct scal_frame *f = &t->frames[t->depth];
-        f->node = inst->node;
+        /* The primary thread owns the instance and knows its node; a worker learns it lazily. */
+        f->node = index == 0 ? inst->node : SCAL_NODE_LAZY;
         f->kind = SCAL_KIND_PARALLEL;
         f->role = SCAL_FRAME_MEMBER;
         f->team_index = index;
@@ -182,20 +183,18 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         t->member_frame = (int)t->depth;
         t->depth++;
         if (index < MAX_TEAM) {
-            struct scal_slot *s = &inst->slots[index];
-            s->work_begin_ns = now;
-            s->inner_wait_ns = 0;
-            s->lock_ns = 0;
-            s->gtid = t->gtid;
-            s->generation = generation;
-            atomic_store_explicit(&s->barrier_ns, 0, memory_order_relaxed);
+            struct scal_slot *s = &scal_inst_slots(inst)[index];
+            atomic_store_explicit(&s->work_begin_ns, now, memory_order_relaxed);
+            atomic_store_explicit(&s->inner_wait_ns, 0, memory_order_relaxed);
+            atomic_store_explicit(&s->lock_ns, 0, memory_order_relaxed);
+            atomic_store_explicit(&s->gtid, t->gtid, memory_order_relaxed);
         } else {
             scal_diag_count(SCAL_DIAG_team_beyond_max);
         }
         if (index == 0)
             atomic_store_explicit(&inst->actual, (int32_t)actual_parallelism, memory_order_relaxed);
         else if (t->sensors)
-            scal_sensor_enter(t->sensors, inst->node, index, 0);
+            scal_sensor_enter(t->sensors, scal_frame_node(f), index, 0);
     } else {
         /* A worker's late end finds another frame (or none) on top and is ignored. The runtime's
          * task_data is compared, never written: its memory is the runtime's. */
@@ -231,14 +230,16 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     if (n > MAX_TEAM) n = MAX_TEAM;
     uint64_t sum_work = 0, max_work = 0, min_work = UINT64_MAX, sum_bar = 0, max_bar = 0,
              sum_lock = 0, max_lock = 0;
-    uint32_t generation = atomic_load_explicit(&inst->generation, memory_order_relaxed);
+    struct scal_slot *slots = scal_inst_slots(inst);
     for (uint32_t i = 0; i < n; i++) {
-        struct scal_slot *s = &inst->slots[i];
+        struct scal_slot *s = &slots[i];
         uint64_t tb = atomic_load_explicit(&s->barrier_ns, memory_order_acquire);
-        if (s->generation != generation) continue; /* this member never started this instance */
-        uint64_t wb = s->work_begin_ns;
+        uint64_t wb = atomic_load_explicit(&s->work_begin_ns, memory_order_relaxed);
+        if (wb < inst->begin_ns) continue; /* this member never started this instance */
         if (tb == 0 || tb > now) tb = now;
-        uint64_t busy = tb > wb ? tb - wb : 0, inner = s->inner_wait_ns, lock = s->lock_ns;
+        uint64_t busy = tb > wb ? tb - wb : 0;
+        uint64_t inner = atomic_load_explicit(&s->inner_wait_ns, memory_order_relaxed);
+        uint64_t lock = atomic_load_explicit(&s->lock_ns, memory_order_relaxed);
         uint64_t work = busy > inner + lock ? busy - inner - lock : 0;
         uint64_t bar = inner + (now - tb);
         struct scal_team_total *tt = &row->team[i];
@@ -256,8 +257,9 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
         if (lock > max_lock) max_lock = lock;
         members++;
         if (t->trace) {
-            scal_trace_state(t, s->gtid, node, SCAL_STATE_WORK, wb, tb);
-            scal_trace_state(t, s->gtid, node, SCAL_STATE_BARRIER, tb, now);
+            uint32_t gtid = atomic_load_explicit(&s->gtid, memory_order_relaxed);
+            scal_trace_state(t, gtid, node, SCAL_STATE_WORK, wb, tb);
+            scal_trace_state(t, gtid, node, SCAL_STATE_BARRIER, tb, now);
         }
     }
     if (members) {
@@ -283,7 +285,7 @@ static inline struct scal_slot *member_slot(struct scal_thread *t)
 {
     if (t->member_frame < 0) return NULL;
     struct scal_frame *m = &t->frames[t->member_frame];
-    return m->team_index < MAX_TEAM ? &m->inst->slots[m->team_index] : NULL;
+    return m->team_index < MAX_TEAM ? &scal_inst_slots(m->inst)[m->team_index] : NULL;
 }
 
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -311,7 +313,12 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         if (t->sync_depth == 0) return; /* the end of a join barrier: accounted at parallel_end */
         if (--t->sync_depth == 0) {
             struct scal_slot *s = member_slot(t);
-            if (s) s->inner_wait_ns += scal_now_ns() - t->wait_begin_ns;
+            if (s)
+                atomic_store_explicit(
+                    &s->inner_wait_ns,
+                    atomic_load_explicit(&s->inner_wait_ns, memory_order_relaxed) +
+                        (scal_now_ns() - t->wait_begin_ns),
+                    memory_order_relaxed);
         }
     }
 }
@@ -344,7 +351,7 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
     if (!t || t->member_frame < 0) return;
     struct scal_frame *m = &t->frames[t->member_frame];
     if (m->team_index != 0) return; /* every member reports the loop; the primary counts it */
-    struct scal_node_stats *row = scal_thread_row(t, m->node);
+    struct scal_node_stats *row = scal_thread_row(t, scal_frame_node(m));
     row->loops++;
     row->loop_iterations += count;
 }

@@ -52,13 +52,10 @@ static struct scal_thread *create_thread_state(void)
     struct scal_thread *t = (struct scal_thread *)base;
     t->gtid = gtid;
     t->frames = (struct scal_frame *)(base + off_frames);
-    t->insts = (struct scal_instance *)(base + off_insts);
-    t->slot_pool = (struct scal_slot *)(base + off_slots);
+    t->inst_area = base + off_insts;
     t->row_of_node = (uint32_t *)(base + off_map);
     t->rows = base + off_rows;
     t->member_frame = -1;
-    for (uint32_t d = 0; d < cfg->max_depth; d++)
-        t->insts[d].slots = t->slot_pool + (size_t)d * cfg->max_team;
     if (cfg->trace_entries) t->trace = scal_trace_new(cfg->trace_entries);
     /* Publish last: the flush reads registry entries up to `registered`. */
     atomic_store_explicit((_Atomic(struct scal_thread *) *)&registry[gtid], t,
@@ -73,6 +70,11 @@ struct scal_thread *scal_thread_get(void)
     self = create_thread_state();
     if (!self) self_failed = true;
     return self;
+}
+
+struct scal_instance *scal_thread_inst(struct scal_thread *t, uint32_t depth)
+{
+    return (struct scal_instance *)(t->inst_area + (size_t)depth * scal_tool_state.inst_stride);
 }
 
 uint32_t scal_threads_count(void)

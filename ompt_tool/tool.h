@@ -144,29 +144,38 @@ void scal_hist_bucket_bounds(uint32_t bucket, double *lo_ns, double *hi_ns);
 
 /* ---- per-thread state (thread_state.c) ---------------------------------------------------- */
 
-/* One member's measurements for one parallel-region instance; written by that member only (it
- * initialises the slot itself, tagged with the instance's generation, so the encountering thread
- * never writes it: one cache line moves to the reader once per instance). One cache line each. */
+/* One member's measurements for one parallel-region instance, written by that member only, read by
+ * the encountering thread at parallel_end (after the acquire of barrier_ns). A slot from an earlier
+ * instance is recognised by work_begin_ns < the instance's begin_ns, so nobody resets slots. One
+ * cache line each; relaxed atomics compile to plain moves and keep TSan informed. */
 struct scal_slot {
-    uint64_t work_begin_ns;
-    uint64_t inner_wait_ns; /* explicit and workshare barriers, taskwait, taskgroup */
-    uint64_t lock_ns;
-    uint32_t gtid;
-    uint32_t generation;         /* the instance generation this slot belongs to */
-    _Atomic uint64_t barrier_ns; /* reaching the region's closing barrier; 0 = not yet */
+    _Atomic uint64_t work_begin_ns;
+    _Atomic uint64_t inner_wait_ns; /* explicit and workshare barriers, taskwait, taskgroup */
+    _Atomic uint64_t lock_ns;
+    _Atomic uint32_t gtid;
+    _Atomic uint64_t barrier_ns; /* reaching the region's closing barrier */
 } __attribute__((aligned(64)));
 
 /* A parallel-region instance, owned by its encountering thread, shared with the team through
- * parallel_data->ptr. */
+ * parallel_data->ptr. Its config.max_team slots follow it in memory, so a member finds its slot
+ * without reading the instance (whose cache line the encountering thread has just written). */
 struct scal_instance {
     uint32_t node;
     int32_t requested;
     _Atomic int32_t actual;
-    _Atomic uint32_t generation; /* incremented (release) at every instance */
+    _Atomic uint32_t generation; /* incremented (release) at every instance; lazy readers acquire */
     uint64_t begin_ns;
-    const void *codeptr;     /* the region's codeptr_ra (recognises its join barrier) */
-    struct scal_slot *slots; /* config.max_team entries */
-};
+    const void *codeptr; /* the region's codeptr_ra (recognises its join barrier) */
+} __attribute__((aligned(64)));
+
+static inline struct scal_slot *scal_inst_slots(struct scal_instance *inst)
+{
+    return (struct scal_slot *)(inst + 1);
+}
+
+/* Member frames of workers learn their node only when something needs it (a nested region, a user
+ * region, a sensor): reading it at implicit-task begin would cost a cache miss per region. */
+#define SCAL_NODE_LAZY UINT32_MAX
 
 enum scal_frame_role { SCAL_FRAME_ROOT, SCAL_FRAME_ENCOUNTER, SCAL_FRAME_MEMBER };
 
@@ -196,10 +205,9 @@ struct scal_thread {
     bool is_initial;
     uint32_t depth; /* frames in use */
     struct scal_frame *frames;
-    struct scal_instance *insts; /* one per depth */
-    struct scal_slot *slot_pool;
-    uint32_t *row_of_node; /* node id -> 1 + index into rows, 0 = none */
-    unsigned char *rows;   /* arena of struct scal_node_stats, row_size each */
+    unsigned char *inst_area; /* per depth: an instance followed by its slots */
+    uint32_t *row_of_node;    /* node id -> 1 + index into rows, 0 = none */
+    unsigned char *rows;      /* arena of struct scal_node_stats, row_size each */
     uint32_t nrows;
     int member_frame;    /* index of the innermost member frame, -1 = none */
     uint32_t sync_depth; /* open synchronisation regions (taskwait inside a barrier nests) */
@@ -217,6 +225,16 @@ struct scal_thread {
 /* The calling thread's state, created at its first event (NULL when the thread table is full or
  * memory could not be reserved: the event is then not measured). */
 struct scal_thread *scal_thread_get(void);
+struct scal_instance *scal_thread_inst(struct scal_thread *t, uint32_t depth);
+
+static inline uint32_t scal_frame_node(struct scal_frame *f)
+{
+    if (__builtin_expect(f->node == SCAL_NODE_LAZY, 0)) {
+        (void)atomic_load_explicit(&f->inst->generation, memory_order_acquire);
+        f->node = f->inst->node;
+    }
+    return f->node;
+}
 /* Thread states for the flush (every thread that ever had an event). */
 uint32_t scal_threads_count(void);
 struct scal_thread *scal_thread_at(uint32_t i);
@@ -230,6 +248,7 @@ struct scal_node_stats *scal_thread_row_if_any(const struct scal_thread *t, uint
 struct scal_tool {
     struct scal_config cfg;
     size_t row_size;
+    size_t inst_stride; /* an instance and its slots */
     uint64_t start_ns;
     double start_unix;
     char omp_runtime[256];
