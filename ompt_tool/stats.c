@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Accumulating region instance times: count, sum, min, max, Welford variance, the first samples
-// (exact medians) and a log-linear histogram (approximate medians beyond the samples).
+// Accumulating region instance times: count, sum, min, max, shifted sums for the variance, the
+// first samples (exact medians) and a log-linear histogram (approximate medians beyond the
+// samples).
 #include "tool.h"
 
 size_t scal_node_stats_size(uint32_t max_team)
@@ -21,13 +22,13 @@ static inline uint32_t bucket_of(uint64_t ns)
 
 void scal_stats_add_time(struct scal_node_stats *s, uint64_t ns)
 {
-    s->count++;
+    if (s->count++ == 0) s->shift_ns = ns;
     s->sum_ns += ns;
     if (ns < s->min_ns) s->min_ns = ns;
     if (ns > s->max_ns) s->max_ns = ns;
-    double delta = (double)ns - s->mean_ns;
-    s->mean_ns += delta / (double)s->count;
-    s->m2 += delta * ((double)ns - s->mean_ns);
+    double d = (double)ns - (double)s->shift_ns;
+    s->sum_d += d;
+    s->sum_d2 += d * d;
     if (s->nsamples < SCAL_EXACT_SAMPLES) s->samples[s->nsamples++] = ns;
     s->hist[bucket_of(ns)]++;
 }

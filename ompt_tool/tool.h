@@ -124,7 +124,10 @@ struct scal_team_total {
 struct scal_node_stats {
     uint64_t count;
     uint64_t sum_ns, min_ns, max_ns;
-    double mean_ns, m2; /* Welford */
+    /* Variance from sums shifted by the first sample (no division in the hot path, no cancellation
+     * as long as samples stay near the first one's order of magnitude). */
+    uint64_t shift_ns;
+    double sum_d, sum_d2;
     uint32_t nsamples;
     uint64_t samples[SCAL_EXACT_SAMPLES];
     uint32_t hist[SCAL_HIST_BUCKETS];

@@ -94,11 +94,14 @@ static void merge_group(const struct group *g, struct merged *m)
             m->iters += s->loop_iterations;
             continue;
         }
-        /* Chan et al.: combine two (count, mean, M2) summaries. */
+        /* Each row's (count, mean, M2) from its shifted sums, combined as in Chan et al. */
+        double mean_s = (double)s->shift_ns + s->sum_d / (double)s->count;
+        double m2_s = s->sum_d2 - s->sum_d * s->sum_d / (double)s->count;
+        if (m2_s < 0) m2_s = 0;
         uint64_t n = m->count + s->count;
-        double delta = s->mean_ns - m->mean;
+        double delta = mean_s - m->mean;
         m->mean += delta * (double)s->count / (double)n;
-        m->m2 += s->m2 + delta * delta * (double)m->count * (double)s->count / (double)n;
+        m->m2 += m2_s + delta * delta * (double)m->count * (double)s->count / (double)n;
         m->count = n;
         m->sum += s->sum_ns;
         if (s->min_ns < m->min) m->min = s->min_ns;

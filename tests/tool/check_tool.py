@@ -108,6 +108,16 @@ def scenario_nested(args):
     check(len(ti) == 3 + 6 + 1, "trace holds every instance (%d)" % len(ti))
     check(np.all(ti["end_s"] >= ti["begin_s"]), "trace intervals are ordered")
     check(len(f["trace/states"]) > 0 and f["trace"].attrs["dropped"] == 0, "trace states recorded, none dropped")
+    # The aggregated statistics equal what the trace's individual instances give.
+    for r in (outer, inner):
+        d = ti["end_s"][ti["region"] == r["id"]] - ti["begin_s"][ti["region"] == r["id"]]
+        tol = 1e-8
+        check(len(d) == r["count"], "trace has every instance of %s" % run.s(r["name"]))
+        check(abs(d.sum() - r["time_total_s"]) < tol * len(d) and abs(d.min() - r["time_min_s"]) < tol and abs(d.max() - r["time_max_s"]) < tol,
+              "total/min/max of %s equal the trace's" % run.s(r["name"]))
+        check(abs(np.median(d) - r["time_median_s"]) < tol, "exact median of %s equals the trace's" % run.s(r["name"]))
+        check(abs(np.var(d, ddof=1) - r["time_var_s2"]) <= 1e-6 * max(np.var(d, ddof=1), 1e-12) + 1e-15,
+              "sample variance of %s equals the trace's (%.3e vs %.3e)" % (run.s(r["name"]), r["time_var_s2"], np.var(d, ddof=1)))
 
 
 def scenario_nested_serialized(args):
