@@ -141,6 +141,7 @@ int main(int argc, char **argv)
     scal_h5_attr_set_i64(f, SCAL_ATTR_SCHEMA_VERSION, schema);
     scal_h5_attr_set_str(f, SCAL_ATTR_TOOL_VERSION, "gen_campaign");
     hid_t g = H5Gcreate2(f, "campaign", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    scal_h5_attr_set_str(g, "program", "theory");
     scal_h5_write_strings(g, "inputs", (const char *const *)inputs, ni);
     H5Gclose(g);
 #define W(desc, rows, n)                                                                           \
