@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "errmsg.h"
+#include "probe.h"
 #include "h5util.h"
 #include "layout.h"
 #include "scal/status.h"
@@ -24,6 +25,9 @@ static void on_crash(int sig)
 
 int scal_guarded(int (*fn)(void *), void *arg)
 {
+    /* A child reads first: HDF5 may corrupt its heap on a damaged file and abort. */
+    int prc = scal_probe(fn, arg);
+    if (prc < 0) return prc;
     struct sigaction sa, old_segv, old_bus;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_crash;

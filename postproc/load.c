@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "probe.h"
 #include "h5util.h"
 #include "layout.h"
 #include "report.h"
@@ -605,8 +606,29 @@ static void guard_handler(int sig)
     siglongjmp(guard_env, sig);
 }
 
+struct probe_args {
+    struct pp_campaign *c;
+    struct loadctx *lc;
+    const char *path;
+};
+
+static int probe_load(void *p)
+{
+    struct probe_args *a = p;
+    return load_file(a->c, a->lc, a->path);
+}
+
 static int load_file_guarded(struct pp_campaign *c, struct loadctx *lc, const char *path)
 {
+    /* First in a child: some damaged files make HDF5 corrupt its heap and abort, which no guard
+     * in this process survives. The child's changes to the model are discarded with it. */
+    struct probe_args pa = {c, lc, path};
+    int prc = scal_probe(probe_load, &pa);
+    if (prc < 0) {
+        char why[512];
+        snprintf(why, sizeof(why), "%s", scal__last_error(prc));
+        return scal__fail(prc, "'%s': %s", path, why);
+    }
     struct sigaction sa = {0}, old_segv, old_bus;
     sa.sa_handler = guard_handler;
     sigemptyset(&sa.sa_mask);

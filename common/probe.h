@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Reading untrusted files safely: HDF5 1.10 can crash or corrupt its heap on damaged files (seen by
+ * the fuzz test: aborts inside H5Fclose), which no in-process guard can survive. A probe runs the
+ * read in a forked child first; only when the child survives does the caller read for real. */
+#ifndef SCAL_PROBE_H
+#define SCAL_PROBE_H
+
+/* Runs fn(arg) in a child process with stdout and stderr discarded. Returns 0 when the child
+ * finished (whatever fn returned: the caller's own run reports errors), or SCAL_EFORMAT with a
+ * message ("the HDF5 library crashed reading it (signal N): the file is damaged") when the child
+ * died of a signal, or SCAL_ECHILD when no child could be started. */
+int scal_probe(int (*fn)(void *), void *arg);
+
+#endif
