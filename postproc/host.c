@@ -353,7 +353,7 @@ int pp_host_create(struct pp_host **out, struct pp_campaign *c, const struct sca
     a->mode = o->mode ? o->mode : SCAL_PP_DISCRETE;
     a->top = o->top;
     a->sources = (const char *const *)o->files;
-    a->write_path = o->no_write || c->single_run ? NULL : o->files[0];
+    a->write_path = o->no_write || c->has_run_files ? NULL : o->files[0];
     a->single_run = c->single_run;
     a->noise_cv = 0.10;
     a->get = host_get;

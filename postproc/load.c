@@ -363,10 +363,7 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, hid_t f, con
                          (int32_t)(obs > 0 ? obs : threads), rows[i].time_total_s);
         if (rc < 0) goto out;
     }
-    rc = pp_campaign_note(c,
-                          "%s is a single run file (one configuration): tables only; the "
-                          "scalability diagrams need a campaign with several thread counts",
-                          path);
+    rc = 0;
 out:
     free(rows);
     free_file_regions(&fr);
@@ -659,9 +656,16 @@ int pp_campaign_load(struct pp_campaign *c, const char *const *files, size_t nfi
                         nfiles > 1 ? " and the other files" : "");
         goto out;
     }
-    if (c->single_run && nfiles > 1)
-        pp_campaign_note(c, "run files were merged with other files: each run file is one "
-                            "configuration with input label \"run\"");
+    c->has_run_files = c->single_run;
+    if (c->single_run && c->nthreads * c->ninputs * c->nfreqs > 1) {
+        c->single_run = false; /* several run files: a small campaign */
+        pp_campaign_note(c, "run files were merged: each run file is one configuration (input "
+                            "label \"run\", its requested thread count)");
+    } else if (c->single_run)
+        pp_campaign_note(c,
+                         "%s is a single run file (one configuration): tables only; the "
+                         "scalability diagrams need a campaign with several thread counts",
+                         files[0]);
     for (size_t i = 0; i < c->nsamples; i++) {
         struct pending *p = &lc.pend[i];
         size_t t = 0, s = 0;

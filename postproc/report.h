@@ -78,7 +78,8 @@ struct pp_campaign {
     size_t nsamples, capsamples;
     char **notes;
     size_t nnotes;
-    bool single_run;
+    bool single_run;    /* only one configuration, from run files: tables only */
+    bool has_run_files; /* some input is a run file: /analysis is never written */
     size_t nruns;
 };
 

@@ -31,8 +31,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     if (!h->write_path) {
         snprintf(why, whylen,
-                 h->single_run ? "a run file is never modified"
-                               : "--no-write: the campaign file is left untouched");
+                 "nothing written: --no-write, or the input includes run files, "
+                 "which are never modified");
         return SCAL_EUNAVAIL;
     }
     scal_h5_quiet();

@@ -103,3 +103,23 @@ assert t.splitlines()[-1] == "run,1.5", t
 with h5py.File(run, "r") as f:
     assert "analysis" not in f  # a run file is never modified
 print("ok")
+
+# Two run files at different thread counts merge into a small campaign: diagrams, no file written.
+run2 = os.path.join(work, "run8.h5")
+shutil.copy(run, run2)
+with h5py.File(run2, "a") as f:
+    f["meta"].attrs["requested_threads"] = 8
+    rows2 = f["regions"][:]
+    rows2["time_total_s"] /= 2
+    del f["regions"]
+    f.create_dataset("regions", data=rows2)
+out = os.path.join(work, "runs2")
+r = subprocess.run([scal, "report", run, run2, "-o", out], capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+assert "run files were merged" in r.stderr
+assert os.path.exists(os.path.join(out, "diagrams/r001-mm.c_12-20__mm_.png"))
+sp = open(os.path.join(out, "csv/r001-mm.c_12-20__mm_/speedup.csv")).read().splitlines()
+assert sp[-1] == "run,1,2", sp
+with h5py.File(run, "r") as f:
+    assert "analysis" not in f
+print("ok")
