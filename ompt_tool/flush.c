@@ -2,9 +2,12 @@
 // Writing the run file exactly once: from finalize, from the library destructor (exit() inside a
 // parallel region skips finalize), or from SIGINT/SIGTERM/SIGHUP, after which the signal's
 // original disposition is restored and re-raised so the program ends as it would have.
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,6 +18,37 @@ static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define NSIG_HANDLED (sizeof(handled_signals) / sizeof(handled_signals[0]))
 static struct sigaction previous[NSIG_HANDLED];
 
+/* The writer (HDF5, libdw) lives in its own library next to this one and is loaded only now: the
+ * measured program does not pay for mapping HDF5 and its dependencies at start-up, and the writer's
+ * HDF5 cannot clash with another HDF5 version the program may use (RTLD_DEEPBIND keeps the
+ * writer's references inside its own dependency tree). */
+static void write_through_writer(uint64_t end)
+{
+    Dl_info self;
+    char path[4096];
+    if (!dladdr((void *)scal_flush, &self) || !self.dli_fname) {
+        fprintf(stderr, "scal: cannot locate libscal_ompt.so; measurements lost\n");
+        return;
+    }
+    snprintf(path, sizeof(path), "%s", self.dli_fname);
+    char *slash = strrchr(path, '/');
+    snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0), "%s",
+             SCAL_WRITER_LIBRARY);
+    int flags = RTLD_NOW | RTLD_LOCAL;
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(SCAL_SANITIZED)
+    flags |= RTLD_DEEPBIND; /* sanitizer runtimes do not support it */
+#endif
+    void *writer = dlopen(path, flags);
+    scal_write_run_file_fn write =
+        writer ? (scal_write_run_file_fn)dlsym(writer, SCAL_WRITER_ENTRY) : NULL;
+    if (!write) {
+        fprintf(stderr, "scal: cannot load the run-file writer %s: %s; measurements lost\n", path,
+                dlerror());
+        return;
+    }
+    (void)write(NULL, end); /* kept loaded: HDF5 may still run exit handlers */
+}
+
 void scal_flush(const char *reason)
 {
     struct scal_tool *st = &scal_tool_state;
@@ -23,7 +57,7 @@ void scal_flush(const char *reason)
     uint64_t end = scal_now_ns();
     snprintf(st->exit_reason, sizeof(st->exit_reason), "%s", reason);
     scal_user_regions_detach();
-    (void)scal_write_run_file(NULL, end);
+    write_through_writer(end);
     if (st->sensors) scal_sensor_session_close(st->sensors);
 }
 
@@ -52,9 +86,17 @@ static void child_after_fork(void)
     atomic_store(&scal_tool_state.flushed, 1);
 }
 
+/* exit() inside a parallel region skips OpenMP finalize. atexit handlers run before any library
+ * destructor, while the dynamic loader can still load the writer safely. */
+static void flush_at_exit(void)
+{
+    scal_flush("exit() without OpenMP finalize (e.g. inside a parallel region)");
+}
+
 void scal_flush_install_handlers(void)
 {
     pthread_atfork(NULL, NULL, child_after_fork);
+    atexit(flush_at_exit);
     for (size_t i = 0; i < NSIG_HANDLED; i++) {
         struct sigaction sa;
         if (sigaction(handled_signals[i], NULL, &previous[i]) != 0) continue;
@@ -67,8 +109,8 @@ void scal_flush_install_handlers(void)
     }
 }
 
-/* exit() inside a parallel region, or a runtime that never calls finalize: the destructor of this
- * library (kept loaded by -z nodelete) still writes the data. */
+/* Last resort (a runtime that neither finalizes nor lets atexit handlers run before unloading):
+ * the destructor of this library, kept loaded by -z nodelete. */
 __attribute__((destructor)) static void flush_at_unload(void)
 {
     if (scal_tool_state.start_ns && atomic_load(&scal_tool_state.flushed) == 0)

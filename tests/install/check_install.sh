@@ -7,7 +7,7 @@ build=$1 prefix=$2
 rm -rf "$prefix"
 cmake --install "$build" --prefix "$prefix" > /dev/null
 fail() { echo "FAIL: $*"; exit 1; }
-for f in bin/scal lib/libscal_ompt.so lib/libscal.so include/scal/scal.h include/scal/plugin.h include/scal/status.h \
+for f in bin/scal lib/libscal_ompt.so lib/libscal_ompt_writer.so lib/libscal.so include/scal/scal.h include/scal/plugin.h include/scal/status.h \
   include/scal/version.h lib/cmake/scal/scalConfig.cmake lib/cmake/scal/scalTargets.cmake lib/pkgconfig/scal.pc \
   share/scal/schemas share/scal/examples/scal_demo.c; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
