@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SCAL_PLUGIN_ABI_MAJOR 1
-#define SCAL_PLUGIN_ABI_MINOR 0
+#define SCAL_PLUGIN_ABI_MINOR 1
 #define SCAL_PLUGIN_ABI_VERSION ((SCAL_PLUGIN_ABI_MAJOR << 16) | SCAL_PLUGIN_ABI_MINOR)
 #define SCAL_PLUGIN_ENTRY_NAME "scal_plugin_entry"
 
@@ -139,6 +139,9 @@ struct scal_launch {
     /* Appends arguments (split by the host as given, no shell). */
     int (*append_args)(struct scal_launch *launch, const char *const *args, size_t nargs);
     void *host_data;
+    /* ABI 1.1: restricts the program to a CPU list ("0-3,8"); the host applies it with
+     * sched_setaffinity in the child before exec. Check struct_size before use. */
+    int (*set_cpus)(struct scal_launch *launch, const char *cpulist);
 };
 
 struct scal_actuator_ops {
