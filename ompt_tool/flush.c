@@ -57,6 +57,7 @@ void scal_flush(const char *reason)
     uint64_t end = scal_now_ns();
     snprintf(st->exit_reason, sizeof(st->exit_reason), "%s", reason);
     scal_user_regions_detach();
+    if (st->sensors) scal_sensor_session_stop(st->sensors); /* run sensors' end readings */
     write_through_writer(end);
     if (st->sensors) scal_sensor_session_close(st->sensors);
 }

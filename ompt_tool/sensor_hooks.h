@@ -5,7 +5,13 @@
 #define SCAL_SENSOR_HOOKS_H
 
 #ifdef SCAL_HAVE_PLUGIN_HOST
-#include "scal_plugin_host.h"
+#include "sensor_session.h"
+#include <hdf5.h>
+
+#include "strtab.h"
+/* ompt_tool/sensor_write.c (the writer library) */
+int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct scal_strtab *st,
+                              uint32_t nnodes);
 #else
 #include <hdf5.h>
 #include <stdint.h>
@@ -14,7 +20,8 @@
 
 struct scal_sensor_session;
 struct scal_sensor_thread_ctx;
-static inline int scal_sensor_session_open(struct scal_sensor_session **s, const char *spec)
+static inline int scal_sensor_session_open(struct scal_sensor_session **s, const char *spec,
+                                           uint32_t max_nodes)
 {
     *s = 0;
     return spec && *spec ? -10 /* SCAL_EUNAVAIL */ : 0;
@@ -36,6 +43,7 @@ static inline int scal_sensor_session_write(struct scal_sensor_session *s, hid_t
 {
     return 0;
 }
+static inline void scal_sensor_session_stop(struct scal_sensor_session *s) {}
 static inline void scal_sensor_session_close(struct scal_sensor_session *s) {}
 #endif
 

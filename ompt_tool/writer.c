@@ -544,7 +544,6 @@ static int write_file(const char *path, uint64_t end_ns)
     if (rc == SCAL_OK) rc = write_regions(file, &st, scal_nodes_count(), &max_team);
     if (rc == SCAL_OK && scal_tool_state.cfg.trace_entries) rc = write_trace(file);
     if (rc == SCAL_OK && scal_tool_state.sensors) {
-        H5Gcreate2(file, "sensors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         if (scal_sensor_session_write(scal_tool_state.sensors, file, &st, scal_nodes_count()) < 0)
             scal_diag_count(SCAL_DIAG_sensor_errors);
     }

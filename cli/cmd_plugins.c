@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// `scal plugins [NAME|PATH ...]`: every plugin in the search path (or the ones named) with its
+// kind, version, options, and whether it is available on this machine and why not.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "plugin_loader.h"
+
+struct listing {
+    const char *kind; /* filter, NULL: all */
+    unsigned shown, broken, unavailable;
+};
+
+static const char *kind_text(int kind)
+{
+    return kind == SCAL_PLUGIN_SENSOR     ? "sensor"
+           : kind == SCAL_PLUGIN_ACTUATOR ? "actuator"
+           : kind == SCAL_PLUGIN_POSTPROC ? "postproc"
+                                          : "?";
+}
+
+static const char *type_text(enum scal_option_type t)
+{
+    switch (t) {
+    case SCAL_OPT_INT:
+        return "int";
+    case SCAL_OPT_DOUBLE:
+        return "number";
+    case SCAL_OPT_BOOL:
+        return "bool";
+    case SCAL_OPT_LIST:
+        return "list";
+    default:
+        return "text";
+    }
+}
+
+/* Tries the plugin here: sensors are started and stopped, actuators started and tested. */
+static int probe(struct scal_loaded_plugin *p, char *why, size_t whylen, char *extra, size_t elen)
+{
+    const struct scal_plugin_desc *d = p->desc;
+    int rc = SCAL_OK;
+    extra[0] = 0;
+    why[0] = 0;
+    if (d->kind == SCAL_PLUGIN_SENSOR) {
+        scal_sensor_state *st = NULL;
+        rc = d->sensor->init(&p->env, &st, why, whylen);
+        if (rc < 0) return rc;
+        const struct scal_metric_desc *m = NULL;
+        size_t n = d->sensor->metrics(st, &m), used = 0;
+        for (size_t i = 0; i < n && used < elen; i++)
+            used += (size_t)snprintf(extra + used, elen - used, "%s%s [%s]", i ? ", " : "",
+                                     m[i].name, m[i].unit);
+        if (d->sensor->fini) d->sensor->fini(st);
+    } else if (d->kind == SCAL_PLUGIN_ACTUATOR) {
+        scal_actuator_state *st = NULL;
+        rc = d->actuator->init(&p->env, &st, why, whylen);
+        if (rc < 0) return rc;
+        if (d->actuator->test) rc = d->actuator->test(st, why, whylen);
+        if (rc == 0 && d->actuator->observe) {
+            char now[256] = "";
+            if (d->actuator->observe(st, now, sizeof(now)) == 0 && now[0])
+                snprintf(extra, elen, "current setting: %s", now);
+        }
+        if (d->actuator->fini) d->actuator->fini(st);
+    }
+    return rc;
+}
+
+static void show(struct listing *l, struct scal_loaded_plugin *p)
+{
+    char why[SCAL_PLUGIN_WHY_MAX], extra[1024];
+    const struct scal_plugin_desc *d = p->desc;
+    int rc = probe(p, why, sizeof(why), extra, sizeof(extra));
+    printf("%-12s %-9s v%-4s %s\n", d->name, kind_text(d->kind), d->version ? d->version : "?",
+           d->description ? d->description : "");
+    printf("    file: %s\n", p->path);
+    if (rc < 0) {
+        printf("    available: no: %s\n", why[0] ? why : "initialisation failed");
+        l->unavailable++;
+    } else {
+        printf("    available: yes\n");
+    }
+    if (extra[0]) printf("    %s%s\n", d->kind == SCAL_PLUGIN_SENSOR ? "metrics: " : "", extra);
+    for (size_t i = 0; d->options && d->options[i].name; i++)
+        printf("    option %s (%s, default %s): %s\n", d->options[i].name,
+               type_text(d->options[i].type),
+               d->options[i].default_value ? d->options[i].default_value : "none",
+               d->options[i].description ? d->options[i].description : "");
+    l->shown++;
+}
+
+static int list_one(const char *path, const char *name, void *arg)
+{
+    struct listing *l = arg;
+    struct scal_loaded_plugin p;
+    char why[SCAL_PLUGIN_WHY_MAX];
+    if (scal_plugin_load(path, 0, NULL, 0, &p, why, sizeof(why)) < 0) {
+        printf("%-12s BROKEN: %s\n", name, why);
+        l->broken++;
+        return 0;
+    }
+    if (!l->kind || !strcmp(l->kind, kind_text(p.desc->kind))) show(l, &p);
+    scal_plugin_unload(&p);
+    return 0;
+}
+
+static void usage(FILE *out)
+{
+    fputs(
+        "usage: scal plugins [--kind sensor|actuator|postproc] [NAME|PATH ...]\n\n"
+        "Lists the plugins scal finds (SCAL_PLUGIN_PATH, then the built-in directory) with their\n"
+        "kind, options and whether they work on this machine (and why not).\n"
+        "Options are set as SCAL_<PLUGIN>_<OPTION>=VALUE in the environment or with\n"
+        "`scal run --plugin-opt PLUGIN.OPTION=VALUE`.\n",
+        out);
+}
+
+int scal_cmd_plugins(int argc, char **argv)
+{
+    struct listing l = {0};
+    int named = 0, missing = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--kind") && i + 1 < argc) {
+            l.kind = argv[++i];
+            if (strcmp(l.kind, "sensor") && strcmp(l.kind, "actuator") &&
+                strcmp(l.kind, "postproc")) {
+                fprintf(stderr, "scal plugins: unknown kind '%s' (sensor, actuator or postproc)\n",
+                        l.kind);
+                return 2;
+            }
+            continue;
+        }
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "scal plugins: unknown option '%s'; see 'scal plugins --help'\n",
+                    argv[i]);
+            return 2;
+        }
+        named++;
+        struct scal_loaded_plugin p;
+        char why[SCAL_PLUGIN_WHY_MAX];
+        if (scal_plugin_load(argv[i], 0, NULL, 0, &p, why, sizeof(why)) < 0) {
+            fprintf(stderr, "scal plugins: %s\n", why);
+            missing++;
+            continue;
+        }
+        show(&l, &p);
+        scal_plugin_unload(&p);
+    }
+    if (!named) {
+        char dirs[8192];
+        scal_plugin_search_path(dirs, sizeof(dirs));
+        printf("plugin directories: %s\n\n", dirs[0] ? dirs : "(none found)");
+        scal_plugin_foreach_file(list_one, &l);
+        printf("\n%u plugins, %u unavailable here, %u broken\n", l.shown, l.unavailable, l.broken);
+    }
+    return missing ? 1 : 0;
+}
