@@ -87,11 +87,14 @@ static void child_after_fork(void)
     atomic_store(&scal_tool_state.flushed, 1);
 }
 
-/* exit() inside a parallel region skips OpenMP finalize. atexit handlers run before any library
- * destructor, while the dynamic loader can still load the writer safely. */
+/* Normal ends and exit() inside a parallel region (which skips OpenMP finalize) both pass here:
+ * atexit handlers run before any library destructor, while the dynamic loader can still load the
+ * writer safely. */
 static void flush_at_exit(void)
 {
-    scal_flush("exit() without OpenMP finalize (e.g. inside a parallel region)");
+    struct scal_thread *t = scal_thread_get();
+    scal_flush(t && t->depth > 1 ? "exit() inside a region (OpenMP finalize skipped)"
+                                 : "program exited (return from main or exit())");
 }
 
 void scal_flush_install_handlers(void)

@@ -30,9 +30,11 @@ static uint64_t env_u64(const char *name, uint64_t def, uint64_t lo, uint64_t hi
 static void start_plugin(struct scal_sensor_session *s, const char *name)
 {
     struct scal_sensor_plugin *p = &s->plugins[s->nplugins++];
-    snprintf(p->lp.name, sizeof(p->lp.name), "%s", name);
     p->status = scal_plugin_load(name, SCAL_PLUGIN_SENSOR, NULL, 0, &p->lp, p->why, sizeof(p->why));
-    if (p->status < 0) return;
+    if (p->status < 0) {
+        snprintf(p->lp.name, sizeof(p->lp.name), "%s", name); /* as the user named it */
+        return;
+    }
     const struct scal_sensor_ops *ops = p->lp.desc->sensor;
     p->status = ops->init(&p->lp.env, &p->state, p->why, sizeof(p->why));
     if (p->status < 0) {

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# The plugin host end to end: the tool loads the `counting` test sensor (and plugins that fail in
+# every way the loader reports), and the run file must hold the program's exact per-region,
+# per-thread counts, run values, samples and each failure's reason; `scal plugins` lists the same.
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+    print("ok: " + msg)
+
+
+def lines_of(source):
+    marks = {}
+    with open(source) as f:
+        for n, line in enumerate(f, 1):
+            for m in ("REGION_A", "REGION_B", "REGION_C", "REGION_D"):
+                if m in line:
+                    marks[m[-1]] = n
+    return marks
+
+
+def run(args, workdir, plugins, threads, reps, extra_env=None):
+    out = os.path.join(workdir, "run-%d.h5" % threads)
+    env = dict(os.environ)
+    env.update({"OMP_TOOL_LIBRARIES": args.tool, "SCAL_OUTPUT": out, "SCAL_PLUGINS": plugins,
+                "SCAL_PLUGIN_PATH": args.fixtures, "OMP_NUM_THREADS": str(threads),
+                "OMP_WAIT_POLICY": "passive", "SCAL_SAMPLE_MS": "5"})
+    env.update(extra_env or {})
+    p = subprocess.run([args.prog, str(reps)], env=env, capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, "program ran with %d threads (stderr: %s)" % (threads, p.stderr.strip()[-300:]))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--tool", "--scal", "--prog", "--fixtures", "--source"):
+        ap.add_argument(a, required=True)
+    args = ap.parse_args()
+    marks = lines_of(args.source)
+    work = tempfile.mkdtemp(prefix="scal-plugins-")
+    bad = "abi_future,initfail,unavail,wrongkind,noentry,notso,nonexistent," + \
+          os.path.join(args.fixtures, "missing-file.so")
+    reps = 40
+    for T in (1, 2, 4):
+        path = run(args, work, "counting," + bad, T, reps)
+        with h5py.File(path, "r") as f:
+            strings = [s.decode() if isinstance(s, bytes) else s for s in f["strings"][()]]
+            regions = f["regions"][()]
+            by_line = {}
+            for r in regions:
+                if r["line_first"] > 0:
+                    by_line.setdefault(int(r["line_first"]), []).append(int(r["id"]))
+            rid = {}
+            for k, line in marks.items():
+                check(len(by_line.get(line, [])) == 1, "T=%d: one region for REGION_%s (line %d)" % (T, k, line))
+                rid[k] = by_line[line][0]
+            plugins = {strings[p["name"]]: p for p in f["sensors/plugins"][()]}
+            check(plugins["counting"]["available"] == 1, "counting sensor available")
+            expect_reason = {
+                "abi_future": "plugin ABI 2.0",
+                "initfail": "simulated initialisation failure",
+                "unavail": "no such hardware here",
+                "wrongkind": "is a actuator plugin, not a sensor plugin",
+                "noentry": "has no entry symbol 'scal_plugin_entry'",
+                "notso": "not a loadable shared object",
+                "nonexistent": "no plugin 'nonexistent'",
+                os.path.join(args.fixtures, "missing-file.so"): "No such file",
+            }
+            for name, phrase in expect_reason.items():
+                check(name in plugins, "plugin %s recorded" % name)
+                reason = strings[plugins[name]["reason"]]
+                check(plugins[name]["available"] == 0 and phrase in reason,
+                      "%s unavailable with reason containing %r: %r" % (name, phrase, reason))
+            vals = f["sensors/values"][()]
+
+            def value(region, thread, metric):
+                sel = [v for v in vals if v["region"] == region and v["thread"] == thread
+                       and strings[v["metric"]] == metric]
+                check(len(sel) == 1, "T=%d: one value for region %d thread %d %s" % (T, region, thread, metric))
+                return sel[0]
+
+            # Region A: thread t adds 100*(t+1) per repetition; one thread adds 1000 process-wide.
+            for t in range(T):
+                v = value(rid["A"], t, "counting.thread_ops")
+                check(v["value"] == reps * 100 * (t + 1) and v["instances"] == reps,
+                      "T=%d A thread %d: %g == %d over %d instances" % (T, t, v["value"], reps * 100 * (t + 1), v["instances"]))
+            check(value(rid["A"], -1, "counting.thread_ops")["value"] == reps * 100 * T * (T + 1) // 2, "A total over threads")
+            v = value(rid["A"], -1, "counting.process_ops")
+            check(v["value"] == reps * 1000 and v["instances"] == reps, "A process counter exact (%g)" % v["value"])
+            check(not any(x["region"] == rid["A"] and x["thread"] >= 0 and strings[x["metric"]] == "counting.process_ops" for x in vals),
+                  "process-scope metric has no per-thread rows")
+            check(value(rid["A"], -1, "counting.level")["value"] == reps, "gauge keeps the last value")
+            check(value(rid["B"], -1, "counting.process_ops")["value"] == reps * 5 * T, "B process counter exact")
+            check(value(rid["B"], -1, "counting.thread_ops")["value"] == reps * T, "B thread total")
+            # C is inclusive of the nested D on the same thread, not of D's other threads.
+            for t in range(T):
+                check(value(rid["C"], t, "counting.thread_ops")["value"] == reps * 11, "C thread %d inclusive of its D share" % t)
+            check(value(rid["C"], -1, "counting.process_ops")["value"] == 0, "C changes no process counter")
+            check(value(rid["D"], -1, "counting.thread_ops")["value"] == reps * T * 2, "D total: two members per nested team")
+            # Run values: the main thread's counter and the process counter between start and end.
+            check(value(-1, -1, "counting.process_ops")["value"] == reps * (1000 + 5 * T), "run process counter")
+            check(value(-1, -1, "counting.thread_ops")["value"] == reps * 112, "run value of the main thread's counter")
+            samples = f["sensors/samples"][()]
+            lvl = np.array([s["time_s"] for s in samples if strings[s["metric"]] == "counting.level"])
+            check(len(lvl) >= 10, "sampler recorded %d samples of counting.level" % len(lvl))
+            check(np.all(np.diff(lvl) > 0), "sample times increase")
+            med = float(np.median(np.diff(lvl)))
+            check(0.0025 <= med <= 0.05, "median sample interval %.4f s near the 5 ms period" % med)
+            check(abs(f["sensors"].attrs["sample_period_s"] - 0.005) < 1e-9, "period recorded")
+
+    # A bad option value makes the plugin unavailable with the reason, the run goes on.
+    path = run(args, work, "counting", 2, 3, {"SCAL_COUNTING_UNUSED": "abc"})
+    with h5py.File(path, "r") as f:
+        strings = [s.decode() if isinstance(s, bytes) else s for s in f["strings"][()]]
+        p = f["sensors/plugins"][()][0]
+        check(p["available"] == 0 and "must be an integer, not 'abc' (from SCAL_COUNTING_UNUSED)" in strings[p["reason"]],
+              "bad option value reported: %s" % strings[p["reason"]])
+        check(len(f["regions"][()]) > 4, "regions still recorded")
+
+    # scal plugins: lists the fixtures with states and reasons.
+    env = dict(os.environ, SCAL_PLUGIN_PATH=args.fixtures)
+    p = subprocess.run([args.scal, "plugins"], env=env, capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, "scal plugins runs")
+    out = p.stdout
+    check("counting     sensor" in out and "exports no scal_test_* counters" in out, "counting listed, unavailable in scal itself, with reason")
+    check("abi_future   BROKEN" in out and "plugin ABI 2.0" in out, "ABI mismatch listed")
+    check("noentry      BROKEN" in out and "no entry symbol" in out, "missing entry symbol listed")
+    check("notso        BROKEN" in out, "non-ELF file listed as broken")
+    check("unavail" in out and "no such hardware here" in out, "unavailable plugin with reason")
+    check("option unused (int, default 3)" in out, "options listed with type and default")
+    p = subprocess.run([args.scal, "plugins", "nonexistent"], env=env, capture_output=True, text=True)
+    check(p.returncode == 1 and "no plugin 'nonexistent'" in p.stderr, "unknown plugin name: exit 1 and message")
+    print("all plugin host checks passed")
+
+
+main()
