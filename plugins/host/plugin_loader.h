@@ -22,7 +22,7 @@ struct scal_options {
 };
 
 struct scal_loaded_plugin {
-    char name[64];
+    char name[SCAL_PLUGIN_PATH_MAX]; /* the descriptor's name; when loading failed, as given */
     char path[SCAL_PLUGIN_PATH_MAX];
     void *handle;
     const struct scal_plugin_desc *desc;

@@ -259,11 +259,8 @@ void scal_sensor_session_stop(struct scal_sensor_session *s)
 
 void scal_sensor_session_close(struct scal_sensor_session *s)
 {
-    if (!s) return;
+    /* Only the sampler is stopped: the session ends with the process, and OpenMP worker threads
+     * (still running after exit() inside a region) may read their sensors until the very end, so
+     * neither the plugins' fini nor any free may run under them. */
     scal_sensor_session_stop(s);
-    for (uint32_t i = 0; i < s->nplugins; i++) {
-        struct scal_sensor_plugin *p = &s->plugins[i];
-        if (p->status == 0 && p->lp.desc->sensor->fini) p->lp.desc->sensor->fini(p->state);
-        p->status = p->status == 0 ? 1 : p->status; /* 1: finished */
-    }
 }

@@ -87,7 +87,8 @@ void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t 
                       int encountering);
 /* Stops the sampler and takes the run sensors' end readings (before the file is written). */
 void scal_sensor_session_stop(struct scal_sensor_session *s);
-/* Calls every plugin's fini. The memory stays for the rest of the process. */
+/* Ends the session at process end: stops the sampler; plugins and memory stay (worker threads may
+ * still read them). */
 void scal_sensor_session_close(struct scal_sensor_session *s);
 
 #endif
