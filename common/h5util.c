@@ -154,6 +154,36 @@ done:
     return rc;
 }
 
+int scal_h5_append_strings(hid_t loc, const char *name, const char *const *strings, size_t n)
+{
+    int rc = SCAL_OK;
+    hid_t dset = -1, fspace = -1, mspace = -1, type = -1;
+    hsize_t old = 0, start[1], count[1] = {n}, newdims[1];
+    if (!scal_h5_exists(loc, name)) return scal_h5_write_strings(loc, name, strings, n);
+    if (n == 0) return SCAL_OK;
+    type = vlen_string_type();
+    dset = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (dset < 0) goto fail;
+    fspace = H5Dget_space(dset);
+    if (fspace < 0 || H5Sget_simple_extent_dims(fspace, &old, NULL) != 1) goto fail;
+    H5Sclose(fspace);
+    newdims[0] = old + n;
+    if (H5Dset_extent(dset, newdims) < 0 || (fspace = H5Dget_space(dset)) < 0) goto fail;
+    start[0] = old;
+    if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0) goto fail;
+    if ((mspace = H5Screate_simple(1, count, NULL)) < 0) goto fail;
+    if (H5Dwrite(dset, type, mspace, fspace, H5P_DEFAULT, strings) < 0) goto fail;
+    goto done;
+fail:
+    rc = scal__fail(SCAL_EHDF5, "cannot append %zu strings to '%s'", n, name);
+done:
+    if (mspace >= 0) H5Sclose(mspace);
+    if (fspace >= 0) H5Sclose(fspace);
+    if (dset >= 0) H5Dclose(dset);
+    H5Tclose(type);
+    return rc;
+}
+
 void scal_h5_free_strings(char **strings, size_t n)
 {
     if (!strings) return;

@@ -27,6 +27,8 @@ int scal_h5_write_strings(hid_t loc, const char *name, const char *const *string
 /* *out is an array of n malloc'd strings; free with scal_h5_free_strings. */
 int scal_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n);
 void scal_h5_free_strings(char **strings, size_t n);
+/* Appends n strings to a string dataset made by scal_h5_write_strings (created when missing). */
+int scal_h5_append_strings(hid_t loc, const char *name, const char *const *strings, size_t n);
 
 enum scal_h5_ftype { SCAL_H5_U8, SCAL_H5_I32, SCAL_H5_U32, SCAL_H5_I64, SCAL_H5_U64, SCAL_H5_F64 };
 

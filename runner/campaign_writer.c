@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The incremental campaign-file writer (see campaign_writer.h).
+#include <hdf5.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "campaign_writer.h"
+#include "errmsg.h"
+#include "h5util.h"
+#include "region_identity.h"
+#include "scal/version.h"
+#include "strtab.h"
+
+struct scal_cw {
+    char *path;
+    hid_t file;
+    struct scal_strtab strings;  /* the file's /strings, in memory */
+    size_t strings_written;      /* how many of them are in the file */
+    struct scal_strtab identity; /* region identities; index - 1 is the region id */
+    uint32_t next_run;
+};
+
+#define TABLE_ARGS(desc) (desc).name, (desc).fields, (desc).nfields, (desc).row_size
+
+static int64_t intern(struct scal_cw *w, const char *s)
+{
+    return scal_strtab_add(&w->strings, s ? s : "");
+}
+
+/* A source string index re-interned into the campaign's strings. */
+static int remap_string(struct scal_cw *w, const struct scal_cw_payload *p, uint32_t *idx)
+{
+    int64_t k = intern(w, *idx < p->nstrings ? p->strings[*idx] : "");
+    if (k < 0) return (int)k;
+    *idx = (uint32_t)k;
+    return SCAL_OK;
+}
+
+static int flush_strings(struct scal_cw *w)
+{
+    size_t n = w->strings.count - w->strings_written;
+    int rc = scal_h5_append_strings(w->file, "strings",
+                                    (const char *const *)w->strings.strings + w->strings_written, n);
+    if (rc == SCAL_OK) w->strings_written = w->strings.count;
+    return rc;
+}
+
+static void cw_free(struct scal_cw *w)
+{
+    if (!w) return;
+    if (w->file >= 0) H5Fclose(w->file);
+    scal_strtab_free(&w->strings);
+    scal_strtab_free(&w->identity);
+    free(w->path);
+    free(w);
+}
+
+static struct scal_cw *cw_new(const char *path)
+{
+    struct scal_cw *w = calloc(1, sizeof(*w));
+    if (!w) return NULL;
+    w->file = -1;
+    w->path = strdup(path);
+    if (!w->path || scal_strtab_init(&w->strings) < 0 || scal_strtab_init(&w->identity) < 0) {
+        cw_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static int write_campaign_group(struct scal_cw *w, const struct scal_cw_meta *m)
+{
+    int rc = SCAL_EHDF5;
+    char now[32];
+    time_t t = time(NULL);
+    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    hid_t g = H5Gcreate2(w->file, "campaign", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return scal__fail(SCAL_EHDF5, "'%s': cannot create /campaign", w->path);
+    if (scal_h5_attr_set_str(g, "program", m->program ? m->program : "") < 0 ||
+        scal_h5_attr_set_str(g, "command", m->command ? m->command : "") < 0 ||
+        scal_h5_attr_set_str(g, "created_utc", now) < 0 ||
+        scal_h5_attr_set_str(g, "host", m->host ? m->host : "") < 0 ||
+        scal_h5_attr_set_str(g, "cpu_model", m->cpu_model ? m->cpu_model : "") < 0 ||
+        scal_h5_attr_set_i64(g, "repetitions", m->repetitions) < 0 ||
+        scal_h5_attr_set_i64(g, "seed", m->seed) < 0 ||
+        scal_h5_attr_set_str(g, "order", m->order ? m->order : "given") < 0 ||
+        (m->note && scal_h5_attr_set_str(g, "note", m->note) < 0) ||
+        scal_h5_write_strings(g, "inputs", m->inputs, m->ninputs) < 0)
+        goto done;
+    hsize_t n = m->nthreads;
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t d = H5Dcreate2(g, "threads", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (d >= 0 && (!n || H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                  m->threads) >= 0))
+        rc = SCAL_OK;
+    if (d >= 0) H5Dclose(d);
+    H5Sclose(sp);
+done:
+    H5Gclose(g);
+    return rc == SCAL_OK ? rc : scal__fail(rc, "'%s': cannot write /campaign", w->path);
+}
+
+int scal_cw_create(const char *path, const struct scal_cw_meta *meta,
+                   const struct scal_cw_config *configs, size_t nconfigs, struct scal_cw **out)
+{
+    int rc = SCAL_ENOMEM;
+    struct scal_config_row *rows = calloc(nconfigs ? nconfigs : 1, sizeof(*rows));
+    struct scal_cw *w = cw_new(path);
+    *out = NULL;
+    if (!w || !rows) goto fail;
+    scal_h5_quiet();
+    w->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (w->file < 0) {
+        rc = scal__fail(SCAL_EIO, "cannot create campaign file '%s'", path);
+        goto fail;
+    }
+    for (size_t i = 0; i < nconfigs; i++) {
+        int64_t label = intern(w, configs[i].input_label), aff = intern(w, configs[i].affinity);
+        int64_t argv = intern(w, configs[i].argv);
+        if (label < 0 || aff < 0 || argv < 0) goto fail;
+        rows[i] = (struct scal_config_row){(uint32_t)i,           configs[i].threads,
+                                           configs[i].input,      (uint32_t)label,
+                                           configs[i].frequency_khz, (uint32_t)aff,
+                                           (uint32_t)argv};
+    }
+    /* Row 0 of /regions is the root (the whole program): present before any run. */
+    struct scal_region_id_row root = {.id = 0, .parent = -1, .kind = SCAL_KIND_ROOT,
+                                      .line_first = -1, .line_last = -1, .gap_prev = -1,
+                                      .gap_next = -1};
+    int64_t rname = intern(w, "whole program");
+    if (rname < 0 || scal_strtab_add(&w->identity, "R") < 0) goto fail;
+    root.name = (uint32_t)rname;
+    rc = SCAL_EHDF5;
+    if (scal_h5_attr_set_str(w->file, SCAL_ATTR_FORMAT, SCAL_FORMAT_CAMPAIGN) < 0 ||
+        scal_h5_attr_set_i64(w->file, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION) < 0 ||
+        scal_h5_attr_set_str(w->file, SCAL_ATTR_TOOL_VERSION, SCAL_VERSION_STRING) < 0)
+        goto fail;
+    if ((rc = write_campaign_group(w, meta)) < 0) goto fail;
+    if ((rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_configs), rows, nconfigs)) < 0 ||
+        (rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_runs), NULL, 0)) < 0 ||
+        (rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_campaign_regions), &root, 1)) <
+            0 ||
+        (rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_region_stats), NULL, 0)) < 0 ||
+        (rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_thread_stats), NULL, 0)) < 0 ||
+        (rc = flush_strings(w)) < 0)
+        goto fail;
+    if (H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0) {
+        rc = scal__fail(SCAL_EIO, "cannot flush campaign file '%s'", path);
+        goto fail;
+    }
+    free(rows);
+    *out = w;
+    return SCAL_OK;
+fail:
+    free(rows);
+    cw_free(w);
+    return rc;
+}
+
+int scal_cw_open(const char *path, struct scal_cw **out)
+{
+    int rc = SCAL_ENOMEM;
+    char **strings = NULL, **ids = NULL;
+    size_t nstrings = 0, nregions = 0, nruns = 0;
+    struct scal_region_id_row *regions = NULL;
+    struct scal_run_row *runs = NULL;
+    struct scal_cw *w = cw_new(path);
+    *out = NULL;
+    if (!w) goto done;
+    scal_h5_quiet();
+    w->file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (w->file < 0) {
+        rc = scal__fail(SCAL_EIO, "cannot open campaign file '%s' for writing", path);
+        goto done;
+    }
+    if ((rc = scal_h5_read_strings(w->file, "strings", &strings, &nstrings)) < 0 ||
+        (rc = scal_h5_read_table(w->file, TABLE_ARGS(scal_table_campaign_regions),
+                                 (void **)&regions, &nregions)) < 0 ||
+        (rc = scal_h5_read_table(w->file, TABLE_ARGS(scal_table_runs), (void **)&runs, &nruns)) <
+            0)
+        goto done;
+    /* strtab index 0 is "": the file's string 0 must be "" as well */
+    for (size_t i = 1; i < nstrings; i++)
+        if (scal_strtab_add(&w->strings, strings[i]) != (int64_t)i) {
+            rc = scal__fail(SCAL_EFORMAT, "'%s': /strings has duplicates (string %zu)", path, i);
+            goto done;
+        }
+    w->strings_written = w->strings.count;
+    if ((rc = scal_region_identities(regions, nregions, strings, nstrings, &ids)) < 0) goto done;
+    for (size_t i = 0; i < nregions; i++)
+        if (scal_strtab_add(&w->identity, ids[i]) != (int64_t)i + 1) {
+            rc = scal__fail(SCAL_EFORMAT, "'%s': region %zu repeats another region's identity",
+                            path, i);
+            goto done;
+        }
+    for (size_t i = 0; i < nruns; i++)
+        if (runs[i].id + 1 > w->next_run) w->next_run = runs[i].id + 1;
+    *out = w;
+    w = NULL;
+    rc = SCAL_OK;
+done:
+    scal_region_identities_free(ids, nregions);
+    scal_h5_free_strings(strings, nstrings);
+    free(regions);
+    free(runs);
+    cw_free(w);
+    return rc;
+}
+
+/* Maps the payload's regions to campaign ids, appending regions seen for the first time. */
+static int map_regions(struct scal_cw *w, const struct scal_cw_payload *p, uint32_t *map)
+{
+    char **ids = NULL;
+    int rc = scal_region_identities(p->regions, p->nregions, p->strings, p->nstrings, &ids);
+    if (rc < 0) return rc;
+    struct scal_region_id_row *add = calloc(p->nregions ? p->nregions : 1, sizeof(*add));
+    size_t nadd = 0;
+    if (!add) rc = SCAL_ENOMEM;
+    for (size_t i = 0; i < p->nregions && rc == SCAL_OK; i++) {
+        int64_t known = scal_strtab_find(&w->identity, ids[i]);
+        if (known > 0) {
+            map[i] = (uint32_t)(known - 1);
+            continue;
+        }
+        int64_t k = scal_strtab_add(&w->identity, ids[i]);
+        if (k < 0) {
+            rc = (int)k;
+            break;
+        }
+        struct scal_region_id_row r = p->regions[i];
+        map[i] = (uint32_t)(k - 1);
+        r.id = map[i];
+        /* parents come first; a serial gap's neighbours may come later: those are mapped below */
+        r.parent = r.parent >= 0 && (size_t)r.parent < i ? (int32_t)map[r.parent] : -1;
+        if ((rc = remap_string(w, p, &r.name)) < 0 || (rc = remap_string(w, p, &r.module)) < 0 ||
+            (rc = remap_string(w, p, &r.build_id)) < 0 ||
+            (rc = remap_string(w, p, &r.file)) < 0 || (rc = remap_string(w, p, &r.function)) < 0)
+            break;
+        add[nadd++] = r;
+    }
+    /* gap neighbours: map now that every region of the payload has an id */
+    for (size_t k = 0; k < nadd && rc == SCAL_OK; k++) {
+        size_t src = 0;
+        while (src < p->nregions && map[src] != add[k].id)
+            src++;
+        int32_t gp = p->regions[src].gap_prev, gn = p->regions[src].gap_next;
+        add[k].gap_prev = gp >= 0 && (size_t)gp < p->nregions ? (int32_t)map[gp] : -1;
+        add[k].gap_next = gn >= 0 && (size_t)gn < p->nregions ? (int32_t)map[gn] : -1;
+    }
+    if (rc == SCAL_OK && nadd)
+        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_campaign_regions), add, nadd);
+    free(add);
+    scal_region_identities_free(ids, p->nregions);
+    return rc;
+}
+
+static int append_payload(struct scal_cw *w, uint32_t run, const struct scal_cw_payload *p)
+{
+    int rc = SCAL_ENOMEM;
+    uint32_t *map = malloc((p->nregions ? p->nregions : 1) * sizeof(*map));
+    struct scal_region_stat_row *stats = malloc((p->nstats ? p->nstats : 1) * sizeof(*stats));
+    struct scal_thread_stat_row *threads = malloc((p->nthreads ? p->nthreads : 1) * sizeof(*threads));
+    struct scal_run_sensor_value_row *values = malloc((p->nvalues ? p->nvalues : 1) * sizeof(*values));
+    struct scal_run_sensor_sample_row *samples =
+        malloc((p->nsamples ? p->nsamples : 1) * sizeof(*samples));
+    struct scal_run_plugin_state_row *plugins =
+        malloc((p->nplugins ? p->nplugins : 1) * sizeof(*plugins));
+    size_t ns = 0, nt = 0, nv = 0;
+    if (!map || !stats || !threads || !values || !samples || !plugins) goto done;
+    if ((rc = map_regions(w, p, map)) < 0) goto done;
+    for (size_t i = 0; i < p->nstats; i++)
+        if (p->stats[i].region < p->nregions) {
+            stats[ns] = p->stats[i];
+            stats[ns].run = run;
+            stats[ns++].region = map[p->stats[i].region];
+        }
+    for (size_t i = 0; i < p->nthreads; i++)
+        if (p->threads[i].region < p->nregions) {
+            threads[nt] = p->threads[i];
+            threads[nt].run = run;
+            threads[nt++].region = map[p->threads[i].region];
+        }
+    for (size_t i = 0; i < p->nvalues && rc == SCAL_OK; i++) {
+        struct scal_run_sensor_value_row v = p->values[i];
+        if (v.region >= 0 && (size_t)v.region >= p->nregions) continue;
+        v.run = run;
+        if (v.region >= 0) v.region = (int32_t)map[v.region];
+        if ((rc = remap_string(w, p, &v.metric)) == SCAL_OK) rc = remap_string(w, p, &v.unit);
+        values[nv++] = v;
+    }
+    for (size_t i = 0; i < p->nsamples && rc == SCAL_OK; i++) {
+        samples[i] = p->samples[i];
+        samples[i].run = run;
+        if ((rc = remap_string(w, p, &samples[i].metric)) == SCAL_OK)
+            rc = remap_string(w, p, &samples[i].unit);
+    }
+    for (size_t i = 0; i < p->nplugins && rc == SCAL_OK; i++) {
+        plugins[i] = p->plugins[i];
+        plugins[i].run = run;
+        if ((rc = remap_string(w, p, &plugins[i].name)) < 0 ||
+            (rc = remap_string(w, p, &plugins[i].version)) < 0 ||
+            (rc = remap_string(w, p, &plugins[i].reason)) < 0)
+            break;
+        rc = remap_string(w, p, &plugins[i].path);
+    }
+    if (rc == SCAL_OK) rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_region_stats), stats, ns);
+    if (rc == SCAL_OK) rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_thread_stats), threads, nt);
+    if (rc == SCAL_OK && nv)
+        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_run_sensor_values), values, nv);
+    if (rc == SCAL_OK && p->nsamples)
+        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_run_sensor_samples), samples,
+                                  p->nsamples);
+    if (rc == SCAL_OK && p->nplugins)
+        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_run_plugin_states), plugins,
+                                  p->nplugins);
+done:
+    free(map), free(stats), free(threads), free(values), free(samples), free(plugins);
+    return rc;
+}
+
+int scal_cw_add_run(struct scal_cw *w, const struct scal_cw_run *run,
+                    const struct scal_cw_payload *payload, uint32_t *run_id)
+{
+    struct scal_run_row row = run->row;
+    int64_t msg = intern(w, run->message), out = intern(w, run->stdout_tail);
+    int64_t err = intern(w, run->stderr_tail);
+    if (msg < 0 || out < 0 || err < 0) return SCAL_ENOMEM;
+    row.id = w->next_run;
+    row.message = (uint32_t)msg;
+    row.stdout_tail = (uint32_t)out;
+    row.stderr_tail = (uint32_t)err;
+    int rc = payload ? append_payload(w, row.id, payload) : SCAL_OK;
+    /* strings first and the /runs row last: a reader that finds the run finds all its rows */
+    if (rc == SCAL_OK) rc = flush_strings(w);
+    if (rc == SCAL_OK) rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_runs), &row, 1);
+    if (rc == SCAL_OK && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = scal__fail(SCAL_EIO, "cannot flush campaign file '%s'", w->path);
+    if (rc < 0) return rc;
+    w->next_run++;
+    if (run_id) *run_id = row.id;
+    return SCAL_OK;
+}
+
+int scal_cw_close(struct scal_cw *w)
+{
+    if (!w) return SCAL_OK;
+    int rc = H5Fclose(w->file) < 0 ? scal__fail(SCAL_EIO, "cannot close '%s'", w->path) : SCAL_OK;
+    w->file = -1;
+    cw_free(w);
+    return rc;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Writing a campaign file incrementally: created with its configuration matrix, then one run at a
+ * time (the run's regions unified with the campaign's by identity, strings re-interned, every table
+ * appended, the file flushed). The cost of adding a run depends on the run, not on how many runs
+ * the file already holds: identities and strings are kept in memory while the file is open. */
+#ifndef SCAL_CAMPAIGN_WRITER_H
+#define SCAL_CAMPAIGN_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+#include "scal/status.h"
+
+struct scal_cw;
+
+/* What /campaign says about the whole campaign. */
+struct scal_cw_meta {
+    const char *program, *command, *host, *cpu_model, *order, *note;
+    int64_t repetitions, seed;
+    const char *const *inputs; /* labels in order */
+    size_t ninputs;
+    const int32_t *threads;
+    size_t nthreads;
+};
+
+/* A configuration with its strings as text. */
+struct scal_cw_config {
+    int32_t threads;
+    uint32_t input;
+    const char *input_label;
+    int64_t frequency_khz;
+    const char *affinity;
+    const char *argv;
+};
+
+/* One run's data from any source (a run file, or a run of another campaign): row ids and string
+ * indices are the source's; add_run maps them. */
+struct scal_cw_payload {
+    char **strings;
+    size_t nstrings;
+    struct scal_region_id_row *regions; /* identity rows, parents before children */
+    size_t nregions;
+    struct scal_region_stat_row *stats; /* .region: source region id; .run ignored */
+    size_t nstats;
+    struct scal_thread_stat_row *threads;
+    size_t nthreads;
+    struct scal_run_sensor_value_row *values; /* region -1: the whole run */
+    size_t nvalues;
+    struct scal_run_sensor_sample_row *samples;
+    size_t nsamples;
+    struct scal_run_plugin_state_row *plugins;
+    size_t nplugins;
+};
+
+/* The /runs row of a run, strings as text (the id is assigned by the writer). */
+struct scal_cw_run {
+    struct scal_run_row row; /* id, message, stdout_tail, stderr_tail are set by add_run */
+    const char *message, *stdout_tail, *stderr_tail;
+};
+
+int scal_cw_create(const char *path, const struct scal_cw_meta *meta,
+                   const struct scal_cw_config *configs, size_t nconfigs, struct scal_cw **out);
+/* Opens an existing campaign file to add runs (resume). */
+int scal_cw_open(const char *path, struct scal_cw **out);
+/* Adds one run; payload may be NULL (a run without data: failed, timed out). On success *run_id
+ * (optional) is the new run's id. The file is flushed before returning. */
+int scal_cw_add_run(struct scal_cw *w, const struct scal_cw_run *run,
+                    const struct scal_cw_payload *payload, uint32_t *run_id);
+int scal_cw_close(struct scal_cw *w);
+
+/* Reads a run file (as written by libscal_ompt.so) into a payload. */
+int scal_cw_payload_from_run_file(const char *path, struct scal_cw_payload *p);
+void scal_cw_payload_free(struct scal_cw_payload *p);
+
+#endif

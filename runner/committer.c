@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The committer process and its pipe protocol (see committer.h).
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "campaign_writer.h"
+#include "committer.h"
+#include "errmsg.h"
+
+#define COMMIT_MAGIC 0x5343414cu /* "SCAL" */
+
+static int write_full(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return SCAL_EIO;
+        p += w;
+        n -= (size_t)w;
+    }
+    return SCAL_OK;
+}
+
+/* 1: got n bytes, 0: clean end of stream before the first byte, negative: error or torn message */
+static int read_full(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, p + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return got == 0 && r == 0 ? 0 : SCAL_EIO;
+        got += (size_t)r;
+    }
+    return 1;
+}
+
+static int send_string(int fd, const char *s)
+{
+    uint32_t n = s ? (uint32_t)strlen(s) : 0;
+    int rc = write_full(fd, &n, sizeof(n));
+    return rc == SCAL_OK && n ? write_full(fd, s, n) : rc;
+}
+
+static char *recv_string(int fd)
+{
+    uint32_t n;
+    if (read_full(fd, &n, sizeof(n)) != 1 || n > (64u << 20)) return NULL;
+    char *s = malloc(n + 1);
+    if (s && n && read_full(fd, s, n) != 1) {
+        free(s);
+        return NULL;
+    }
+    if (s) s[n] = 0;
+    return s;
+}
+
+/* The team size the program really used: the largest team of a top-level parallel region. */
+static int32_t observed_team(const struct scal_cw_payload *p)
+{
+    int32_t team = -1;
+    for (size_t i = 0; i < p->nregions && i < p->nstats; i++)
+        if (p->regions[i].kind == SCAL_KIND_PARALLEL && p->regions[i].parent == 0 &&
+            p->stats[i].team_actual_max > team)
+            team = p->stats[i].team_actual_max;
+    return team;
+}
+
+static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, const char *out,
+                       const char *err, const char *run_file, uint32_t keep,
+                       struct scal_commit_ack *ack)
+{
+    struct scal_cw_payload p;
+    bool have = false;
+    char message[1024];
+    snprintf(message, sizeof(message), "%s", msg ? msg : "");
+    memset(ack, 0, sizeof(*ack));
+    ack->team_observed = -1;
+    if (run_file && *run_file && row->status == SCAL_RUN_OK) {
+        int rc = scal_cw_payload_from_run_file(run_file, &p);
+        if (rc == SCAL_OK) {
+            have = true;
+            ack->team_observed = row->team_observed = observed_team(&p);
+            ack->team_mismatch = row->team_mismatch =
+                row->team_observed > 0 && row->team_observed != row->team_requested;
+            if (row->team_mismatch) {
+                size_t used = strlen(message);
+                snprintf(message + used, sizeof(message) - used,
+                         "%sthe program ignored the requested %d threads (largest top-level "
+                         "team: %d)",
+                         used ? "; " : "", row->team_requested, row->team_observed);
+            }
+        } else {
+            row->status = SCAL_RUN_NODATA;
+            ack->nodata = 1;
+            snprintf(message, sizeof(message), "exited 0 but its run file is unreadable: %s",
+                     scal__last_error(rc));
+        }
+    } else if (row->status == SCAL_RUN_OK) {
+        row->status = SCAL_RUN_NODATA;
+        ack->nodata = 1;
+        snprintf(message, sizeof(message),
+                 "exited 0 but wrote no run file: the OpenMP runtime did not load the scal tool "
+                 "(no OMPT-capable runtime, a static OpenMP runtime, or no OpenMP region ran)");
+    }
+    struct scal_cw_run run = {*row, message, out, err};
+    ack->status = scal_cw_add_run(w, &run, have ? &p : NULL, &ack->run_id);
+    if (ack->status < 0)
+        snprintf(ack->message, sizeof(ack->message), "cannot add the run to the campaign: %s",
+                 scal__last_error(ack->status));
+    else
+        snprintf(ack->message, sizeof(ack->message), "%s", message);
+    if (have) scal_cw_payload_free(&p);
+    if (run_file && *run_file && !keep && ack->status == SCAL_OK) unlink(run_file);
+}
+
+static int committer_main(int in, int out, const char *path)
+{
+    struct scal_cw *w = NULL;
+    int rc = scal_cw_open(path, &w);
+    struct scal_commit_ack ack = {.status = rc};
+    if (rc < 0) snprintf(ack.message, sizeof(ack.message), "%s", scal__last_error(rc));
+    if (write_full(out, &ack, sizeof(ack)) < 0 || rc < 0) return 1;
+    for (;;) {
+        uint32_t hdr[2];
+        int got = read_full(in, hdr, sizeof(hdr));
+        if (got == 0) break; /* the runner finished or died: close the file */
+        struct scal_run_row row;
+        uint32_t keep;
+        char *msg = NULL, *so = NULL, *se = NULL, *file = NULL;
+        if (got < 0 || hdr[0] != COMMIT_MAGIC || read_full(in, &row, sizeof(row)) != 1 ||
+            read_full(in, &keep, sizeof(keep)) != 1 || !(msg = recv_string(in)) ||
+            !(so = recv_string(in)) || !(se = recv_string(in)) || !(file = recv_string(in))) {
+            free(msg), free(so), free(se), free(file);
+            break; /* a torn message: the runner died while sending; that run is not complete */
+        }
+        commit_one(w, &row, msg, so, se, file, keep, &ack);
+        free(msg), free(so), free(se), free(file);
+        if (write_full(out, &ack, sizeof(ack)) < 0) {
+            /* the runner is gone; the run is committed anyway */
+        }
+    }
+    return scal_cw_close(w) < 0 ? 1 : 0;
+}
+
+int scal_committer_start(struct scal_committer *c, const char *campaign_path, char *why,
+                         size_t whylen)
+{
+    int to[2], from[2];
+    if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0) {
+        snprintf(why, whylen, "cannot create pipes: %s", strerror(errno));
+        return SCAL_EIO;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, whylen, "cannot fork the committer: %s", strerror(errno));
+        return SCAL_EIO;
+    }
+    if (pid == 0) {
+        /* its own session: neither the terminal's Ctrl-C nor a kill of the runner's process group
+         * reaches it; it ends when the pipe closes */
+        setsid();
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGHUP, SIG_IGN);
+        signal(SIGPIPE, SIG_IGN);
+        close(to[1]);
+        close(from[0]);
+        _exit(committer_main(to[0], from[1], campaign_path));
+    }
+    close(to[0]);
+    close(from[1]);
+    c->pid = pid;
+    c->to_fd = to[1];
+    c->from_fd = from[0];
+    struct scal_commit_ack ack;
+    if (read_full(c->from_fd, &ack, sizeof(ack)) != 1 || ack.status < 0) {
+        snprintf(why, whylen, "cannot open campaign file '%s': %s", campaign_path,
+                 ack.status < 0 ? ack.message : "the committer process failed");
+        close(c->to_fd);
+        close(c->from_fd);
+        waitpid(pid, NULL, 0);
+        return SCAL_EIO;
+    }
+    return SCAL_OK;
+}
+
+int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
+                          const char *message, const char *stdout_tail, const char *stderr_tail,
+                          const char *run_file, bool keep_run_file, struct scal_commit_ack *ack)
+{
+    uint32_t hdr[2] = {COMMIT_MAGIC, 0}, keep = keep_run_file;
+    int rc = write_full(c->to_fd, hdr, sizeof(hdr));
+    if (rc == SCAL_OK) rc = write_full(c->to_fd, row, sizeof(*row));
+    if (rc == SCAL_OK) rc = write_full(c->to_fd, &keep, sizeof(keep));
+    if (rc == SCAL_OK) rc = send_string(c->to_fd, message);
+    if (rc == SCAL_OK) rc = send_string(c->to_fd, stdout_tail);
+    if (rc == SCAL_OK) rc = send_string(c->to_fd, stderr_tail);
+    if (rc == SCAL_OK) rc = send_string(c->to_fd, run_file);
+    if (rc == SCAL_OK && read_full(c->from_fd, ack, sizeof(*ack)) != 1) rc = SCAL_EIO;
+    if (rc < 0) {
+        memset(ack, 0, sizeof(*ack));
+        ack->status = rc;
+        snprintf(ack->message, sizeof(ack->message), "the committer process died");
+    }
+    return rc < 0 ? rc : ack->status;
+}
+
+int scal_committer_finish(struct scal_committer *c, char *why, size_t whylen)
+{
+    int status = 0;
+    close(c->to_fd);
+    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    close(c->from_fd);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(why, whylen, "the committer could not close the campaign file properly");
+        return SCAL_EIO;
+    }
+    return SCAL_OK;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The committer: a child process in its own session that owns the campaign file while a campaign
+ * runs. The runner sends it each finished run; it merges the run file, flushes and acknowledges.
+ * When the runner dies (even by SIGKILL) the committer sees the pipe close, finishes the run it
+ * holds and closes the file properly, so the file always opens and holds every completed run. */
+#ifndef SCAL_COMMITTER_H
+#define SCAL_COMMITTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "layout.h"
+#include "scal/status.h"
+
+struct scal_committer {
+    pid_t pid;
+    int to_fd, from_fd;
+};
+
+struct scal_commit_ack {
+    int32_t status; /* 0 or a negative scal status */
+    int32_t team_observed;
+    uint8_t team_mismatch, nodata;
+    uint32_t run_id;
+    char message[512];
+};
+
+/* Forks the committer on an existing campaign file (made by scal_cw_create). */
+int scal_committer_start(struct scal_committer *c, const char *campaign_path, char *why,
+                         size_t whylen);
+/* Sends one run (run_file may be NULL or "" when the run left no data) and waits for the ack. */
+int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
+                          const char *message, const char *stdout_tail, const char *stderr_tail,
+                          const char *run_file, bool keep_run_file, struct scal_commit_ack *ack);
+/* Closes the pipe and waits for the committer to close the file. */
+int scal_committer_finish(struct scal_committer *c, char *why, size_t whylen);
+
+#endif

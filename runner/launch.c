@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Building and running one launch: placeholders, environment, CPU set, fork/exec without a shell,
+// output tails, timeout (SIGTERM to the process group, then SIGKILL).
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "launch.h"
+
+extern char **environ;
+
+static int set_env(struct scal_launch *api, const char *name, const char *value)
+{
+    struct scal_run_launch *l = (struct scal_run_launch *)api;
+    size_t nlen = strlen(name);
+    char *entry = malloc(nlen + strlen(value) + 2);
+    if (!entry) return SCAL_ENOMEM;
+    sprintf(entry, "%s=%s", name, value);
+    for (size_t i = 0; i < l->nenv; i++)
+        if (!strncmp(l->env[i], name, nlen) && l->env[i][nlen] == '=') {
+            free(l->env[i]);
+            l->env[i] = entry;
+            return SCAL_OK;
+        }
+    char **e = realloc(l->env, (l->nenv + 2) * sizeof(*e));
+    if (!e) {
+        free(entry);
+        return SCAL_ENOMEM;
+    }
+    l->env = e;
+    e[l->nenv++] = entry;
+    e[l->nenv] = NULL;
+    return SCAL_OK;
+}
+
+static int insert_args(struct scal_run_launch *l, size_t at, const char *const *args, size_t n)
+{
+    char **v = realloc(l->argv, (l->argc + n + 1) * sizeof(*v));
+    if (!v) return SCAL_ENOMEM;
+    l->argv = v;
+    memmove(v + at + n, v + at, (l->argc - at + 1) * sizeof(*v));
+    for (size_t k = 0; k < n; k++)
+        if (!(v[at + k] = strdup(args[k]))) return SCAL_ENOMEM;
+    l->argc += n;
+    return SCAL_OK;
+}
+
+static int append_args(struct scal_launch *api, const char *const *args, size_t n)
+{
+    struct scal_run_launch *l = (struct scal_run_launch *)api;
+    return insert_args(l, l->argc, args, n);
+}
+
+/* An argument that is exactly "{name}" becomes the value's words (split on blanks, no shell, so
+ * "-i '1000 2000'" gives two arguments); inside a longer argument the text is replaced. */
+static int set_placeholder(struct scal_launch *api, const char *name, const char *value)
+{
+    struct scal_run_launch *l = (struct scal_run_launch *)api;
+    char ph[128];
+    snprintf(ph, sizeof(ph), "{%s}", name);
+    size_t plen = strlen(ph);
+    for (size_t i = 1; i < l->argc; i++) {
+        if (!strcmp(l->argv[i], ph)) {
+            char *copy = strdup(value), *save = NULL;
+            const char *words[256];
+            size_t n = 0;
+            if (!copy) return SCAL_ENOMEM;
+            for (char *w = strtok_r(copy, " \t\n", &save); w && n < 256;
+                 w = strtok_r(NULL, " \t\n", &save))
+                words[n++] = w;
+            free(l->argv[i]);
+            memmove(l->argv + i, l->argv + i + 1, (l->argc - i) * sizeof(*l->argv));
+            l->argc--;
+            int rc = insert_args(l, i, words, n);
+            free(copy);
+            if (rc < 0) return rc;
+            i += n ? n - 1 : 0;
+            if (!n) i--;
+            continue;
+        }
+        char *at;
+        while ((at = strstr(l->argv[i], ph)) != NULL) {
+            size_t pre = (size_t)(at - l->argv[i]);
+            char *s = malloc(strlen(l->argv[i]) - plen + strlen(value) + 1);
+            if (!s) return SCAL_ENOMEM;
+            sprintf(s, "%.*s%s%s", (int)pre, l->argv[i], value, at + plen);
+            free(l->argv[i]);
+            l->argv[i] = s;
+        }
+    }
+    return SCAL_OK;
+}
+
+static int set_cpus(struct scal_launch *api, const char *cpulist)
+{
+    struct scal_run_launch *l = (struct scal_run_launch *)api;
+    free(l->cpus);
+    l->cpus = strdup(cpulist);
+    return l->cpus ? SCAL_OK : SCAL_ENOMEM;
+}
+
+int scal_launch_init(struct scal_run_launch *l, char *const *program, size_t nprogram)
+{
+    memset(l, 0, sizeof(*l));
+    l->api.struct_size = sizeof(l->api);
+    l->api.set_env = set_env;
+    l->api.set_placeholder = set_placeholder;
+    l->api.append_args = append_args;
+    l->api.set_cpus = set_cpus;
+    l->argv = calloc(nprogram + 1, sizeof(*l->argv));
+    size_t ne = 0;
+    while (environ[ne])
+        ne++;
+    l->env = calloc(ne + 1, sizeof(*l->env));
+    if (!l->argv || !l->env) return SCAL_ENOMEM;
+    for (size_t i = 0; i < nprogram; i++)
+        if (!(l->argv[l->argc++] = strdup(program[i]))) return SCAL_ENOMEM;
+    for (size_t i = 0; i < ne; i++)
+        if (!(l->env[l->nenv++] = strdup(environ[i]))) return SCAL_ENOMEM;
+    return SCAL_OK;
+}
+
+void scal_launch_free(struct scal_run_launch *l)
+{
+    for (size_t i = 0; l->argv && i < l->argc; i++)
+        free(l->argv[i]);
+    for (size_t i = 0; l->env && i < l->nenv; i++)
+        free(l->env[i]);
+    free(l->argv), free(l->env), free(l->cpus);
+    memset(l, 0, sizeof(*l));
+}
+
+static void append_quoted(char *out, size_t len, const char *arg)
+{
+    size_t used = strlen(out);
+    bool plain = *arg != 0;
+    for (const char *c = arg; *c; c++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%", *c))
+            plain = false;
+    if (plain) {
+        snprintf(out + used, len - used, "%s%s", used ? " " : "", arg);
+        return;
+    }
+    used += (size_t)snprintf(out + used, len - used, "%s'", used ? " " : "");
+    for (const char *c = arg; *c && used + 5 < len; c++)
+        used += (size_t)(*c == '\'' ? snprintf(out + used, len - used, "'\\''")
+                                    : snprintf(out + used, len - used, "%c", *c));
+    if (used < len) snprintf(out + used, len - used, "'");
+}
+
+void scal_launch_command_text(const struct scal_run_launch *l, char *out, size_t len)
+{
+    out[0] = 0;
+    for (size_t i = 0; i < l->argc; i++)
+        append_quoted(out, len, l->argv[i]);
+}
+
+void scal_launch_env_text(const struct scal_run_launch *l, char *out, size_t len)
+{
+    out[0] = 0;
+    for (size_t i = 0; i < l->nenv; i++) {
+        bool same = false;
+        for (char **e = environ; *e && !same; e++)
+            same = !strcmp(*e, l->env[i]);
+        if (!same) append_quoted(out, len, l->env[i]);
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void keep_tail(char *tail, const char *buf, size_t n)
+{
+    size_t have = strlen(tail);
+    if (n >= SCAL_TAIL_BYTES - 1) {
+        memcpy(tail, buf + n - (SCAL_TAIL_BYTES - 1), SCAL_TAIL_BYTES - 1);
+        tail[SCAL_TAIL_BYTES - 1] = 0;
+        return;
+    }
+    if (have + n >= SCAL_TAIL_BYTES) {
+        size_t drop = have + n - (SCAL_TAIL_BYTES - 1);
+        memmove(tail, tail + drop, have - drop + 1);
+        have -= drop;
+    }
+    memcpy(tail + have, buf, n);
+    tail[have + n] = 0;
+}
+
+/* Applies a CPU list in the child before exec. */
+static void apply_cpus(const char *list)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    char *copy = strdup(list), *save = NULL;
+    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item;
+         item = strtok_r(NULL, ",", &save)) {
+        int a = atoi(item), b = a;
+        const char *dash = strchr(item, '-');
+        if (dash) b = atoi(dash + 1);
+        for (int c = a; c <= b && c < CPU_SETSIZE; c++)
+            CPU_SET(c, &set);
+    }
+    free(copy);
+    sched_setaffinity(0, sizeof(set), &set);
+}
+
+int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *interrupted,
+                    struct scal_run_result *r)
+{
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, exec_err[2] = {-1, -1};
+    memset(r, 0, sizeof(*r));
+    if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || pipe2(exec_err, O_CLOEXEC) < 0) {
+        snprintf(r->message, sizeof(r->message), "cannot create pipes: %s", strerror(errno));
+        r->launch_failed = true;
+        return SCAL_EIO;
+    }
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    r->started_unix = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* its own group: a timeout stops the program and its children */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        if (l->cpus) apply_cpus(l->cpus);
+        execvpe(l->argv[0], l->argv, l->env);
+        int e = errno;
+        if (write(exec_err[1], &e, sizeof(e)) < 0) _exit(127);
+        _exit(127);
+    }
+    close(out[1]), close(err[1]), close(exec_err[1]);
+    if (pid < 0) {
+        snprintf(r->message, sizeof(r->message), "cannot fork: %s", strerror(errno));
+        close(out[0]), close(err[0]), close(exec_err[0]);
+        r->launch_failed = true;
+        return SCAL_EIO;
+    }
+    setpgid(pid, pid);
+    struct pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+    int open_fds = 2, status = 0;
+    bool exited = false, term_sent = false;
+    double kill_at = 0;
+    struct rusage ru;
+    while (!exited) {
+        int n = poll(fds, 2, 50);
+        for (int k = 0; n > 0 && k < 2; k++) {
+            if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            char buf[4096];
+            ssize_t got = read(fds[k].fd, buf, sizeof(buf));
+            if (got > 0) keep_tail(k ? r->stderr_tail : r->stdout_tail, buf, (size_t)got);
+            else {
+                close(fds[k].fd);
+                fds[k].fd = -1;
+                open_fds--;
+            }
+        }
+        if (wait4(pid, &status, WNOHANG, &ru) == pid) {
+            exited = true;
+            break;
+        }
+        double t = now_s();
+        if (!term_sent && ((timeout_s > 0 && t - t0 > timeout_s) || (interrupted && *interrupted))) {
+            r->timed_out = !(interrupted && *interrupted);
+            kill(-pid, SIGTERM); /* the tool writes what it has on SIGTERM */
+            term_sent = true;
+            kill_at = t + 5;
+        } else if (term_sent && t > kill_at) {
+            kill(-pid, SIGKILL);
+            kill_at = t + 3600;
+        }
+        if (open_fds == 0 && !exited) {
+            struct timespec ts = {0, 2000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    r->wall_s = now_s() - t0;
+    for (int k = 0; k < 2; k++) /* what is left in the pipes */
+        if (fds[k].fd >= 0) {
+            char buf[4096];
+            ssize_t got;
+            fcntl(fds[k].fd, F_SETFL, O_NONBLOCK);
+            while ((got = read(fds[k].fd, buf, sizeof(buf))) > 0)
+                keep_tail(k ? r->stderr_tail : r->stdout_tail, buf, (size_t)got);
+            close(fds[k].fd);
+        }
+    int e = 0;
+    if (read(exec_err[0], &e, sizeof(e)) == sizeof(e)) {
+        r->launch_failed = true;
+        snprintf(r->message, sizeof(r->message), "cannot start '%s': %s", l->argv[0], strerror(e));
+    }
+    close(exec_err[0]);
+    if (WIFEXITED(status)) r->exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r->signal = WTERMSIG(status), r->exit_code = -1;
+    return SCAL_OK;
+}

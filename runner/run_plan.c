@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Parsing `scal run`'s command line into a plan and ordering its runs.
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "run_plan.h"
+#include "scal/status.h"
+
+static int fail(char *why, size_t len, const char *fmt, const char *a, const char *b)
+{
+    snprintf(why, len, fmt, a, b ? b : "");
+    return SCAL_EINVAL;
+}
+
+static int push_int(int64_t **v, size_t *n, int64_t x)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*v)[i] == x) return SCAL_OK; /* duplicates collapse */
+    int64_t *p = realloc(*v, (*n + 1) * sizeof(**v));
+    if (!p) return SCAL_ENOMEM;
+    p[(*n)++] = x;
+    *v = p;
+    return SCAL_OK;
+}
+
+int scal_parse_int_list(const char *text, int64_t lo, int64_t hi, int64_t **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    char *copy = strdup(text ? text : ""), *save = NULL;
+    int rc = copy ? SCAL_OK : SCAL_ENOMEM;
+    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && rc == SCAL_OK;
+         item = strtok_r(NULL, ",", &save)) {
+        char *end;
+        errno = 0;
+        long long a = strtoll(item, &end, 10), b = a, step = 1;
+        bool doubling = false;
+        if (end == item) rc = SCAL_EINVAL;
+        if (rc == SCAL_OK && *end == '-') {
+            char *e2;
+            b = strtoll(end + 1, &e2, 10);
+            if (e2 == end + 1) rc = SCAL_EINVAL;
+            end = e2;
+            if (rc == SCAL_OK && (*end == ':' || *end == '*')) {
+                doubling = *end == '*';
+                step = strtoll(end + 1, &e2, 10);
+                if (e2 == end + 1 || step < (doubling ? 2 : 1)) rc = SCAL_EINVAL;
+                end = e2;
+            }
+        }
+        if (rc == SCAL_OK && (*end || errno || a < lo || b > hi || a > b)) rc = SCAL_EINVAL;
+        for (long long x = a; rc == SCAL_OK && x <= b; x = doubling ? x * step : x + step)
+            rc = push_int(out, n, x);
+    }
+    free(copy);
+    if (rc == SCAL_OK && *n == 0) rc = SCAL_EINVAL;
+    if (rc < 0) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+/* A frequency: kHz as an integer, or with a unit: "2.4GHz", "1200MHz", "800000kHz". */
+static int parse_freqs(const char *text, int64_t **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    char *copy = strdup(text), *save = NULL;
+    int rc = copy ? SCAL_OK : SCAL_ENOMEM;
+    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && rc == SCAL_OK;
+         item = strtok_r(NULL, ",", &save)) {
+        char *end;
+        double v = strtod(item, &end);
+        double scale = !strcasecmp(end, "ghz") ? 1e6 : !strcasecmp(end, "mhz") ? 1e3
+                       : !strcasecmp(end, "khz") || !*end                       ? 1
+                                                                                 : -1;
+        if (end == item || scale < 0 || v <= 0) rc = SCAL_EINVAL;
+        else rc = push_int(out, n, (int64_t)(v * scale + 0.5));
+    }
+    free(copy);
+    if (rc == SCAL_OK && !*n) rc = SCAL_EINVAL;
+    return rc;
+}
+
+static int add_input(struct scal_run_plan *p, const char *label, const char *value)
+{
+    struct scal_run_input *v = realloc(p->inputs, (p->ninputs + 1) * sizeof(*v));
+    if (!v) return SCAL_ENOMEM;
+    p->inputs = v;
+    v[p->ninputs].label = strdup(label ? label : value);
+    v[p->ninputs].value = strdup(value);
+    if (!v[p->ninputs].label || !v[p->ninputs].value) return SCAL_ENOMEM;
+    p->ninputs++;
+    return SCAL_OK;
+}
+
+/* One input per line: "VALUE" or "LABEL<TAB>VALUE"; blank lines and '#' comments are skipped. */
+static int read_inputs_file(struct scal_run_plan *p, const char *path, char *why, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(why, len, "cannot read inputs file '%s': %s", path, strerror(errno));
+        return SCAL_EINVAL;
+    }
+    char line[4096];
+    int rc = SCAL_OK, lineno = 0;
+    while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s || *s == '#') continue;
+        char *tab = strchr(s, '\t');
+        if (tab) *tab = 0;
+        if (tab && !tab[1]) {
+            snprintf(why, len, "inputs file '%s', line %d: a label without a value", path, lineno);
+            rc = SCAL_EINVAL;
+            break;
+        }
+        rc = tab ? add_input(p, s, tab + 1) : add_input(p, NULL, s);
+    }
+    fclose(f);
+    if (rc == SCAL_OK && lineno && !p->ninputs) {
+        snprintf(why, len, "inputs file '%s' holds no input", path);
+        rc = SCAL_EINVAL;
+    }
+    return rc;
+}
+
+static int dup_opt(char **dst, const char *v)
+{
+    free(*dst);
+    *dst = strdup(v);
+    return *dst ? SCAL_OK : SCAL_ENOMEM;
+}
+
+static bool uses_placeholder(const struct scal_run_plan *p, const char *ph)
+{
+    for (size_t i = 0; i < p->nprogram; i++)
+        if (strstr(p->program[i], ph)) return true;
+    return false;
+}
+
+/* The default thread counts: 1, 2, 4, ... up to the number of online CPUs (and that number). */
+static int default_threads(int64_t **v, size_t *n)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int rc = SCAL_OK;
+    if (cpus < 1) cpus = 1;
+    for (long t = 1; t < cpus && rc == SCAL_OK; t *= 2)
+        rc = push_int(v, n, t);
+    return rc == SCAL_OK ? push_int(v, n, cpus) : rc;
+}
+
+int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv, char *why, size_t len)
+{
+    int rc = SCAL_OK, i;
+    int64_t *threads = NULL;
+    size_t nthreads = 0;
+    memset(p, 0, sizeof(*p));
+    p->repetitions = 1;
+    p->seed = 1;
+    why[0] = 0;
+    for (i = 1; i < argc && rc == SCAL_OK; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (a[0] != '-') break; /* the program */
+        /* flags without a value */
+        if (!strcmp(a, "--dry-run")) p->dry_run = true;
+        else if (!strcmp(a, "--fail-fast")) p->fail_fast = true;
+        else if (!strcmp(a, "--keep-runs")) p->keep_runs = true;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) p->quiet = true;
+        else if (i + 1 >= argc)
+            return fail(why, len, "option '%s' needs a value; see 'scal run --help'", a, NULL);
+        else {
+            const char *v = argv[++i];
+            char *end = NULL;
+            if (!strcmp(a, "-c") || !strcmp(a, "--threads")) {
+                free(threads);
+                if (scal_parse_int_list(v, 1, 1 << 20, &threads, &nthreads) < 0)
+                    return fail(why, len,
+                                "bad thread list '%s': use counts like 1,2,4 or ranges 1-8, "
+                                "1-16:2, 1-64*2%s",
+                                v, NULL);
+            } else if (!strcmp(a, "-r") || !strcmp(a, "--repetitions")) {
+                long r = strtol(v, &end, 10);
+                if (*end || r < 1 || r > 100000)
+                    return fail(why, len, "bad repetition count '%s' (1 or more)%s", v, NULL);
+                p->repetitions = (uint32_t)r;
+            } else if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
+                rc = add_input(p, NULL, v);
+            } else if (!strcmp(a, "--label")) {
+                if (!p->ninputs)
+                    return fail(why, len, "--label '%s' must follow the -i it names%s", v, NULL);
+                rc = dup_opt(&p->inputs[p->ninputs - 1].label, v);
+            } else if (!strcmp(a, "--inputs-file")) {
+                rc = read_inputs_file(p, v, why, len);
+            } else if (!strcmp(a, "-f") || !strcmp(a, "--frequencies")) {
+                free(p->freqs_khz);
+                if (parse_freqs(v, &p->freqs_khz, &p->nfreqs) < 0)
+                    return fail(why, len,
+                                "bad frequency list '%s': kHz or with a unit, e.g. "
+                                "1200000,2.4GHz,1800MHz%s",
+                                v, NULL);
+            } else if (!strcmp(a, "--governor")) rc = dup_opt(&p->governor, v);
+            else if (!strcmp(a, "--affinity")) rc = dup_opt(&p->affinity, v);
+            else if (!strcmp(a, "--cores")) rc = dup_opt(&p->cores, v);
+            else if (!strcmp(a, "-s") || !strcmp(a, "--sensors")) rc = dup_opt(&p->sensors, v);
+            else if (!strcmp(a, "-o") || !strcmp(a, "--output")) rc = dup_opt(&p->output, v);
+            else if (!strcmp(a, "--tool")) rc = dup_opt(&p->tool, v);
+            else if (!strcmp(a, "--sysfs-root")) rc = dup_opt(&p->sysfs_root, v);
+            else if (!strcmp(a, "--resume")) rc = dup_opt(&p->resume, v);
+            else if (!strcmp(a, "--plugin-opt")) {
+                const char *dot = strchr(v, '.'), *eq = strchr(v, '=');
+                if (!dot || !eq || dot > eq || dot == v)
+                    return fail(why, len, "bad --plugin-opt '%s': use PLUGIN.OPTION=VALUE%s", v,
+                                NULL);
+                char **o = realloc(p->plugin_opts, (p->nplugin_opts + 1) * sizeof(*o));
+                if (!o) return SCAL_ENOMEM;
+                p->plugin_opts = o;
+                if (!(o[p->nplugin_opts++] = strdup(v))) return SCAL_ENOMEM;
+            } else if (!strcmp(a, "--idle") || !strcmp(a, "--timeout")) {
+                double d = strtod(v, &end);
+                if (*end || d < 0)
+                    return fail(why, len, "bad %s '%s': seconds, 0 or more", a, v);
+                *(!strcmp(a, "--idle") ? &p->idle_s : &p->timeout_s) = d;
+            } else if (!strcmp(a, "--order")) {
+                if (strcmp(v, "given") && strcmp(v, "shuffled"))
+                    return fail(why, len, "bad --order '%s': 'given' or 'shuffled'%s", v, NULL);
+                p->shuffled = !strcmp(v, "shuffled");
+            } else if (!strcmp(a, "--seed")) {
+                p->seed = strtoull(v, &end, 10);
+                if (*end || !*v) return fail(why, len, "bad --seed '%s': an integer%s", v, NULL);
+            } else {
+                return fail(why, len, "unknown option '%s'; see 'scal run --help'%s", a, NULL);
+            }
+        }
+    }
+    if (rc < 0) {
+        free(threads);
+        return rc;
+    }
+    p->argv_given = argv + 1;
+    p->nargv_given = (size_t)(i - 1);
+    if (i >= argc && !p->resume) {
+        free(threads);
+        return fail(why, len, "no program given: scal run [OPTIONS] -- PROGRAM [ARGS...]%s%s", "",
+                    NULL);
+    }
+    p->program = argv + i;
+    p->nprogram = (size_t)(argc - i);
+    if (!nthreads && (rc = default_threads(&threads, &nthreads)) < 0) return rc;
+    p->threads = malloc(nthreads * sizeof(*p->threads));
+    if (!p->threads) return SCAL_ENOMEM;
+    for (size_t k = 0; k < nthreads; k++)
+        p->threads[k] = (int32_t)threads[k];
+    p->nthreads = nthreads;
+    free(threads);
+    if (p->nprogram && uses_placeholder(p, "{input}") && !p->ninputs)
+        return fail(why, len, "the program's arguments use {input} but no input is given "
+                              "(-i VALUE or --inputs-file FILE)%s%s", "", NULL);
+    if (!p->ninputs && (rc = add_input(p, "", "")) < 0) return rc;
+    if (!p->nfreqs) {
+        if (!(p->freqs_khz = malloc(sizeof(*p->freqs_khz)))) return SCAL_ENOMEM;
+        p->freqs_khz[0] = -1;
+        p->nfreqs = 1;
+    }
+    p->nconfigs = p->nthreads * p->ninputs * p->nfreqs;
+    return scal_run_plan_order(p);
+}
+
+/* splitmix64: a small, well-known generator; the same seed gives the same order everywhere. */
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+int scal_run_plan_order(struct scal_run_plan *p)
+{
+    p->nslots = p->nconfigs * p->repetitions;
+    free(p->order);
+    p->order = malloc((p->nslots ? p->nslots : 1) * sizeof(*p->order));
+    if (!p->order) return SCAL_ENOMEM;
+    /* as given: repetition by repetition over the whole matrix, so that slow drift of the machine
+     * spreads over all configurations instead of hitting one */
+    size_t k = 0;
+    for (uint32_t r = 0; r < p->repetitions; r++)
+        for (size_t c = 0; c < p->nconfigs; c++)
+            p->order[k++] = (uint32_t)(c * p->repetitions + r);
+    if (p->shuffled) {
+        uint64_t s = p->seed;
+        for (size_t i = p->nslots; i > 1; i--) { /* Fisher-Yates */
+            size_t j = (size_t)(next_random(&s) % i);
+            uint32_t t = p->order[i - 1];
+            p->order[i - 1] = p->order[j];
+            p->order[j] = t;
+        }
+    }
+    return SCAL_OK;
+}
+
+void scal_run_plan_free(struct scal_run_plan *p)
+{
+    for (size_t i = 0; i < p->ninputs; i++)
+        free(p->inputs[i].label), free(p->inputs[i].value);
+    for (size_t i = 0; i < p->nplugin_opts; i++)
+        free(p->plugin_opts[i]);
+    free(p->plugin_opts);
+    free(p->inputs), free(p->threads), free(p->freqs_khz), free(p->order);
+    free(p->governor), free(p->affinity), free(p->cores), free(p->sensors), free(p->output);
+    free(p->tool), free(p->sysfs_root), free(p->resume);
+    memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* `scal run`'s plan: the options as parsed from the command line, the configuration matrix
+ * (threads x inputs x frequencies) and the order of its runs (x repetitions). */
+#ifndef SCAL_RUN_PLAN_H
+#define SCAL_RUN_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct scal_run_input {
+    char *label, *value;
+};
+
+struct scal_run_plan {
+    /* options */
+    int32_t *threads;
+    size_t nthreads;
+    struct scal_run_input *inputs; /* at least one (label "" and value "" when none given) */
+    size_t ninputs;
+    int64_t *freqs_khz; /* -1 alone when no frequency is set */
+    size_t nfreqs;
+    char *governor, *affinity, *cores, *sensors, *output, *tool, *sysfs_root, *resume;
+    char **plugin_opts; /* "plugin.option=value" */
+    size_t nplugin_opts;
+    uint32_t repetitions;
+    double idle_s, timeout_s;
+    bool shuffled, dry_run, fail_fast, keep_runs, quiet;
+    uint64_t seed;
+    char **program; /* PROGRAM ARGS..., NULL-terminated */
+    size_t nprogram;
+    char **argv_given; /* the `scal run` options as given (stored for --resume) */
+    size_t nargv_given;
+    /* the matrix */
+    size_t nconfigs;   /* nthreads * ninputs * nfreqs; config id = ((t * ni) + i) * nf + f */
+    uint32_t *order;   /* nconfigs * repetitions run slots: slot = config * reps + repetition */
+    size_t nslots;
+};
+
+/* Parses `scal run` arguments (argv[0] is "run"). On a usage error returns SCAL_EINVAL with the
+ * message in why. */
+int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv, char *why, size_t whylen);
+/* Builds the order of the run slots (as given: config by config, repetitions innermost; shuffled:
+ * a permutation from the seed). */
+int scal_run_plan_order(struct scal_run_plan *p);
+void scal_run_plan_free(struct scal_run_plan *p);
+
+static inline size_t scal_plan_thread_of(const struct scal_run_plan *p, size_t config)
+{
+    return config / (p->ninputs * p->nfreqs);
+}
+static inline size_t scal_plan_input_of(const struct scal_run_plan *p, size_t config)
+{
+    return config / p->nfreqs % p->ninputs;
+}
+static inline size_t scal_plan_freq_of(const struct scal_run_plan *p, size_t config)
+{
+    return config % p->nfreqs;
+}
+
+/* Parses a list of integers with ranges: "1,2,4", "1-8", "1-16:2" (step), "1-64*2" (doubling). */
+int scal_parse_int_list(const char *text, int64_t lo, int64_t hi, int64_t **out, size_t *n);
+
+#endif

@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// `scal run`: the campaign loop. Plans the matrix, prepares the program (tool, libomp for gcc
+// programs), applies actuators around every run, hands each finished run to the committer, and
+// restores the machine on every way out.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <hdf5.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "actuator_set.h"
+#include "campaign_writer.h"
+#include "committer.h"
+#include "errmsg.h"
+#include "h5util.h"
+#include "launch.h"
+#include "omp_runtime.h"
+#include "progress.h"
+#include "run_plan.h"
+#include "runner.h"
+
+static volatile sig_atomic_t stop_signal;
+static volatile int stop_flag;
+
+static void on_stop(int sig)
+{
+    stop_signal = sig;
+    stop_flag = 1;
+}
+
+struct campaign {
+    struct scal_run_plan plan;
+    struct scal_actuator_set act;
+    int a_threads, a_input, a_freq, a_affinity, a_cores;
+    char program_path[PATH_MAX], tool[PATH_MAX], libomp[PATH_MAX], output[PATH_MAX],
+        rundir[PATH_MAX + 8];
+    enum scal_omp_kind omp;
+    uint8_t *done; /* per run slot: already in the campaign file (resume) */
+    size_t ndone;
+    struct scal_cw_config *configs;
+    char **config_argv, **config_affinity;
+};
+
+static void usage(FILE *out)
+{
+    fputs(
+        "usage: scal run [OPTIONS] -- PROGRAM [ARGS...]\n"
+        "       scal run --resume CAMPAIGN.h5\n\n"
+        "Runs PROGRAM under the scal tool over threads x inputs x frequencies x repetitions and\n"
+        "gathers every run into one campaign file. {threads} and {input} in ARGS are replaced\n"
+        "per run (an argument that is exactly {input} becomes the input's words; without\n"
+        "{input} the input's words are appended). No shell is involved.\n\n"
+        "  -c, --threads LIST     thread counts: 1,2,4 or 1-8, 1-16:2, 1-64*2\n"
+        "                         (default: 1,2,4,... up to the number of CPUs)\n"
+        "  -r, --repetitions N    runs per configuration (default 1)\n"
+        "  -i, --input VALUE      a program input (repeatable); --label L names the last one\n"
+        "      --inputs-file F    inputs, one per line: VALUE or LABEL<TAB>VALUE\n"
+        "  -f, --frequencies L    CPU frequencies (kHz, or 2.4GHz, 1800MHz); needs cpufreq\n"
+        "      --governor G       cpufreq governor to set during the campaign\n"
+        "      --affinity A       compact, spread or a CPU list (0-3,8); sets OMP_PLACES\n"
+        "      --cores V          CPU hotplug/SMT: N (CPUs 0..N-1 online) or smt=off|on (root)\n"
+        "  -s, --sensors LIST     sensor plugins for every run (papi,rapl,rusage,proc)\n"
+        "      --plugin-opt P.O=V plugin option (repeatable), e.g. papi.events=PAPI_TOT_INS\n"
+        "      --sysfs-root DIR   where /sys is for the sysfs plugins (tests)\n"
+        "      --idle SECONDS     pause between runs\n"
+        "      --timeout SECONDS  stop a run after this long (recorded as timed out)\n"
+        "      --order given|shuffled, --seed N   run order (shuffled: reproducible by seed)\n"
+        "  -o, --output FILE      the campaign file (default scal-<program>.h5)\n"
+        "      --dry-run          print the matrix and the exact command lines, run nothing\n"
+        "      --resume FILE      run exactly the runs missing from FILE, as it was planned\n"
+        "      --fail-fast        stop at the first failed run\n"
+        "      --keep-runs        keep each run's own file in FILE.runs/\n"
+        "      --tool LIB         the libscal_ompt.so to use (default: the installed one)\n"
+        "  -q, --quiet            no progress output\n\n"
+        "Exit status: 0 all runs ok, 1 some runs failed (all recorded), 2 usage or set-up\n"
+        "error, 130 interrupted (the machine is restored, completed runs are kept).\n",
+        out);
+}
+
+/* ---- resume ------------------------------------------------------------------------------- */
+
+/* Reads the stored `scal run` arguments and the finished (config, repetition) pairs. */
+static int read_resume(const char *path, char ***args, size_t *nargs, struct scal_run_row **runs,
+                       size_t *nruns, char *why, size_t whylen)
+{
+    scal_h5_quiet();
+    hid_t f = -1;
+    /* the committer of an interrupted campaign may still be closing the file: wait a little */
+    for (int tries = 0; tries < 100 && f < 0; tries++) {
+        f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (f < 0) {
+            if (access(path, F_OK) != 0) break;
+            struct timespec ts = {0, 100000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (f < 0) {
+        snprintf(why, whylen, "cannot open campaign '%s'%s", path,
+                 access(path, F_OK) ? ": no such file" : ": not a readable HDF5 file");
+        return SCAL_EIO;
+    }
+    int rc = scal_h5_read_strings(f, "campaign/runner_argv", args, nargs);
+    if (rc < 0)
+        snprintf(why, whylen, "'%s' was not made by scal run (no /campaign/runner_argv): it cannot "
+                 "be resumed", path);
+    if (rc == SCAL_OK &&
+        (rc = scal_h5_read_table(f, scal_table_runs.name, scal_table_runs.fields,
+                                 scal_table_runs.nfields, scal_table_runs.row_size, (void **)runs,
+                                 nruns)) < 0)
+        snprintf(why, whylen, "'%s': %s", path, scal__last_error(rc));
+    H5Fclose(f);
+    return rc;
+}
+
+/* ---- set-up ------------------------------------------------------------------------------- */
+
+static void default_tool(char *out, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    out[0] = 0;
+    if (n <= 0) return;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    snprintf(out, len, "%s/../lib/libscal_ompt.so", exe);
+    char real[PATH_MAX];
+    if (realpath(out, real)) snprintf(out, len, "%s", real);
+}
+
+/* Settings "option=value" of --plugin-opt for one plugin. */
+static size_t settings_for(const struct scal_run_plan *p, const char *plugin, const char **out,
+                           size_t max)
+{
+    size_t n = 0, plen = strlen(plugin);
+    for (size_t i = 0; i < p->nplugin_opts && n < max; i++)
+        if (!strncmp(p->plugin_opts[i], plugin, plen) && p->plugin_opts[i][plen] == '.')
+            out[n++] = p->plugin_opts[i] + plen + 1;
+    return n;
+}
+
+static int add_actuator(struct campaign *c, const char *name, const char *extra, char *why,
+                        size_t len)
+{
+    const char *settings[32];
+    size_t n = settings_for(&c->plan, name, settings, 31);
+    if (extra) settings[n++] = extra;
+    return scal_actuators_add(&c->act, name, settings, n, why, len);
+}
+
+static bool template_has(const struct scal_run_plan *p, const char *ph)
+{
+    for (size_t i = 1; i < p->nprogram; i++)
+        if (strstr(p->program[i], ph)) return true;
+    return false;
+}
+
+static int setup(struct campaign *c, char *why, size_t len)
+{
+    struct scal_run_plan *p = &c->plan;
+    int rc = scal_omp_inspect(p->program[0], c->program_path, sizeof(c->program_path), &c->omp,
+                              why, len);
+    if (rc < 0) return rc;
+    if (c->omp == SCAL_OMP_STATIC) {
+        snprintf(why, len,
+                 "'%s' has its OpenMP runtime linked in statically: scal measures through OMPT, "
+                 "which needs the shared libomp. Relink without -static (e.g. clang -fopenmp)",
+                 c->program_path);
+        return SCAL_EUNAVAIL;
+    }
+    if (c->omp == SCAL_OMP_LIBGOMP &&
+        (rc = scal_omp_find_libomp(c->libomp, sizeof(c->libomp), why, len)) < 0)
+        return rc;
+    if (p->tool) snprintf(c->tool, sizeof(c->tool), "%s", p->tool);
+    else default_tool(c->tool, sizeof(c->tool));
+    if (!c->tool[0] || access(c->tool, R_OK) != 0) {
+        snprintf(why, len, "the scal tool '%s' is missing (give --tool PATH/libscal_ompt.so)",
+                 c->tool);
+        return SCAL_ENOENT;
+    }
+    if (p->sysfs_root) setenv("SCAL_SYSFS_ROOT", p->sysfs_root, 1);
+    c->a_freq = c->a_affinity = c->a_cores = -1;
+    if ((c->a_threads = add_actuator(c, "threads", NULL, why, len)) < 0) return c->a_threads;
+    if ((c->a_input = add_actuator(c, "input", template_has(p, "{input}") ? NULL : "append=1",
+                                   why, len)) < 0)
+        return c->a_input;
+    char gov[256];
+    snprintf(gov, sizeof(gov), "governor=%s", p->governor ? p->governor : "");
+    if ((p->freqs_khz[0] >= 0 || p->governor) &&
+        (c->a_freq = add_actuator(c, "frequency", p->governor ? gov : NULL, why, len)) < 0)
+        return c->a_freq;
+    if (p->affinity && (c->a_affinity = add_actuator(c, "affinity", NULL, why, len)) < 0)
+        return c->a_affinity;
+    if (p->cores && (c->a_cores = add_actuator(c, "cores", NULL, why, len)) < 0) return c->a_cores;
+    return SCAL_OK;
+}
+
+static void affinity_value(const struct campaign *c, int32_t threads, char *out, size_t len)
+{
+    const char *a = c->plan.affinity;
+    if (!a) out[0] = 0;
+    else if (!strcmp(a, "compact") || !strcmp(a, "spread")) snprintf(out, len, "%s:%d", a, threads);
+    else snprintf(out, len, "%s", a);
+}
+
+/* Fills a launch for one configuration with every actuator applied (machine actuators too when
+ * apply_machine). */
+static int prepare_launch(struct campaign *c, size_t config, struct scal_run_launch *l,
+                          bool apply_machine, char *why, size_t len)
+{
+    struct scal_run_plan *p = &c->plan;
+    int32_t threads = p->threads[scal_plan_thread_of(p, config)];
+    const struct scal_run_input *in = &p->inputs[scal_plan_input_of(p, config)];
+    int64_t freq = p->freqs_khz[scal_plan_freq_of(p, config)];
+    char v[256];
+    int rc = scal_launch_init(l, p->program, p->nprogram);
+    snprintf(v, sizeof(v), "%d", threads);
+    if (rc == SCAL_OK) rc = scal_actuators_apply(&c->act, c->a_threads, v, &l->api, why, len);
+    if (rc == SCAL_OK && in->value[0])
+        rc = scal_actuators_apply(&c->act, c->a_input, in->value, &l->api, why, len);
+    affinity_value(c, threads, v, sizeof(v));
+    if (rc == SCAL_OK && c->a_affinity >= 0)
+        rc = scal_actuators_apply(&c->act, c->a_affinity, v, &l->api, why, len);
+    if (rc == SCAL_OK && apply_machine && c->a_freq >= 0) {
+        if (freq >= 0) snprintf(v, sizeof(v), "%lld", (long long)freq);
+        else v[0] = 0;
+        rc = scal_actuators_apply(&c->act, c->a_freq, v, &l->api, why, len);
+    }
+    /* the tool and its settings */
+    if (rc == SCAL_OK) rc = l->api.set_env(&l->api, "OMP_TOOL_LIBRARIES", c->tool);
+    if (rc == SCAL_OK && p->sensors) rc = l->api.set_env(&l->api, "SCAL_PLUGINS", p->sensors);
+    if (rc == SCAL_OK && p->sysfs_root)
+        rc = l->api.set_env(&l->api, "SCAL_SYSFS_ROOT", p->sysfs_root);
+    for (size_t i = 0; rc == SCAL_OK && i < p->nplugin_opts; i++) {
+        /* sensor options travel to the tool in the environment: SCAL_<PLUGIN>_<OPTION> */
+        char name[256];
+        const char *o = p->plugin_opts[i], *eq = strchr(o, '=');
+        snprintf(name, sizeof(name), "SCAL_%.*s", (int)(eq - o), o);
+        for (char *ch = name; *ch; ch++)
+            *ch = (*ch >= 'a' && *ch <= 'z') ? (char)(*ch - 32) : (*ch == '.' || *ch == '-') ? '_' : *ch;
+        rc = l->api.set_env(&l->api, name, eq + 1);
+    }
+    if (rc == SCAL_OK && c->omp == SCAL_OMP_LIBGOMP) {
+        const char *old = getenv("LD_PRELOAD");
+        char pre[PATH_MAX * 2];
+        snprintf(pre, sizeof(pre), "%s%s%s", c->libomp, old && *old ? ":" : "", old ? old : "");
+        rc = l->api.set_env(&l->api, "LD_PRELOAD", pre);
+    }
+    return rc;
+}
+
+static void config_text(const struct campaign *c, size_t config, uint32_t rep, char *out,
+                        size_t len)
+{
+    const struct scal_run_plan *p = &c->plan;
+    size_t used = (size_t)snprintf(out, len, "threads=%d", p->threads[scal_plan_thread_of(p, config)]);
+    const struct scal_run_input *in = &p->inputs[scal_plan_input_of(p, config)];
+    if (in->label[0]) used += (size_t)snprintf(out + used, len - used, " input=%s", in->label);
+    int64_t f = p->freqs_khz[scal_plan_freq_of(p, config)];
+    if (f >= 0 && used < len) used += (size_t)snprintf(out + used, len - used, " freq=%lldkHz", (long long)f);
+    if (used < len) snprintf(out + used, len - used, " rep=%u", rep + 1);
+}
+
+/* The configurations as the campaign file stores them. */
+static int build_configs(struct campaign *c, char *why, size_t len)
+{
+    struct scal_run_plan *p = &c->plan;
+    c->configs = calloc(p->nconfigs, sizeof(*c->configs));
+    c->config_argv = calloc(p->nconfigs, sizeof(char *));
+    c->config_affinity = calloc(p->nconfigs, sizeof(char *));
+    if (!c->configs || !c->config_argv || !c->config_affinity) return SCAL_ENOMEM;
+    for (size_t k = 0; k < p->nconfigs; k++) {
+        struct scal_run_launch l;
+        char text[8192], aff[256];
+        int rc = prepare_launch(c, k, &l, false, why, len);
+        if (rc < 0) {
+            scal_launch_free(&l);
+            return rc;
+        }
+        scal_launch_command_text(&l, text, sizeof(text));
+        scal_launch_free(&l);
+        int32_t threads = p->threads[scal_plan_thread_of(p, k)];
+        affinity_value(c, threads, aff, sizeof(aff));
+        c->config_argv[k] = strdup(text);
+        c->config_affinity[k] = strdup(aff);
+        if (!c->config_argv[k] || !c->config_affinity[k]) return SCAL_ENOMEM;
+        size_t in = scal_plan_input_of(p, k);
+        c->configs[k] = (struct scal_cw_config){threads, (uint32_t)in, p->inputs[in].label,
+                                                p->freqs_khz[scal_plan_freq_of(p, k)],
+                                                c->config_affinity[k], c->config_argv[k]};
+    }
+    return SCAL_OK;
+}
+
+static int dry_run(struct campaign *c)
+{
+    struct scal_run_plan *p = &c->plan;
+    char why[1024] = "", text[8192], env[8192], cfg[512];
+    printf("campaign: %zu configurations x %u repetitions = %zu runs (%s order%s)\n", p->nconfigs,
+           p->repetitions, p->nslots, p->shuffled ? "shuffled" : "given",
+           p->shuffled ? ", seed stored" : "");
+    printf("program: %s (%s)\n", c->program_path,
+           c->omp == SCAL_OMP_LIBGOMP  ? "libgomp: run against libomp"
+           : c->omp == SCAL_OMP_LIBOMP ? "libomp"
+                                       : "no OpenMP runtime found in the program itself");
+    for (size_t s = 0; s < p->nslots; s++) {
+        size_t config = p->order[s] / p->repetitions;
+        uint32_t rep = p->order[s] % p->repetitions;
+        if (c->done && c->done[p->order[s]]) continue;
+        struct scal_run_launch l;
+        if (prepare_launch(c, config, &l, false, why, sizeof(why)) < 0) {
+            fprintf(stderr, "scal run: %s\n", why);
+            scal_launch_free(&l);
+            return 2;
+        }
+        scal_launch_command_text(&l, text, sizeof(text));
+        scal_launch_env_text(&l, env, sizeof(env));
+        config_text(c, config, rep, cfg, sizeof(cfg));
+        printf("run %zu: %s\n    env: %s\n    cmd: %s\n", s + 1, cfg, env, text);
+        scal_launch_free(&l);
+    }
+    return 0;
+}
+
+/* ---- the campaign ------------------------------------------------------------------------- */
+
+static int create_file(struct campaign *c, char **argv_given, size_t nargv, char *why, size_t len)
+{
+    struct scal_run_plan *p = &c->plan;
+    const char **labels = calloc(p->ninputs, sizeof(*labels));
+    char host[256] = "", cmd[8192];
+    if (!labels) return SCAL_ENOMEM;
+    for (size_t i = 0; i < p->ninputs; i++)
+        labels[i] = p->inputs[i].label;
+    gethostname(host, sizeof(host) - 1);
+    struct scal_run_launch tmpl;
+    scal_launch_init(&tmpl, p->program, p->nprogram);
+    scal_launch_command_text(&tmpl, cmd, sizeof(cmd));
+    scal_launch_free(&tmpl);
+    char cpu[256] = "";
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (ci && fgets(line, sizeof(line), ci))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            snprintf(cpu, sizeof(cpu), "%s", strchr(line, ':') + 2);
+            cpu[strcspn(cpu, "\n")] = 0;
+            break;
+        }
+    if (ci) fclose(ci);
+    struct scal_cw_meta m = {.program = c->program_path,
+                             .command = cmd,
+                             .host = host,
+                             .cpu_model = cpu,
+                             .order = p->shuffled ? "shuffled" : "given",
+                             .repetitions = p->repetitions,
+                             .seed = (int64_t)p->seed,
+                             .inputs = labels,
+                             .ninputs = p->ninputs,
+                             .threads = p->threads,
+                             .nthreads = p->nthreads};
+    struct scal_cw *w = NULL;
+    int rc = scal_cw_create(c->output, &m, c->configs, p->nconfigs, &w);
+    free(labels);
+    if (rc < 0) {
+        snprintf(why, len, "%s", scal__last_error(rc));
+        return rc;
+    }
+    rc = scal_cw_close(w);
+    if (rc == SCAL_OK) {
+        hid_t f = H5Fopen(c->output, H5F_ACC_RDWR, H5P_DEFAULT);
+        hid_t g = f >= 0 ? H5Gopen2(f, "campaign", H5P_DEFAULT) : -1;
+        rc = g >= 0 ? scal_h5_write_strings(g, "runner_argv", (const char *const *)argv_given, nargv)
+                    : SCAL_EHDF5;
+        /* what --resume needs to rebuild the same plan */
+        if (rc == SCAL_OK)
+            rc = scal_h5_attr_set_str(g, "omp_runtime",
+                                      c->omp == SCAL_OMP_LIBGOMP ? "libgomp (run against libomp)"
+                                      : c->omp == SCAL_OMP_LIBOMP ? "libomp"
+                                                                  : "none found in the program");
+        if (g >= 0) H5Gclose(g);
+        if (f >= 0 && H5Fclose(f) < 0) rc = SCAL_EIO;
+        if (rc < 0) snprintf(why, len, "cannot store the plan in '%s'", c->output);
+    }
+    return rc;
+}
+
+struct tally {
+    size_t ok, failed, timeout, nodata, launch, signaled, mismatch, freq_ignored, attempted;
+};
+
+static const char *status_text(int status)
+{
+    return scal_run_status_name(status);
+}
+
+/* One run: actuators, launch, result, commit. Returns 1 when the campaign must stop. */
+static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_index,
+                   struct scal_progress *pg, struct tally *t)
+{
+    struct scal_run_plan *p = &c->plan;
+    uint32_t slot = p->order[slot_index];
+    size_t config = slot / p->repetitions;
+    uint32_t rep = slot % p->repetitions;
+    char cfg[512], why[1024] = "", runfile[PATH_MAX + 64], outcome[1200];
+    struct scal_run_launch l;
+    struct scal_run_result r;
+    struct scal_run_row row = {.config = (uint32_t)config,
+                               .repetition = rep,
+                               .team_requested = p->threads[scal_plan_thread_of(p, config)],
+                               .team_observed = -1,
+                               .frequency_observed_khz = -1};
+    char message[1024] = "";
+    config_text(c, config, rep, cfg, sizeof(cfg));
+    snprintf(runfile, sizeof(runfile), "%s/run-%06u.h5", c->rundir, slot);
+    unlink(runfile);
+    scal_progress_begin(pg, cfg);
+    int rc = prepare_launch(c, config, &l, true, why, sizeof(why));
+    if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
+    memset(&r, 0, sizeof(r));
+    if (rc < 0) {
+        r.launch_failed = true;
+        snprintf(r.message, sizeof(r.message), "%s", why[0] ? why : scal_strerror(rc));
+    } else {
+        if (c->a_freq >= 0) {
+            char obs[64];
+            int64_t want = p->freqs_khz[scal_plan_freq_of(p, config)];
+            if (scal_actuators_observe(&c->act, c->a_freq, obs, sizeof(obs)) == 0 && obs[0]) {
+                row.frequency_observed_khz = atoll(obs);
+                if (want > 0 && llabs(row.frequency_observed_khz - want) * 20 > want) {
+                    snprintf(message, sizeof(message),
+                             "frequency request ignored: requested %lld kHz, observed %lld kHz",
+                             (long long)want, (long long)row.frequency_observed_khz);
+                    t->freq_ignored++;
+                }
+            }
+        }
+        scal_launch_run(&l, p->timeout_s, &stop_flag, &r);
+    }
+    scal_launch_free(&l);
+    if (stop_flag && !r.launch_failed) { /* interrupted: this run is not recorded */
+        unlink(runfile);
+        scal_progress_end(pg, cfg, "interrupted (not recorded)");
+        return 1;
+    }
+    row.exit_code = r.exit_code;
+    row.signal = r.signal;
+    row.wall_s = r.wall_s;
+    row.started_unix = r.started_unix;
+    row.status = r.launch_failed ? SCAL_RUN_LAUNCH
+                 : r.timed_out   ? SCAL_RUN_TIMEOUT
+                 : r.signal      ? SCAL_RUN_SIGNALED
+                 : r.exit_code   ? SCAL_RUN_FAILED
+                                 : SCAL_RUN_OK;
+    if (r.message[0]) snprintf(message, sizeof(message), "%s", r.message);
+    else if (row.status == SCAL_RUN_TIMEOUT)
+        snprintf(message, sizeof(message), "stopped after the %.1f s timeout", p->timeout_s);
+    else if (row.status == SCAL_RUN_SIGNALED)
+        snprintf(message, sizeof(message), "killed by signal %d (%s)", r.signal, strsignal(r.signal));
+    else if (row.status == SCAL_RUN_FAILED)
+        snprintf(message, sizeof(message), "exited with status %d", r.exit_code);
+    struct scal_commit_ack ack;
+    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail,
+                               access(runfile, F_OK) == 0 ? runfile : "", p->keep_runs, &ack);
+    if (ack.nodata) row.status = SCAL_RUN_NODATA;
+    if (rc < 0) {
+        snprintf(outcome, sizeof(outcome), "NOT RECORDED: %s", ack.message);
+        scal_progress_end(pg, cfg, outcome);
+        return 2;
+    }
+    t->attempted++;
+    switch (row.status) {
+    case SCAL_RUN_OK: t->ok++; break;
+    case SCAL_RUN_TIMEOUT: t->timeout++; break;
+    case SCAL_RUN_NODATA: t->nodata++; break;
+    case SCAL_RUN_LAUNCH: t->launch++; break;
+    case SCAL_RUN_SIGNALED: t->signaled++; break;
+    default: t->failed++;
+    }
+    if (ack.team_mismatch) t->mismatch++;
+    if (row.status == SCAL_RUN_OK)
+        snprintf(outcome, sizeof(outcome), "ok %.2f s%s%s", r.wall_s, ack.message[0] ? "; " : "",
+                 ack.message);
+    else
+        snprintf(outcome, sizeof(outcome), "%s: %s", status_text(row.status), ack.message);
+    scal_progress_end(pg, cfg, outcome);
+    if (row.status != SCAL_RUN_OK && pg->tty) scal_progress_note(pg, outcome);
+    return row.status != SCAL_RUN_OK && p->fail_fast ? 1 : 0;
+}
+
+static void summary(struct campaign *c, const struct tally *t, struct scal_progress *pg,
+                    bool interrupted, size_t remaining)
+{
+    char el[32];
+    scal_format_duration(scal_progress_elapsed(pg), el, sizeof(el));
+    size_t bad = t->failed + t->timeout + t->nodata + t->launch + t->signaled;
+    fprintf(stderr, "scal run: %zu runs in %s: %zu ok", t->attempted, el, t->ok);
+    if (bad)
+        fprintf(stderr, ", %zu not ok (failed %zu, timed out %zu, killed %zu, no data %zu, not "
+                "started %zu)", bad, t->failed, t->timeout, t->signaled, t->nodata, t->launch);
+    fprintf(stderr, "\n");
+    if (t->mismatch)
+        fprintf(stderr, "scal run: %zu runs did not use the requested thread count (the program "
+                "ignores OMP_NUM_THREADS or sets its own); see /runs team_mismatch\n", t->mismatch);
+    if (t->freq_ignored)
+        fprintf(stderr, "scal run: %zu runs ran at another frequency than requested\n",
+                t->freq_ignored);
+    if (interrupted)
+        fprintf(stderr, "scal run: interrupted; %zu runs remain: scal run --resume %s\n",
+                remaining, c->output);
+    fprintf(stderr, "scal run: campaign file: %s\n", c->output);
+    if (!interrupted) fprintf(stderr, "scal run: next: scal report %s\n", c->output);
+}
+
+static void free_campaign(struct campaign *c)
+{
+    for (size_t k = 0; c->config_argv && k < c->plan.nconfigs; k++)
+        free(c->config_argv[k]);
+    for (size_t k = 0; c->config_affinity && k < c->plan.nconfigs; k++)
+        free(c->config_affinity[k]);
+    free(c->config_argv), free(c->config_affinity), free(c->configs), free(c->done);
+    scal_actuators_free(&c->act);
+    scal_run_plan_free(&c->plan);
+}
+
+int scal_runner_main(int argc, char **argv)
+{
+    static struct campaign cc;
+    struct campaign *c = &cc;
+    char why[2048] = "";
+    char **stored = NULL;
+    size_t nstored = 0;
+    struct scal_run_row *runs = NULL;
+    size_t nruns = 0;
+    int status = 2;
+    memset(c, 0, sizeof(*c));
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) break;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+    }
+    int rc = scal_run_plan_parse(&c->plan, argc, argv, why, sizeof(why));
+    if (rc < 0) {
+        fprintf(stderr, "scal run: %s\n", why[0] ? why : scal_strerror(rc));
+        scal_run_plan_free(&c->plan);
+        return 2;
+    }
+    bool quiet = c->plan.quiet, dry = c->plan.dry_run;
+    char **argv_given = c->plan.argv_given;
+    size_t nargv_given = c->plan.nargv_given + c->plan.nprogram;
+    if (c->plan.resume) {
+        snprintf(c->output, sizeof(c->output), "%s", c->plan.resume);
+        if (read_resume(c->output, &stored, &nstored, &runs, &nruns, why, sizeof(why)) < 0)
+            goto out;
+        /* the stored plan, exactly as it was given */
+        char **args = calloc(nstored + 2, sizeof(*args));
+        if (!args) goto out;
+        args[0] = "run";
+        memcpy(args + 1, stored, nstored * sizeof(*args));
+        scal_run_plan_free(&c->plan);
+        rc = scal_run_plan_parse(&c->plan, (int)nstored + 1, args, why, sizeof(why));
+        free(args);
+        if (rc < 0) goto out;
+        c->plan.quiet = quiet;
+        c->plan.dry_run = dry;
+        c->done = calloc(c->plan.nslots ? c->plan.nslots : 1, 1);
+        if (!c->done) goto out;
+        for (size_t i = 0; i < nruns; i++) {
+            size_t slot = (size_t)runs[i].config * c->plan.repetitions + runs[i].repetition;
+            if (runs[i].config >= c->plan.nconfigs || runs[i].repetition >= c->plan.repetitions) {
+                snprintf(why, sizeof(why), "'%s': run %u does not fit the stored plan", c->output,
+                         runs[i].id);
+                goto out;
+            }
+            if (!c->done[slot]) c->ndone++;
+            c->done[slot] = 1;
+        }
+    } else if (c->plan.output) {
+        snprintf(c->output, sizeof(c->output), "%s", c->plan.output);
+    } else {
+        const char *base = strrchr(c->plan.program[0], '/');
+        snprintf(c->output, sizeof(c->output), "scal-%s.h5", base ? base + 1 : c->plan.program[0]);
+    }
+    if ((rc = setup(c, why, sizeof(why))) < 0) goto out;
+    if (c->omp == SCAL_OMP_LIBGOMP && !quiet)
+        fprintf(stderr, "scal run: %s uses GCC's libgomp (no OMPT): running it against %s\n",
+                c->program_path, c->libomp);
+    if (c->omp == SCAL_OMP_NONE && !quiet)
+        fprintf(stderr, "scal run: note: %s links no OpenMP runtime itself; runs without an "
+                "OMPT runtime will be recorded as 'no data'\n", c->program_path);
+    if ((rc = build_configs(c, why, sizeof(why))) < 0) goto out;
+    if (c->plan.dry_run) {
+        status = dry_run(c);
+        goto out;
+    }
+    if (!c->plan.resume) {
+        if (access(c->output, F_OK) == 0) {
+            snprintf(why, sizeof(why), "'%s' exists: continue it with --resume %s, or choose "
+                     "another file with -o", c->output, c->output);
+            goto out;
+        }
+        if ((rc = create_file(c, argv_given, nargv_given, why, sizeof(why))) < 0) goto out;
+    }
+    snprintf(c->rundir, sizeof(c->rundir), "%s.runs", c->output);
+    if (mkdir(c->rundir, 0777) < 0 && errno != EEXIST) {
+        snprintf(why, sizeof(why), "cannot create '%s': %s", c->rundir, strerror(errno));
+        goto out;
+    }
+    struct scal_committer com;
+    if ((rc = scal_committer_start(&com, c->output, why, sizeof(why))) < 0) goto out;
+    struct sigaction sa = {0}, old_int, old_term, old_hup;
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    struct scal_progress pg;
+    struct tally t = {0};
+    size_t todo = c->plan.nslots - c->ndone;
+    scal_progress_start(&pg, todo, c->plan.quiet);
+    if (c->ndone && !c->plan.quiet)
+        scal_progress_note(&pg, "resuming: runs already in the file are skipped");
+    rc = scal_actuators_save(&c->act, why, sizeof(why));
+    int stop = rc < 0 ? 2 : 0;
+    if (c->a_cores >= 0 && !stop &&
+        scal_actuators_apply(&c->act, c->a_cores, c->plan.cores, NULL, why, sizeof(why)) < 0)
+        stop = 2;
+    for (size_t s = 0; s < c->plan.nslots && !stop && !stop_flag; s++) {
+        if (c->done && c->done[c->plan.order[s]]) continue;
+        stop = one_run(c, &com, s, &pg, &t);
+        if (!stop && c->plan.idle_s > 0 && t.attempted < todo) {
+            struct timespec ts = {(time_t)c->plan.idle_s,
+                                  (long)((c->plan.idle_s - (double)(time_t)c->plan.idle_s) * 1e9)};
+            while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !stop_flag) {
+            }
+        }
+    }
+    scal_progress_stop(&pg);
+    char rwhy[1024] = "";
+    if (scal_actuators_restore(&c->act, rwhy, sizeof(rwhy)) < 0)
+        fprintf(stderr, "scal run: WARNING: %s\n", rwhy);
+    char cwhy[512] = "";
+    if (scal_committer_finish(&com, cwhy, sizeof(cwhy)) < 0)
+        fprintf(stderr, "scal run: %s\n", cwhy);
+    rmdir(c->rundir); /* only when empty: kept run files stay */
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    if (stop == 2 && why[0]) fprintf(stderr, "scal run: %s\n", why);
+    summary(c, &t, &pg, stop_flag != 0, todo - t.attempted);
+    why[0] = 0;
+    status = stop_flag ? 130 : stop == 2 ? 2 : t.ok == t.attempted ? 0 : 1;
+out:
+    if (why[0]) fprintf(stderr, "scal run: %s\n", why);
+    scal_h5_free_strings(stored, nstored);
+    free(runs);
+    free_campaign(c);
+    return status;
+}
