@@ -27,19 +27,22 @@ static void online_rel(char *out, size_t outlen, int cpu)
     snprintf(out, outlen, "/sys/devices/system/cpu/cpu%d/online", cpu);
 }
 
-/* 1 online, 0 offline, -1 no online file (cpu0 on most machines: always online). */
-static int read_online(scal_actuator_state *s, int cpu, char *why, size_t whylen)
+/* *on: 1 online, 0 offline, -1 no online file (cpu0 on most machines: always online). */
+static int read_online(scal_actuator_state *s, int cpu, int *on, char *why, size_t whylen)
 {
     char rel[128], buf[16], msg[512];
     online_rel(rel, sizeof(rel), cpu);
     int rc = sysfs_read(s->root, rel, buf, sizeof(buf), msg, sizeof(msg));
-    if (rc == SCAL_ENOENT)
-        return -1;
+    if (rc == SCAL_ENOENT) {
+        *on = -1;
+        return SCAL_OK;
+    }
     if (rc != SCAL_OK) {
         snprintf(why, whylen, "cores: %s", msg);
-        return rc - 100; /* below -1: an error (status + -100) */
+        return rc;
     }
-    return strcmp(buf, "0") == 0 ? 0 : 1;
+    *on = strcmp(buf, "0") == 0 ? 0 : 1;
+    return SCAL_OK;
 }
 
 static int write_online(scal_actuator_state *s, int cpu, bool on, char *why, size_t whylen)
@@ -55,9 +58,10 @@ static int write_online(scal_actuator_state *s, int cpu, bool on, char *why, siz
 /* Sets one CPU's state when it differs; CPUs without an online file only accept "online". */
 static int set_online(scal_actuator_state *s, int cpu, bool on, char *why, size_t whylen)
 {
-    int cur = read_online(s, cpu, why, whylen);
-    if (cur < -1)
-        return cur + 100;
+    int cur = 0;
+    int rc = read_online(s, cpu, &cur, why, whylen);
+    if (rc != SCAL_OK)
+        return rc;
     if (cur == -1) {
         if (on)
             return SCAL_OK;
@@ -139,11 +143,10 @@ static int cores_save(scal_actuator_state *state, char *why, size_t whylen)
         goto out;
     }
     for (size_t i = 0; i < state->ncpus; i++) {
-        int on = read_online(state, state->cpus[i], why, whylen);
-        if (on < -1) {
-            rc = on + 100;
+        int on = 0;
+        rc = read_online(state, state->cpus[i], &on, why, whylen);
+        if (rc != SCAL_OK)
             goto out;
-        }
         saved[i] = (signed char)on;
     }
     rc = sysfs_read(state->root, SMT_REL, state->saved_smt, sizeof(state->saved_smt), msg,
@@ -234,9 +237,10 @@ static int cores_observe(scal_actuator_state *state, char *out, size_t outlen)
     }
     size_t online = 0;
     for (size_t i = 0; i < state->ncpus; i++) {
-        int on = read_online(state, state->cpus[i], why, sizeof(why));
-        if (on < -1)
-            return on + 100;
+        int on = 0;
+        int rc = read_online(state, state->cpus[i], &on, why, sizeof(why));
+        if (rc != SCAL_OK)
+            return rc;
         online += on != 0;
     }
     snprintf(out, outlen, "%zu", online);
