@@ -114,8 +114,10 @@ static int cores_test(scal_actuator_state *state, char *why, size_t whylen)
             continue;
         with_file++;
         if (access(path, W_OK) != 0) {
-            snprintf(why, whylen, "cores: permission denied writing %s (needs root)", path);
-            return SCAL_EPERM;
+            char msg[4200];
+            int rc = sysfs_unwritable(path, errno, msg, sizeof(msg));
+            snprintf(why, whylen, "cores: %s", msg);
+            return rc;
         }
     }
     if (with_file == 0) {

@@ -172,12 +172,11 @@ static int frequency_test(scal_actuator_state *state, char *why, size_t whylen)
             sysfs_path(state->root, rel, path, sizeof(path));
             if (access(path, W_OK) == 0)
                 continue;
-            if (errno == ENOENT) {
-                snprintf(why, whylen, "frequency: no cpufreq control: %s does not exist", path);
-                return SCAL_EUNAVAIL;
-            }
-            snprintf(why, whylen, "frequency: permission denied writing %s (needs root)", path);
-            return SCAL_EPERM;
+            char msg[4200];
+            int rc = sysfs_unwritable(path, errno, msg, sizeof(msg));
+            snprintf(why, whylen, "frequency: %s%s", rc == SCAL_EUNAVAIL ? "no cpufreq control: " : "",
+                     msg);
+            return rc;
         }
     }
     return SCAL_OK;

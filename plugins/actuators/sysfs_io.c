@@ -111,6 +111,19 @@ int sysfs_read_long(const char *root, const char *rel, long *value, char *why, s
     return SCAL_OK;
 }
 
+int sysfs_unwritable(const char *path, int e, char *why, size_t whylen)
+{
+    if (e == ENOENT || e == ENOTDIR) {
+        snprintf(why, whylen, "%s does not exist", path);
+        return SCAL_EUNAVAIL;
+    }
+    if (e == EACCES || e == EPERM)
+        snprintf(why, whylen, "permission denied writing %s (needs root)", path);
+    else
+        snprintf(why, whylen, "cannot write %s: %s", path, strerror(e));
+    return SCAL_EPERM;
+}
+
 bool sysfs_exists(const char *root, const char *rel)
 {
     char path[4096];

@@ -23,6 +23,9 @@ int sysfs_read(const char *root, const char *rel, char *buf, size_t buflen, char
 int sysfs_write(const char *root, const char *rel, const char *text, char *why, size_t whylen);
 /* sysfs_read + a non-negative decimal integer. */
 int sysfs_read_long(const char *root, const char *rel, long *value, char *why, size_t whylen);
+/* Explains why access(path, W_OK) failed with errno e: "permission denied writing <path> (needs
+ * root)" or the system's reason; returns SCAL_EUNAVAIL for a missing file, else SCAL_EPERM. */
+int sysfs_unwritable(const char *path, int e, char *why, size_t whylen);
 /* Whether root/rel exists (any type). */
 bool sysfs_exists(const char *root, const char *rel);
 

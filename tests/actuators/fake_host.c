@@ -5,12 +5,14 @@
 #include "fake_host.h"
 
 #include <dlfcn.h>
+#include <grp.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int fake_failures;
@@ -223,6 +225,7 @@ char *fake_tree_new(void)
         perror("mkdtemp");
         abort();
     }
+    chmod(buf, 0755); /* traversable by an unprivileged child (fake_unprivileged) */
     return strdup(buf);
 }
 
@@ -334,4 +337,36 @@ void fake_tree_free(char *root)
         return;
     nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     free(root);
+}
+
+bool fake_unprivileged(void (*fn)(void *), void *arg)
+{
+    if (geteuid() != 0) {
+        fn(arg);
+        return true;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        abort();
+    }
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(77);
+        fake_failures = 0;
+        fn(arg);
+        _exit(fake_failures ? 1 : 0);
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+        fprintf(stderr, "unprivileged child failed\n");
+        fake_failures++;
+        return true;
+    }
+    if (WEXITSTATUS(status) == 77)
+        return false;
+    if (WEXITSTATUS(status) != 0)
+        fake_failures++;
+    return true;
 }

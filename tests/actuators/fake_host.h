@@ -98,6 +98,10 @@ void fake_tree_put(const char *root, const char *rel, const char *text);
 const char *fake_tree_get(const char *root, const char *rel);
 /* Every regular file under root as sorted "rel=content" lines (malloc'd). */
 char *fake_tree_snapshot(const char *root);
+/* Runs fn(arg) where a mode 0444 file cannot be written: in-process for a normal user; as root, in
+ * a child that became nobody (65534). Adds the child's failures; returns false when it could not
+ * drop privileges (the caller notes the skip). */
+bool fake_unprivileged(void (*fn)(void *), void *arg);
 /* Removes root recursively and frees it. */
 void fake_tree_free(char *root);
 
