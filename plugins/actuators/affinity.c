@@ -16,8 +16,8 @@ struct scal_actuator_state {
     char applied[1024]; /* the CPU list last applied, "" before */
 };
 
-static int affinity_init(const struct scal_plugin_env *env, scal_actuator_state **state,
-                         char *why, size_t whylen)
+static int affinity_init(const struct scal_plugin_env *env, scal_actuator_state **state, char *why,
+                         size_t whylen)
 {
     scal_actuator_state *s = calloc(1, sizeof(*s));
     if (!s || !(s->root = strdup(sysfs_root_of(env)))) {
@@ -49,10 +49,8 @@ static int read_online(scal_actuator_state *state, int **cpus, size_t *n, char *
 {
     char buf[4096], msg[512];
     int rc = sysfs_read(state->root, ONLINE_REL, buf, sizeof(buf), msg, sizeof(msg));
-    if (rc == SCAL_OK)
-        rc = cpulist_parse(buf, cpus, n, msg, sizeof(msg));
-    if (rc != SCAL_OK)
-        snprintf(why, whylen, "affinity: online CPUs: %s", msg);
+    if (rc == SCAL_OK) rc = cpulist_parse(buf, cpus, n, msg, sizeof(msg));
+    if (rc != SCAL_OK) snprintf(why, whylen, "affinity: online CPUs: %s", msg);
     return rc;
 }
 
@@ -80,13 +78,11 @@ static int choose(scal_actuator_state *state, const char *value, int **chosen, s
     bool is_spread = strncmp(value, "spread:", 7) == 0;
     *spread = is_spread;
     rc = read_online(state, &online, &nonline, why, whylen);
-    if (rc != SCAL_OK)
-        goto out;
+    if (rc != SCAL_OK) goto out;
     if (is_compact || is_spread) {
         const char *count = value + (is_compact ? 8 : 7);
         if (!parse_count(count, &npick)) {
-            snprintf(why, whylen, "affinity: '%s': '%s' is not a positive CPU count", value,
-                     count);
+            snprintf(why, whylen, "affinity: '%s': '%s' is not a positive CPU count", value, count);
             rc = SCAL_EINVAL;
             goto out;
         }
@@ -119,8 +115,7 @@ static int choose(scal_actuator_state *state, const char *value, int **chosen, s
                 char list[1024];
                 if (cpulist_format(online, nonline, list, sizeof(list)) != SCAL_OK)
                     snprintf(list, sizeof(list), "...");
-                snprintf(why, whylen, "affinity: CPU %d is not online (online: %s)", pick[i],
-                         list);
+                snprintf(why, whylen, "affinity: CPU %d is not online (online: %s)", pick[i], list);
                 rc = SCAL_EINVAL;
                 goto out;
             }
@@ -135,8 +130,8 @@ out:
     return rc;
 }
 
-static int affinity_apply(scal_actuator_state *state, const char *value,
-                          struct scal_launch *launch, char *why, size_t whylen)
+static int affinity_apply(scal_actuator_state *state, const char *value, struct scal_launch *launch,
+                          char *why, size_t whylen)
 {
     int *cpus = NULL;
     size_t ncpus = 0;
@@ -151,8 +146,7 @@ static int affinity_apply(scal_actuator_state *state, const char *value,
         goto out;
     }
     rc = choose(state, v, &cpus, &ncpus, &spread, why, whylen);
-    if (rc != SCAL_OK)
-        goto out;
+    if (rc != SCAL_OK) goto out;
     if (cpulist_format(cpus, ncpus, list, sizeof(list)) != SCAL_OK) {
         snprintf(why, whylen, "affinity: the CPU list of '%s' is too long", v);
         rc = SCAL_ERANGE;
@@ -178,8 +172,7 @@ static int affinity_apply(scal_actuator_state *state, const char *value,
         }
     }
     rc = launch->set_env(launch, "OMP_PLACES", places);
-    if (rc == SCAL_OK)
-        rc = launch->set_env(launch, "OMP_PROC_BIND", spread ? "spread" : "close");
+    if (rc == SCAL_OK) rc = launch->set_env(launch, "OMP_PROC_BIND", spread ? "spread" : "close");
     if (rc != SCAL_OK) {
         snprintf(why, whylen, "affinity: cannot set OMP_PLACES/OMP_PROC_BIND");
         goto out;
@@ -204,8 +197,7 @@ static int affinity_restore(scal_actuator_state *state, char *why, size_t whylen
 
 static void affinity_fini(scal_actuator_state *state)
 {
-    if (!state)
-        return;
+    if (!state) return;
     free(state->root);
     free(state);
 }

@@ -50,8 +50,7 @@ static int write_online(scal_actuator_state *s, int cpu, bool on, char *why, siz
     char rel[128], msg[512];
     online_rel(rel, sizeof(rel), cpu);
     int rc = sysfs_write(s->root, rel, on ? "1" : "0", msg, sizeof(msg));
-    if (rc != SCAL_OK)
-        snprintf(why, whylen, "cores: %s", msg);
+    if (rc != SCAL_OK) snprintf(why, whylen, "cores: %s", msg);
     return rc;
 }
 
@@ -60,27 +59,22 @@ static int set_online(scal_actuator_state *s, int cpu, bool on, char *why, size_
 {
     int cur = 0;
     int rc = read_online(s, cpu, &cur, why, whylen);
-    if (rc != SCAL_OK)
-        return rc;
+    if (rc != SCAL_OK) return rc;
     if (cur == -1) {
-        if (on)
-            return SCAL_OK;
+        if (on) return SCAL_OK;
         char rel[128], path[4096];
         online_rel(rel, sizeof(rel), cpu);
         sysfs_path(s->root, rel, path, sizeof(path));
-        snprintf(why, whylen, "cores: cpu%d cannot be taken offline: %s does not exist", cpu,
-                 path);
+        snprintf(why, whylen, "cores: cpu%d cannot be taken offline: %s does not exist", cpu, path);
         return SCAL_EINVAL;
     }
-    if ((cur == 1) == on)
-        return SCAL_OK;
+    if ((cur == 1) == on) return SCAL_OK;
     return write_online(s, cpu, on, why, whylen);
 }
 
 static void cores_fini(scal_actuator_state *state)
 {
-    if (!state)
-        return;
+    if (!state) return;
     free(state->saved_online);
     free(state->cpus);
     free(state->root);
@@ -110,8 +104,7 @@ static int cores_test(scal_actuator_state *state, char *why, size_t whylen)
     for (size_t i = 0; i < state->ncpus; i++) {
         online_rel(rel, sizeof(rel), state->cpus[i]);
         sysfs_path(state->root, rel, path, sizeof(path));
-        if (access(path, F_OK) != 0)
-            continue;
+        if (access(path, F_OK) != 0) continue;
         with_file++;
         if (access(path, W_OK) != 0) {
             char msg[4200];
@@ -134,10 +127,8 @@ static int cores_save(scal_actuator_state *state, char *why, size_t whylen)
     signed char *saved = NULL;
     char msg[512];
     int rc = SCAL_OK;
-    if (state->saved_valid)
-        return SCAL_OK; /* keep the original settings */
-    if (state->ncpus == 0)
-        return cores_test(state, why, whylen);
+    if (state->saved_valid) return SCAL_OK; /* keep the original settings */
+    if (state->ncpus == 0) return cores_test(state, why, whylen);
     saved = calloc(state->ncpus, sizeof(*saved));
     if (!saved) {
         snprintf(why, whylen, "cores: out of memory");
@@ -147,8 +138,7 @@ static int cores_save(scal_actuator_state *state, char *why, size_t whylen)
     for (size_t i = 0; i < state->ncpus; i++) {
         int on = 0;
         rc = read_online(state, state->cpus[i], &on, why, whylen);
-        if (rc != SCAL_OK)
-            goto out;
+        if (rc != SCAL_OK) goto out;
         saved[i] = (signed char)on;
     }
     rc = sysfs_read(state->root, SMT_REL, state->saved_smt, sizeof(state->saved_smt), msg,
@@ -195,15 +185,12 @@ static int cores_apply(scal_actuator_state *state, const char *value, struct sca
 {
     const char *v = value ? value : "";
     int rc = SCAL_OK;
-    if (state->ncpus == 0)
-        return cores_test(state, why, whylen);
+    if (state->ncpus == 0) return cores_test(state, why, whylen);
     if (!state->saved_valid) { /* the host should have called save(); never act unsaved */
         rc = cores_save(state, why, whylen);
-        if (rc != SCAL_OK)
-            return rc;
+        if (rc != SCAL_OK) return rc;
     }
-    if (strncmp(v, "smt=", 4) == 0)
-        return apply_smt(state, v + 4, why, whylen);
+    if (strncmp(v, "smt=", 4) == 0) return apply_smt(state, v + 4, why, whylen);
     char *end = NULL;
     errno = 0;
     long n = strtol(v, &end, 10);
@@ -220,20 +207,17 @@ static int cores_apply(scal_actuator_state *state, const char *value, struct sca
         rc = set_online(state, state->cpus[i], true, why, whylen);
     for (size_t i = (size_t)n; i < state->ncpus && rc == SCAL_OK; i++)
         rc = set_online(state, state->cpus[i], false, why, whylen);
-    if (rc == SCAL_OK)
-        state->last_smt = false;
+    if (rc == SCAL_OK) state->last_smt = false;
     return rc;
 }
 
 static int cores_observe(scal_actuator_state *state, char *out, size_t outlen)
 {
     char why[512], buf[32];
-    if (outlen > 0)
-        out[0] = '\0';
+    if (outlen > 0) out[0] = '\0';
     if (state->last_smt) {
         int rc = sysfs_read(state->root, SMT_REL, buf, sizeof(buf), why, sizeof(why));
-        if (rc != SCAL_OK)
-            return rc;
+        if (rc != SCAL_OK) return rc;
         snprintf(out, outlen, "smt=%s", buf);
         return SCAL_OK;
     }
@@ -241,8 +225,7 @@ static int cores_observe(scal_actuator_state *state, char *out, size_t outlen)
     for (size_t i = 0; i < state->ncpus; i++) {
         int on = 0;
         int rc = read_online(state, state->cpus[i], &on, why, sizeof(why));
-        if (rc != SCAL_OK)
-            return rc;
+        if (rc != SCAL_OK) return rc;
         online += on != 0;
     }
     snprintf(out, outlen, "%zu", online);
@@ -256,8 +239,7 @@ static int cores_restore(scal_actuator_state *state, char *why, size_t whylen)
 {
     int first = SCAL_OK;
     char msg[1024], cur[32];
-    if (!state || !state->saved_valid)
-        return SCAL_OK;
+    if (!state || !state->saved_valid) return SCAL_OK;
     if (strcmp(state->saved_smt, "on") == 0 || strcmp(state->saved_smt, "off") == 0) {
         int rc = sysfs_read(state->root, SMT_REL, cur, sizeof(cur), msg, sizeof(msg));
         if (rc != SCAL_OK || strcmp(cur, state->saved_smt) != 0)
@@ -269,16 +251,14 @@ static int cores_restore(scal_actuator_state *state, char *why, size_t whylen)
     }
     for (int pass = 1; pass >= 0; pass--)
         for (size_t i = 0; i < state->ncpus; i++) {
-            if (state->saved_online[i] != pass)
-                continue;
+            if (state->saved_online[i] != pass) continue;
             int rc = set_online(state, state->cpus[i], pass == 1, msg, sizeof(msg));
             if (rc != SCAL_OK && first == SCAL_OK) {
                 first = rc;
                 snprintf(why, whylen, "%s", msg);
             }
         }
-    if (first == SCAL_OK)
-        state->saved_valid = false;
+    if (first == SCAL_OK) state->saved_valid = false;
     return first;
 }
 

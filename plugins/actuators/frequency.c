@@ -13,15 +13,15 @@
 /* What save() found on one CPU. */
 struct cpu_saved {
     char governor[64];
-    long min, max;      /* scaling_min_freq, scaling_max_freq (kHz) */
-    char setspeed[32];  /* scaling_setspeed, only when the governor was userspace */
+    long min, max;     /* scaling_min_freq, scaling_max_freq (kHz) */
+    char setspeed[32]; /* scaling_setspeed, only when the governor was userspace */
     bool has_setspeed;
 };
 
 struct scal_actuator_state {
     char *root;
-    char *governor;          /* option governor, NULL when unset */
-    int *cpus;               /* the CPUs acted on */
+    char *governor; /* option governor, NULL when unset */
+    int *cpus;      /* the CPUs acted on */
     size_t ncpus;
     struct cpu_saved *saved; /* ncpus entries; NULL until save() */
     bool saved_valid;        /* restore() has work to do */
@@ -41,8 +41,7 @@ static int read_file(scal_actuator_state *s, int cpu, const char *file, char *bu
     char rel[128], msg[512];
     cpufreq_rel(rel, sizeof(rel), cpu, file);
     int rc = sysfs_read(s->root, rel, buf, len, msg, sizeof(msg));
-    if (rc != SCAL_OK)
-        snprintf(why, whylen, "frequency: %s", msg);
+    if (rc != SCAL_OK) snprintf(why, whylen, "frequency: %s", msg);
     return rc;
 }
 
@@ -52,8 +51,7 @@ static int read_khz(scal_actuator_state *s, int cpu, const char *file, long *khz
     char rel[128], msg[512];
     cpufreq_rel(rel, sizeof(rel), cpu, file);
     int rc = sysfs_read_long(s->root, rel, khz, msg, sizeof(msg));
-    if (rc != SCAL_OK)
-        snprintf(why, whylen, "frequency: %s", msg);
+    if (rc != SCAL_OK) snprintf(why, whylen, "frequency: %s", msg);
     return rc;
 }
 
@@ -63,8 +61,7 @@ static int write_file(scal_actuator_state *s, int cpu, const char *file, const c
     char rel[128], msg[512];
     cpufreq_rel(rel, sizeof(rel), cpu, file);
     int rc = sysfs_write(s->root, rel, text, msg, sizeof(msg));
-    if (rc != SCAL_OK)
-        snprintf(why, whylen, "frequency: %s", msg);
+    if (rc != SCAL_OK) snprintf(why, whylen, "frequency: %s", msg);
     return rc;
 }
 
@@ -79,21 +76,17 @@ static int write_khz(scal_actuator_state *s, int cpu, const char *file, long khz
 /* Sets scaling_min_freq/scaling_max_freq so that min <= max holds after each write (the kernel
  * refuses a write that breaks it): raise max first when the new max is not below the current min,
  * otherwise lower min first. */
-static int set_minmax(scal_actuator_state *s, int cpu, long min, long max, char *why,
-                      size_t whylen)
+static int set_minmax(scal_actuator_state *s, int cpu, long min, long max, char *why, size_t whylen)
 {
     long cur_min = 0;
     int rc = read_khz(s, cpu, "scaling_min_freq", &cur_min, why, whylen);
-    if (rc != SCAL_OK)
-        return rc;
+    if (rc != SCAL_OK) return rc;
     if (max >= cur_min) {
         rc = write_khz(s, cpu, "scaling_max_freq", max, why, whylen);
-        if (rc == SCAL_OK)
-            rc = write_khz(s, cpu, "scaling_min_freq", min, why, whylen);
+        if (rc == SCAL_OK) rc = write_khz(s, cpu, "scaling_min_freq", min, why, whylen);
     } else {
         rc = write_khz(s, cpu, "scaling_min_freq", min, why, whylen);
-        if (rc == SCAL_OK)
-            rc = write_khz(s, cpu, "scaling_max_freq", max, why, whylen);
+        if (rc == SCAL_OK) rc = write_khz(s, cpu, "scaling_max_freq", max, why, whylen);
     }
     return rc;
 }
@@ -107,24 +100,21 @@ static bool has_userspace(scal_actuator_state *s, int cpu)
         return false;
     char *save = NULL;
     for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
-        if (strcmp(tok, "userspace") == 0)
-            return true;
+        if (strcmp(tok, "userspace") == 0) return true;
     return false;
 }
 
 static void frequency_fini(scal_actuator_state *state);
 
-static int frequency_init(const struct scal_plugin_env *env, scal_actuator_state **state,
-                          char *why, size_t whylen)
+static int frequency_init(const struct scal_plugin_env *env, scal_actuator_state **state, char *why,
+                          size_t whylen)
 {
     int rc = SCAL_OK;
     scal_actuator_state *s = calloc(1, sizeof(*s));
     const char *cpus = sysfs_option(env, "cpus");
     const char *gov = sysfs_option(env, "governor");
-    if (!s || !(s->root = strdup(sysfs_root_of(env))))
-        goto nomem;
-    if (gov && gov[0] != '\0' && !(s->governor = strdup(gov)))
-        goto nomem;
+    if (!s || !(s->root = strdup(sysfs_root_of(env)))) goto nomem;
+    if (gov && gov[0] != '\0' && !(s->governor = strdup(gov))) goto nomem;
     if (cpus && cpus[0] != '\0') {
         char msg[512];
         rc = cpulist_parse(cpus, &s->cpus, &s->ncpus, msg, sizeof(msg));
@@ -170,12 +160,11 @@ static int frequency_test(scal_actuator_state *state, char *why, size_t whylen)
         for (size_t k = 0; k < sizeof(writable) / sizeof(writable[0]); k++) {
             cpufreq_rel(rel, sizeof(rel), cpu, writable[k]);
             sysfs_path(state->root, rel, path, sizeof(path));
-            if (access(path, W_OK) == 0)
-                continue;
+            if (access(path, W_OK) == 0) continue;
             char msg[4200];
             int rc = sysfs_unwritable(path, errno, msg, sizeof(msg));
-            snprintf(why, whylen, "frequency: %s%s", rc == SCAL_EUNAVAIL ? "no cpufreq control: " : "",
-                     msg);
+            snprintf(why, whylen, "frequency: %s%s",
+                     rc == SCAL_EUNAVAIL ? "no cpufreq control: " : "", msg);
             return rc;
         }
     }
@@ -186,10 +175,8 @@ static int frequency_save(scal_actuator_state *state, char *why, size_t whylen)
 {
     struct cpu_saved *saved = NULL;
     int rc = SCAL_OK;
-    if (state->saved_valid)
-        return SCAL_OK; /* keep the first (original) settings */
-    if (state->ncpus == 0)
-        return frequency_test(state, why, whylen);
+    if (state->saved_valid) return SCAL_OK; /* keep the first (original) settings */
+    if (state->ncpus == 0) return frequency_test(state, why, whylen);
     saved = calloc(state->ncpus, sizeof(*saved));
     if (!saved) {
         snprintf(why, whylen, "frequency: out of memory");
@@ -201,17 +188,14 @@ static int frequency_save(scal_actuator_state *state, char *why, size_t whylen)
         struct cpu_saved *c = &saved[i];
         rc = read_file(state, cpu, "scaling_governor", c->governor, sizeof(c->governor), why,
                        whylen);
-        if (rc == SCAL_OK)
-            rc = read_khz(state, cpu, "scaling_min_freq", &c->min, why, whylen);
-        if (rc == SCAL_OK)
-            rc = read_khz(state, cpu, "scaling_max_freq", &c->max, why, whylen);
+        if (rc == SCAL_OK) rc = read_khz(state, cpu, "scaling_min_freq", &c->min, why, whylen);
+        if (rc == SCAL_OK) rc = read_khz(state, cpu, "scaling_max_freq", &c->max, why, whylen);
         if (rc == SCAL_OK && strcmp(c->governor, "userspace") == 0) {
             rc = read_file(state, cpu, "scaling_setspeed", c->setspeed, sizeof(c->setspeed), why,
                            whylen);
             c->has_setspeed = rc == SCAL_OK;
         }
-        if (rc != SCAL_OK)
-            goto out;
+        if (rc != SCAL_OK) goto out;
     }
     free(state->saved);
     state->saved = saved;
@@ -227,12 +211,10 @@ static int frequency_apply(scal_actuator_state *state, const char *value,
 {
     const char *v = value ? value : "";
     int rc = SCAL_OK;
-    if (state->ncpus == 0)
-        return frequency_test(state, why, whylen);
+    if (state->ncpus == 0) return frequency_test(state, why, whylen);
     if (!state->saved_valid) { /* the host should have called save(); never act unsaved */
         rc = frequency_save(state, why, whylen);
-        if (rc != SCAL_OK)
-            return rc;
+        if (rc != SCAL_OK) return rc;
     }
     if (v[0] == '\0') {
         if (!state->governor) {
@@ -240,8 +222,8 @@ static int frequency_apply(scal_actuator_state *state, const char *value,
             return SCAL_EINVAL;
         }
         for (size_t i = 0; i < state->ncpus && rc == SCAL_OK; i++)
-            rc = write_file(state, state->cpus[i], "scaling_governor", state->governor, why,
-                            whylen);
+            rc =
+                write_file(state, state->cpus[i], "scaling_governor", state->governor, why, whylen);
         return rc;
     }
     char *end = NULL;
@@ -256,10 +238,8 @@ static int frequency_apply(scal_actuator_state *state, const char *value,
         int cpu = state->cpus[i];
         long lo = 0, hi = 0;
         rc = read_khz(state, cpu, "cpuinfo_min_freq", &lo, why, whylen);
-        if (rc == SCAL_OK)
-            rc = read_khz(state, cpu, "cpuinfo_max_freq", &hi, why, whylen);
-        if (rc != SCAL_OK)
-            return rc;
+        if (rc == SCAL_OK) rc = read_khz(state, cpu, "cpuinfo_max_freq", &hi, why, whylen);
+        if (rc != SCAL_OK) return rc;
         if (khz < lo || khz > hi) {
             snprintf(why, whylen,
                      "frequency: %ld kHz is outside cpu%d's range %ld..%ld kHz "
@@ -272,13 +252,11 @@ static int frequency_apply(scal_actuator_state *state, const char *value,
         int cpu = state->cpus[i];
         if (has_userspace(state, cpu)) {
             rc = write_file(state, cpu, "scaling_governor", "userspace", why, whylen);
-            if (rc == SCAL_OK)
-                rc = write_khz(state, cpu, "scaling_setspeed", khz, why, whylen);
+            if (rc == SCAL_OK) rc = write_khz(state, cpu, "scaling_setspeed", khz, why, whylen);
         } else {
             if (state->governor)
                 rc = write_file(state, cpu, "scaling_governor", state->governor, why, whylen);
-            if (rc == SCAL_OK)
-                rc = set_minmax(state, cpu, khz, khz, why, whylen);
+            if (rc == SCAL_OK) rc = set_minmax(state, cpu, khz, khz, why, whylen);
         }
     }
     return rc;
@@ -288,15 +266,12 @@ static int frequency_observe(scal_actuator_state *state, char *out, size_t outle
 {
     double sum = 0;
     char why[512];
-    if (outlen > 0)
-        out[0] = '\0';
-    if (state->ncpus == 0)
-        return SCAL_EUNAVAIL;
+    if (outlen > 0) out[0] = '\0';
+    if (state->ncpus == 0) return SCAL_EUNAVAIL;
     for (size_t i = 0; i < state->ncpus; i++) {
         long khz = 0;
         int rc = read_khz(state, state->cpus[i], "scaling_cur_freq", &khz, why, sizeof(why));
-        if (rc != SCAL_OK)
-            return rc;
+        if (rc != SCAL_OK) return rc;
         sum += (double)khz;
     }
     snprintf(out, outlen, "%.0f", sum / (double)state->ncpus);
@@ -309,8 +284,7 @@ static int frequency_observe(scal_actuator_state *state, char *out, size_t outle
 static int frequency_restore(scal_actuator_state *state, char *why, size_t whylen)
 {
     int first = SCAL_OK;
-    if (!state || !state->saved_valid)
-        return SCAL_OK;
+    if (!state || !state->saved_valid) return SCAL_OK;
     for (size_t i = 0; i < state->ncpus; i++) {
         int cpu = state->cpus[i];
         const struct cpu_saved *c = &state->saved[i];
@@ -320,8 +294,7 @@ static int frequency_restore(scal_actuator_state *state, char *why, size_t whyle
                 SCAL_OK ||
             strcmp(cur, c->governor) != 0)
             rc = write_file(state, cpu, "scaling_governor", c->governor, msg, sizeof(msg));
-        if (rc == SCAL_OK)
-            rc = set_minmax(state, cpu, c->min, c->max, msg, sizeof(msg));
+        if (rc == SCAL_OK) rc = set_minmax(state, cpu, c->min, c->max, msg, sizeof(msg));
         if (rc == SCAL_OK && c->has_setspeed)
             rc = write_file(state, cpu, "scaling_setspeed", c->setspeed, msg, sizeof(msg));
         if (rc != SCAL_OK && first == SCAL_OK) {
@@ -329,15 +302,13 @@ static int frequency_restore(scal_actuator_state *state, char *why, size_t whyle
             snprintf(why, whylen, "%s", msg);
         }
     }
-    if (first == SCAL_OK)
-        state->saved_valid = false;
+    if (first == SCAL_OK) state->saved_valid = false;
     return first;
 }
 
 static void frequency_fini(scal_actuator_state *state)
 {
-    if (!state)
-        return;
+    if (!state) return;
     free(state->saved);
     free(state->cpus);
     free(state->governor);

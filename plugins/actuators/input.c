@@ -20,19 +20,16 @@ static int input_init(const struct scal_plugin_env *env, scal_actuator_state **s
 {
     scal_actuator_state *s = calloc(1, sizeof(*s));
     const char *name = sysfs_option(env, "env");
-    if (!s)
-        goto nomem;
+    if (!s) goto nomem;
     if (name && name[0] != '\0') {
         s->env_name = strdup(name);
-        if (!s->env_name)
-            goto nomem;
+        if (!s->env_name) goto nomem;
     }
     s->append = sysfs_truthy(sysfs_option(env, "append"));
     *state = s;
     return SCAL_OK;
 nomem:
-    if (s)
-        free(s->env_name);
+    if (s) free(s->env_name);
     free(s);
     snprintf(why, whylen, "input: out of memory");
     return SCAL_ENOMEM;
@@ -63,16 +60,14 @@ static int append_words(const char *value, struct scal_launch *launch, char *why
     for (char *p = copy; *p;) {
         while (*p && isspace((unsigned char)*p))
             *p++ = '\0';
-        if (!*p)
-            break;
+        if (!*p) break;
         words[n++] = p;
         while (*p && !isspace((unsigned char)*p))
             p++;
     }
     if (n > 0) {
         rc = launch->append_args(launch, words, n);
-        if (rc != SCAL_OK)
-            snprintf(why, whylen, "input: cannot append the arguments '%s'", value);
+        if (rc != SCAL_OK) snprintf(why, whylen, "input: cannot append the arguments '%s'", value);
     }
 out:
     free(words);
@@ -102,8 +97,7 @@ static int input_apply(scal_actuator_state *state, const char *value, struct sca
     }
     if (state->append) {
         rc = append_words(v, launch, why, whylen);
-        if (rc != SCAL_OK)
-            return rc;
+        if (rc != SCAL_OK) return rc;
     }
     char *copy = strdup(v);
     if (!copy) {
@@ -128,8 +122,7 @@ static int input_restore(scal_actuator_state *state, char *why, size_t whylen)
 
 static void input_fini(scal_actuator_state *state)
 {
-    if (!state)
-        return;
+    if (!state) return;
     free(state->env_name);
     free(state->value);
     free(state);

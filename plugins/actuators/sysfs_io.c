@@ -23,10 +23,8 @@ void sysfs_path(const char *root, const char *rel, char *out, size_t outlen)
 
 static int errno_status(int e)
 {
-    if (e == ENOENT || e == ENOTDIR)
-        return SCAL_ENOENT;
-    if (e == EACCES || e == EPERM || e == EROFS)
-        return SCAL_EPERM;
+    if (e == ENOENT || e == ENOTDIR) return SCAL_ENOENT;
+    if (e == EACCES || e == EPERM || e == EROFS) return SCAL_EPERM;
     return SCAL_EIO;
 }
 
@@ -74,8 +72,7 @@ int sysfs_write(const char *root, const char *rel, const char *text, char *why, 
     int rc = SCAL_OK;
     while (done < len) {
         ssize_t put = write(fd, text + done, len - done);
-        if (put < 0 && errno == EINTR)
-            continue;
+        if (put < 0 && errno == EINTR) continue;
         if (put <= 0) {
             int e = put < 0 ? errno : EIO;
             snprintf(why, whylen, "cannot write '%s' to %s: %s", text, path, strerror(e));
@@ -96,8 +93,7 @@ int sysfs_read_long(const char *root, const char *rel, long *value, char *why, s
 {
     char buf[64];
     int rc = sysfs_read(root, rel, buf, sizeof(buf), why, whylen);
-    if (rc != SCAL_OK)
-        return rc;
+    if (rc != SCAL_OK) return rc;
     char *end = NULL;
     errno = 0;
     long v = strtol(buf, &end, 10);
@@ -141,25 +137,21 @@ static int cmp_int(const void *a, const void *b)
 /* Sorts and removes duplicates in place; returns the new count. */
 static size_t sort_unique(int *v, size_t n)
 {
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     qsort(v, n, sizeof(*v), cmp_int);
     size_t k = 1;
     for (size_t i = 1; i < n; i++)
-        if (v[i] != v[k - 1])
-            v[k++] = v[i];
+        if (v[i] != v[k - 1]) v[k++] = v[i];
     return k;
 }
 
 static bool parse_cpu(const char **p, int *out)
 {
-    if (!isdigit((unsigned char)**p))
-        return false;
+    if (!isdigit((unsigned char)**p)) return false;
     long v = 0;
     while (isdigit((unsigned char)**p)) {
         v = v * 10 + (**p - '0');
-        if (v >= SYSFS_MAX_CPUS)
-            return false;
+        if (v >= SYSFS_MAX_CPUS) return false;
         (*p)++;
     }
     *out = (int)v;
@@ -181,13 +173,11 @@ int cpulist_parse(const char *text, int **cpus, size_t *ncpus, char *why, size_t
     }
     for (;;) {
         int lo, hi;
-        if (!parse_cpu(&p, &lo))
-            goto bad;
+        if (!parse_cpu(&p, &lo)) goto bad;
         hi = lo;
         if (*p == '-') {
             p++;
-            if (!parse_cpu(&p, &hi) || hi < lo)
-                goto bad;
+            if (!parse_cpu(&p, &hi) || hi < lo) goto bad;
         }
         for (int c = lo; c <= hi; c++) {
             if (n == cap) {
@@ -205,10 +195,8 @@ int cpulist_parse(const char *text, int **cpus, size_t *ncpus, char *why, size_t
         }
         while (isspace((unsigned char)*p))
             p++;
-        if (*p == '\0')
-            break;
-        if (*p != ',')
-            goto bad;
+        if (*p == '\0') break;
+        if (*p != ',') goto bad;
         p++;
     }
     n = sort_unique(v, n);
@@ -228,8 +216,7 @@ out:
 int cpulist_format(const int *cpus, size_t ncpus, char *out, size_t outlen)
 {
     size_t used = 0;
-    if (outlen == 0)
-        return SCAL_ERANGE;
+    if (outlen == 0) return SCAL_ERANGE;
     out[0] = '\0';
     for (size_t i = 0; i < ncpus;) {
         size_t j = i;
@@ -240,8 +227,7 @@ int cpulist_format(const int *cpus, size_t ncpus, char *out, size_t outlen)
             w = snprintf(out + used, outlen - used, "%s%d", used ? "," : "", cpus[i]);
         else
             w = snprintf(out + used, outlen - used, "%s%d-%d", used ? "," : "", cpus[i], cpus[j]);
-        if (w < 0 || (size_t)w >= outlen - used)
-            return SCAL_ERANGE;
+        if (w < 0 || (size_t)w >= outlen - used) return SCAL_ERANGE;
         used += (size_t)w;
         i = j + 1;
     }
@@ -267,18 +253,15 @@ int sysfs_list_cpus(const char *root, const char *sub, int **cpus, size_t *ncpus
     while ((de = readdir(dir)) != NULL) {
         const char *p = de->d_name;
         int cpu;
-        if (strncmp(p, "cpu", 3) != 0)
-            continue;
+        if (strncmp(p, "cpu", 3) != 0) continue;
         p += 3;
-        if (!parse_cpu(&p, &cpu) || *p != '\0')
-            continue;
+        if (!parse_cpu(&p, &cpu) || *p != '\0') continue;
         char rel[128];
         if (sub)
             snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/%s/%s", de->d_name, sub);
         else
             snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/%s", de->d_name);
-        if (!sysfs_exists(root, rel))
-            continue;
+        if (!sysfs_exists(root, rel)) continue;
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 16;
             int *nv = realloc(v, ncap * sizeof(*v));
@@ -296,16 +279,15 @@ int sysfs_list_cpus(const char *root, const char *sub, int **cpus, size_t *ncpus
     *cpus = v;
     v = NULL;
 out:
-    if (dir)
-        closedir(dir);
+    if (dir) closedir(dir);
     free(v);
     return rc;
 }
 
 const char *sysfs_option(const struct scal_plugin_env *env, const char *name)
 {
-    if (!env || env->struct_size < offsetof(struct scal_plugin_env, get_option) +
-                                       sizeof(env->get_option) ||
+    if (!env ||
+        env->struct_size < offsetof(struct scal_plugin_env, get_option) + sizeof(env->get_option) ||
         !env->get_option)
         return NULL;
     return env->get_option(env->options, name);
@@ -314,10 +296,10 @@ const char *sysfs_option(const struct scal_plugin_env *env, const char *name)
 const char *sysfs_root_of(const struct scal_plugin_env *env)
 {
     const char *opt = sysfs_option(env, "sysfs_root");
-    if (opt && opt[0] != '\0' && strcmp(opt, "/") != 0)
-        return opt;
-    if (env && env->struct_size >= offsetof(struct scal_plugin_env, sysfs_root) +
-                                       sizeof(env->sysfs_root) &&
+    if (opt && opt[0] != '\0' && strcmp(opt, "/") != 0) return opt;
+    if (env &&
+        env->struct_size >=
+            offsetof(struct scal_plugin_env, sysfs_root) + sizeof(env->sysfs_root) &&
         env->sysfs_root && env->sysfs_root[0] != '\0')
         return env->sysfs_root;
     return "/";
@@ -325,8 +307,7 @@ const char *sysfs_root_of(const struct scal_plugin_env *env)
 
 bool sysfs_truthy(const char *text)
 {
-    if (!text)
-        return false;
+    if (!text) return false;
     return strcmp(text, "1") == 0 || strcasecmp(text, "true") == 0 ||
            strcasecmp(text, "yes") == 0 || strcasecmp(text, "on") == 0;
 }

@@ -15,7 +15,8 @@
 void sysfs_path(const char *root, const char *rel, char *out, size_t outlen);
 
 /* Reads the small text file root/rel into buf without its trailing newline.
- * SCAL_ENOENT when missing, SCAL_EPERM when not readable, SCAL_EIO otherwise; why names the path. */
+ * SCAL_ENOENT when missing, SCAL_EPERM when not readable, SCAL_EIO otherwise; why names the path.
+ */
 int sysfs_read(const char *root, const char *rel, char *buf, size_t buflen, char *why,
                size_t whylen);
 /* Writes text to root/rel (an existing file; no create, truncating). Same errors as sysfs_read;

@@ -50,9 +50,8 @@ bool fake_load(const char *path, struct fake_plugin *p)
         goto fail;
     }
     p->ops = d->actuator;
-    if (p->ops->struct_size != sizeof(*p->ops) || !p->ops->init || !p->ops->test ||
-        !p->ops->save || !p->ops->apply || !p->ops->observe || !p->ops->restore ||
-        !p->ops->fini) {
+    if (p->ops->struct_size != sizeof(*p->ops) || !p->ops->init || !p->ops->test || !p->ops->save ||
+        !p->ops->apply || !p->ops->observe || !p->ops->restore || !p->ops->fini) {
         fprintf(stderr, "%s: incomplete actuator ops\n", path);
         goto fail;
     }
@@ -65,8 +64,7 @@ fail:
 
 void fake_unload(struct fake_plugin *p)
 {
-    if (p->dl)
-        dlclose(p->dl);
+    if (p->dl) dlclose(p->dl);
     memset(p, 0, sizeof(*p));
 }
 
@@ -74,11 +72,9 @@ void fake_unload(struct fake_plugin *p)
 static const char *fake_get_option(const struct scal_options *o, const char *name)
 {
     for (size_t i = 0; i < o->n; i++)
-        if (strcmp(o->names[i], name) == 0)
-            return o->values[i];
+        if (strcmp(o->names[i], name) == 0) return o->values[i];
     for (const struct scal_option_desc *d = o->table; d && d->name; d++)
-        if (strcmp(d->name, name) == 0)
-            return d->default_value;
+        if (strcmp(d->name, name) == 0) return d->default_value;
     return NULL;
 }
 
@@ -89,10 +85,9 @@ void fake_env_init(struct fake_env *fe, const struct fake_plugin *p, const char 
     fe->opts.table = p->desc->options;
     for (size_t i = 0; opts && opts[i] && fe->opts.n < FAKE_MAX_OPTS; i++) {
         const char *eq = strchr(opts[i], '=');
-        if (!eq)
-            continue;
-        snprintf(fe->opts.names[fe->opts.n], sizeof(fe->opts.names[0]), "%.*s",
-                 (int)(eq - opts[i]), opts[i]);
+        if (!eq) continue;
+        snprintf(fe->opts.names[fe->opts.n], sizeof(fe->opts.names[0]), "%.*s", (int)(eq - opts[i]),
+                 opts[i]);
         snprintf(fe->opts.values[fe->opts.n], sizeof(fe->opts.values[0]), "%s", eq + 1);
         fe->opts.n++;
     }
@@ -121,11 +116,9 @@ static int record(char **names, char **values, size_t *n, const char *name, cons
     size_t i = 0;
     while (i < *n && strcmp(names[i], name) != 0)
         i++;
-    if (i == FAKE_MAX_ITEMS)
-        return SCAL_ENOMEM;
+    if (i == FAKE_MAX_ITEMS) return SCAL_ENOMEM;
     char *v = strdup(value);
-    if (!v)
-        return SCAL_ENOMEM;
+    if (!v) return SCAL_ENOMEM;
     if (i == *n) {
         if (!(names[i] = strdup(name))) {
             free(v);
@@ -178,7 +171,8 @@ void fake_launch_init(struct fake_launch *l, bool abi_1_1)
     l->base.set_placeholder = fake_set_placeholder;
     l->base.append_args = fake_append_args;
     l->base.host_data = l;
-    /* An ABI 1.0 host's struct ends before set_cpus; a plugin reading it anyway would crash here. */
+    /* An ABI 1.0 host's struct ends before set_cpus; a plugin reading it anyway would crash here.
+     */
     l->base.set_cpus = abi_1_1 ? fake_set_cpus : (int (*)(struct scal_launch *, const char *))1;
 }
 
@@ -201,8 +195,7 @@ void fake_launch_free(struct fake_launch *l)
 static const char *lookup(char *const *names, char *const *values, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
-            return values[i];
+        if (strcmp(names[i], name) == 0) return values[i];
     return NULL;
 }
 
@@ -259,8 +252,7 @@ const char *fake_tree_get(const char *root, const char *rel)
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", root, rel[0] == '/' ? rel + 1 : rel);
     FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     size_t n = fread(buf, 1, sizeof(buf) - 1, f);
     fclose(f);
     buf[n] = '\0';
@@ -269,7 +261,8 @@ const char *fake_tree_get(const char *root, const char *rel)
     return buf;
 }
 
-/* nftw has no user pointer: the snapshot under construction lives here (tests are single-threaded). */
+/* nftw has no user pointer: the snapshot under construction lives here (tests are single-threaded).
+ */
 static struct {
     const char *root;
     char **lines;
@@ -278,18 +271,15 @@ static struct {
 
 static int snap_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
-    if (type != FTW_F)
-        return 0;
+    if (type != FTW_F) return 0;
     const char *rel = path + strlen(snap.root);
     const char *content = fake_tree_get(snap.root, rel);
     char *line = NULL;
-    if (asprintf(&line, "%s=%s", rel, content ? content : "(unreadable)") < 0)
-        abort();
+    if (asprintf(&line, "%s=%s", rel, content ? content : "(unreadable)") < 0) abort();
     if (snap.n == snap.cap) {
         snap.cap = snap.cap ? snap.cap * 2 : 64;
         snap.lines = realloc(snap.lines, snap.cap * sizeof(*snap.lines));
-        if (!snap.lines)
-            abort();
+        if (!snap.lines) abort();
     }
     snap.lines[snap.n++] = line;
     return 0;
@@ -310,8 +300,7 @@ char *fake_tree_snapshot(const char *root)
     for (size_t i = 0; i < snap.n; i++)
         len += strlen(snap.lines[i]) + 1;
     char *out = malloc(len), *p = out;
-    if (!out)
-        abort();
+    if (!out) abort();
     *p = '\0';
     for (size_t i = 0; i < snap.n; i++) {
         p += sprintf(p, "%s\n", snap.lines[i]);
@@ -333,8 +322,7 @@ static int rm_one(const char *path, const struct stat *st, int type, struct FTW 
 
 void fake_tree_free(char *root)
 {
-    if (!root)
-        return;
+    if (!root) return;
     nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     free(root);
 }
@@ -352,8 +340,7 @@ bool fake_unprivileged(void (*fn)(void *), void *arg)
         abort();
     }
     if (pid == 0) {
-        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
-            _exit(77);
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0) _exit(77);
         fake_failures = 0;
         fn(arg);
         _exit(fake_failures ? 1 : 0);
@@ -364,9 +351,7 @@ bool fake_unprivileged(void (*fn)(void *), void *arg)
         fake_failures++;
         return true;
     }
-    if (WEXITSTATUS(status) == 77)
-        return false;
-    if (WEXITSTATUS(status) != 0)
-        fake_failures++;
+    if (WEXITSTATUS(status) == 77) return false;
+    if (WEXITSTATUS(status) != 0) fake_failures++;
     return true;
 }

@@ -35,7 +35,7 @@ extern int fake_failures;
         int st_ = (status);                                                                        \
         const char *sub_ = (sub);                                                                  \
         if (st_ != (rc) || (sub_ && !strstr((why), sub_))) {                                       \
-            fprintf(stderr, "%s:%d: %s returned %d '%s', expected %d with '%s'\n", __FILE__,      \
+            fprintf(stderr, "%s:%d: %s returned %d '%s', expected %d with '%s'\n", __FILE__,       \
                     __LINE__, #status, st_, (why), (rc), sub_ ? sub_ : "");                        \
             fake_failures++;                                                                       \
         }                                                                                          \
@@ -65,7 +65,8 @@ struct fake_env {
     struct scal_options opts;
 };
 
-/* Fills fe from "name=value" strings (NULL-terminated list or NULL) and a sysfs root (NULL: "/"). */
+/* Fills fe from "name=value" strings (NULL-terminated list or NULL) and a sysfs root (NULL: "/").
+ */
 void fake_env_init(struct fake_env *fe, const struct fake_plugin *p, const char *const *opts,
                    const char *sysfs_root);
 /* fake_env_init + the plugin's init. */

@@ -7,8 +7,8 @@
 
 static struct fake_plugin p;
 
-static void expect(scal_actuator_state *st, const char *value, const char *cpus,
-                   const char *places, const char *bind)
+static void expect(scal_actuator_state *st, const char *value, const char *cpus, const char *places,
+                   const char *bind)
 {
     struct fake_launch l;
     char why[1024] = "", out[256];
@@ -42,8 +42,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s libscal_affinity.so\n", argv[0]);
         return 2;
     }
-    if (!fake_load(argv[1], &p))
-        return 1;
+    if (!fake_load(argv[1], &p)) return 1;
     CHECK_STR(p.desc->name, "affinity");
     char *root = fake_tree_new();
     fake_tree_put(root, "sys/devices/system/cpu/online", "0-3,8-11");
@@ -96,7 +95,6 @@ int main(int argc, char **argv)
     fake_tree_free(empty);
     fake_tree_free(root);
     fake_unload(&p);
-    if (fake_failures)
-        fprintf(stderr, "%d check(s) failed\n", fake_failures);
+    if (fake_failures) fprintf(stderr, "%d check(s) failed\n", fake_failures);
     return fake_failures ? 1 : 0;
 }

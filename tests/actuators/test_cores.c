@@ -22,8 +22,7 @@ static char *make_tree(bool smt)
         fake_tree_put(root, rel, cpu == 5 ? "0" : "1");
     }
     fake_tree_put(root, "sys/devices/system/cpu/online", "0-4");
-    if (smt)
-        fake_tree_put(root, "sys/devices/system/cpu/smt/control", "on");
+    if (smt) fake_tree_put(root, "sys/devices/system/cpu/smt/control", "on");
     return root;
 }
 
@@ -69,8 +68,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s libscal_cores.so\n", argv[0]);
         return 2;
     }
-    if (!fake_load(argv[1], &p))
-        return 1;
+    if (!fake_load(argv[1], &p)) return 1;
     CHECK_STR(p.desc->name, "cores");
 
     char *root = make_tree(true);
@@ -157,7 +155,6 @@ int main(int argc, char **argv)
     fake_tree_free(root);
 
     fake_unload(&p);
-    if (fake_failures)
-        fprintf(stderr, "%d check(s) failed\n", fake_failures);
+    if (fake_failures) fprintf(stderr, "%d check(s) failed\n", fake_failures);
     return fake_failures ? 1 : 0;
 }

@@ -100,8 +100,7 @@ static int watch_replay(struct order_watch *w, const char *root)
             int cpu = 0;
             while (cpu < NCPU && w->wd[cpu] != ev->wd)
                 cpu++;
-            if (cpu == NCPU || ev->len == 0)
-                continue;
+            if (cpu == NCPU || ev->len == 0) continue;
             if (strcmp(ev->name, "scaling_min_freq") == 0)
                 w->min[cpu] = get_long(root, cpu, "scaling_min_freq");
             else if (strcmp(ev->name, "scaling_max_freq") == 0)
@@ -212,11 +211,11 @@ static void test_clamp(void)
     scal_actuator_state *st = start(&fe, root, NULL);
     CHECK_RC(p.ops->test(st, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK_RC(p.ops->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    apply_clamp(st, root, "3000000", 3000000); /* inside the current window */
-    apply_clamp(st, root, "1000000", 1000000); /* lowering: min first */
-    apply_clamp(st, root, "3500000", 3500000); /* raising: max first */
-    apply_clamp(st, root, "800000", 800000);   /* the lowest */
-    apply_clamp(st, root, "3600000", 3600000); /* the highest */
+    apply_clamp(st, root, "3000000", 3000000);                /* inside the current window */
+    apply_clamp(st, root, "1000000", 1000000);                /* lowering: min first */
+    apply_clamp(st, root, "3500000", 3500000);                /* raising: max first */
+    apply_clamp(st, root, "800000", 800000);                  /* the lowest */
+    apply_clamp(st, root, "3600000", 3600000);                /* the highest */
     CHECK_STR(get(root, 0, "scaling_governor"), "powersave"); /* no governor option */
     CHECK_STR(get(root, 0, "scaling_setspeed"), "<unsupported>");
 
@@ -296,8 +295,8 @@ static void test_unavailable(void)
     char *root = fake_tree_new();
     fake_tree_put(root, "sys/devices/system/cpu/online", "0-1");
     scal_actuator_state *st = start(&fe, root, NULL);
-    snprintf(want, sizeof(want), "no cpufreq: %s/sys/devices/system/cpu/cpu0/cpufreq does not exist",
-             root);
+    snprintf(want, sizeof(want),
+             "no cpufreq: %s/sys/devices/system/cpu/cpu0/cpufreq does not exist", root);
     CHECK_RC(p.ops->test(st, why, sizeof(why)), SCAL_EUNAVAIL, why, want);
     CHECK_RC(p.ops->apply(st, "1000000", NULL, why, sizeof(why)), SCAL_EUNAVAIL, why, want);
     CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
@@ -307,8 +306,8 @@ static void test_unavailable(void)
     /* A listed CPU without cpufreq. */
     root = make_tree(true, "userspace");
     st = start(&fe, root, "cpus=0,7");
-    snprintf(want, sizeof(want), "no cpufreq: %s/sys/devices/system/cpu/cpu7/cpufreq does not exist",
-             root);
+    snprintf(want, sizeof(want),
+             "no cpufreq: %s/sys/devices/system/cpu/cpu7/cpufreq does not exist", root);
     CHECK_RC(p.ops->test(st, why, sizeof(why)), SCAL_EUNAVAIL, why, want);
     p.ops->fini(st);
 
@@ -352,8 +351,7 @@ static int sigint_child(const char *root, int ready_fd)
     if (!st || p.ops->save(st, why, sizeof(why)) != SCAL_OK ||
         p.ops->apply(st, "1200000", NULL, why, sizeof(why)) != SCAL_OK)
         return 3;
-    if (write(ready_fd, "r", 1) != 1)
-        return 4;
+    if (write(ready_fd, "r", 1) != 1) return 4;
     while (!interrupted)
         sigsuspend(&old);
     int rc = p.ops->restore(st, why, sizeof(why));
@@ -397,8 +395,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s libscal_frequency.so [sigint]\n", argv[0]);
         return 2;
     }
-    if (!fake_load(argv[1], &p))
-        return 1;
+    if (!fake_load(argv[1], &p)) return 1;
     CHECK_STR(p.desc->name, "frequency");
     if (argc > 2 && strcmp(argv[2], "sigint") == 0) {
         test_sigint();
@@ -408,7 +405,6 @@ int main(int argc, char **argv)
         test_unavailable();
     }
     fake_unload(&p);
-    if (fake_failures)
-        fprintf(stderr, "%d check(s) failed\n", fake_failures);
+    if (fake_failures) fprintf(stderr, "%d check(s) failed\n", fake_failures);
     return fake_failures ? 1 : 0;
 }

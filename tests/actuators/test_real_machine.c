@@ -56,7 +56,6 @@ int main(int argc, char **argv)
     probe(argv[1], "frequency");
     probe(argv[2], "cores");
     probe(argv[3], "affinity");
-    if (fake_failures)
-        fprintf(stderr, "%d check(s) failed\n", fake_failures);
+    if (fake_failures) fprintf(stderr, "%d check(s) failed\n", fake_failures);
     return fake_failures ? 1 : 0;
 }

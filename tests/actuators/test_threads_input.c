@@ -88,8 +88,7 @@ static void test_input(const char *path)
     const char *const with_append[] = {"append=true", NULL};
     CHECK_RC(fake_start(&p, &fe, with_append, NULL, &st, why, sizeof(why)), SCAL_OK, why, NULL);
     fake_launch_init(&l, true);
-    CHECK_RC(p.ops->apply(st, " -n 100\t -m  3 ", &l.base, why, sizeof(why)), SCAL_OK, why,
-             NULL);
+    CHECK_RC(p.ops->apply(st, " -n 100\t -m  3 ", &l.base, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK(l.nargs == 4);
     if (l.nargs == 4) {
         CHECK_STR(l.args[0], "-n");
@@ -114,7 +113,6 @@ int main(int argc, char **argv)
     }
     test_threads(argv[1]);
     test_input(argv[2]);
-    if (fake_failures)
-        fprintf(stderr, "%d check(s) failed\n", fake_failures);
+    if (fake_failures) fprintf(stderr, "%d check(s) failed\n", fake_failures);
     return fake_failures ? 1 : 0;
 }
