@@ -141,7 +141,7 @@ fail:
 static int frequency_test(scal_actuator_state *state, char *why, size_t whylen)
 {
     static const char *const writable[] = {"scaling_governor", "scaling_min_freq",
-                                           "scaling_max_freq"};
+                                           "scaling_max_freq", "scaling_setspeed"};
     char rel[128], path[4096];
     if (state->ncpus == 0) {
         cpufreq_rel(rel, sizeof(rel), 0, NULL);
@@ -157,7 +157,9 @@ static int frequency_test(scal_actuator_state *state, char *why, size_t whylen)
             snprintf(why, whylen, "frequency: no cpufreq: %s does not exist", path);
             return SCAL_EUNAVAIL;
         }
-        for (size_t k = 0; k < sizeof(writable) / sizeof(writable[0]); k++) {
+        /* scaling_setspeed only matters where the userspace governor is offered. */
+        size_t nfiles = sizeof(writable) / sizeof(writable[0]) - !has_userspace(state, cpu);
+        for (size_t k = 0; k < nfiles; k++) {
             cpufreq_rel(rel, sizeof(rel), cpu, writable[k]);
             sysfs_path(state->root, rel, path, sizeof(path));
             if (access(path, W_OK) == 0) continue;
@@ -270,7 +272,10 @@ static int frequency_observe(scal_actuator_state *state, char *out, size_t outle
     if (state->ncpus == 0) return SCAL_EUNAVAIL;
     for (size_t i = 0; i < state->ncpus; i++) {
         long khz = 0;
+        /* Some drivers only offer the hardware's view (cpuinfo_cur_freq). */
         int rc = read_khz(state, state->cpus[i], "scaling_cur_freq", &khz, why, sizeof(why));
+        if (rc == SCAL_ENOENT)
+            rc = read_khz(state, state->cpus[i], "cpuinfo_cur_freq", &khz, why, sizeof(why));
         if (rc != SCAL_OK) return rc;
         sum += (double)khz;
     }

@@ -265,6 +265,16 @@ static void test_clamp(void)
     }
     CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK_STR(get(root, 1, "scaling_governor"), "powersave");
+
+    /* observe falls back to cpuinfo_cur_freq where scaling_cur_freq is missing. */
+    char out[64], rel[256];
+    cpu_rel(rel, sizeof(rel), 1, "scaling_cur_freq");
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/%s", root, rel);
+    CHECK(unlink(path) == 0);
+    put(root, 1, "cpuinfo_cur_freq", "2500000");
+    CHECK(p.ops->observe(st, out, sizeof(out)) == SCAL_OK);
+    CHECK_STR(out, "1500000"); /* (1.0 + 2.5 + 1.2 + 1.3) / 4 GHz */
     p.ops->fini(st);
     free(before);
     fake_tree_free(root);
@@ -334,7 +344,7 @@ static void on_sigint(int sig)
 }
 
 /* The runner's shape: save, apply, SIGINT arrives, the main flow sees the flag and restores. */
-static int sigint_child(const char *root, int ready_fd)
+static int sigint_child(const char *plugin, const char *root, int ready_fd)
 {
     struct fake_env fe;
     char why[1024] = "";
@@ -347,6 +357,8 @@ static int sigint_child(const char *root, int ready_fd)
     sigaddset(&block, SIGINT);
     sigprocmask(SIG_BLOCK, &block, &old);
     sigaction(SIGINT, &sa, NULL);
+    fake_unload(&p); /* the child loads the plugin itself, like the runner */
+    if (!fake_load(plugin, &p)) return 2;
     scal_actuator_state *st = start(&fe, root, NULL);
     if (!st || p.ops->save(st, why, sizeof(why)) != SCAL_OK ||
         p.ops->apply(st, "1200000", NULL, why, sizeof(why)) != SCAL_OK)
@@ -359,7 +371,7 @@ static int sigint_child(const char *root, int ready_fd)
     return rc == SCAL_OK ? 0 : 5;
 }
 
-static int test_sigint(void)
+static int test_sigint(const char *plugin)
 {
     char *root = make_tree(false, "powersave");
     char *before = fake_tree_snapshot(root);
@@ -368,7 +380,7 @@ static int test_sigint(void)
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        _exit(sigint_child(root, fds[1]));
+        _exit(sigint_child(plugin, root, fds[1]));
     }
     close(fds[1]);
     char c = 0;
@@ -398,7 +410,7 @@ int main(int argc, char **argv)
     if (!fake_load(argv[1], &p)) return 1;
     CHECK_STR(p.desc->name, "frequency");
     if (argc > 2 && strcmp(argv[2], "sigint") == 0) {
-        test_sigint();
+        test_sigint(argv[1]);
     } else {
         test_userspace();
         test_clamp();
