@@ -1,7 +1,369 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// `scal merge`: placeholder replaced below.
+// `scal merge A.h5 B.h5 ... -o C.h5`: joins campaigns of one program (split across jobs or
+// machines) into one: configurations matched by threads, input, frequency and affinity (the same
+// configuration with another command line is a conflict), regions unified by identity, runs
+// renumbered, a repetition already taken by an earlier file moved to the next free number.
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "campaign_writer.h"
+#include "errmsg.h"
+#include "h5util.h"
 #include "runner.h"
+
+#define TABLE_ARGS(desc) (desc).name, (desc).fields, (desc).nfields, (desc).row_size
+
+struct source {
+    const char *path;
+    char *program, *command;
+    int64_t repetitions;
+    char **strings;
+    size_t nstrings;
+    struct scal_config_row *configs;
+    size_t nconfigs;
+    struct scal_run_row *runs;
+    size_t nruns;
+    struct scal_region_id_row *regions;
+    size_t nregions;
+    struct scal_region_stat_row *stats;
+    size_t nstats;
+    struct scal_thread_stat_row *threads;
+    size_t nthreads;
+    struct scal_run_sensor_value_row *values;
+    size_t nvalues;
+    struct scal_run_sensor_sample_row *samples;
+    size_t nsamples;
+    struct scal_run_plugin_state_row *plugins;
+    size_t nplugins;
+};
+
+static const char *str(const struct source *s, uint32_t i)
+{
+    return i < s->nstrings ? s->strings[i] : "";
+}
+
+static void free_source(struct source *s)
+{
+    free(s->program), free(s->command), free(s->configs), free(s->runs), free(s->regions);
+    free(s->stats), free(s->threads), free(s->values), free(s->samples), free(s->plugins);
+    scal_h5_free_strings(s->strings, s->nstrings);
+}
+
+#define READ_OPT(f, desc, out, n)                                                                  \
+    (scal_h5_exists(f, (desc).name) ? scal_h5_read_table(f, TABLE_ARGS(desc), (void **)&(out), &(n)) \
+                                    : SCAL_OK)
+
+static int load_source(struct source *s, const char *path)
+{
+    char *format = NULL;
+    memset(s, 0, sizeof(*s));
+    s->path = path;
+    scal_h5_quiet();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return scal__fail(SCAL_EIO, "cannot open '%s'%s", path,
+                          access(path, F_OK) ? ": no such file" : ": not an HDF5 file");
+    int rc = scal_h5_attr_get_str(f, SCAL_ATTR_FORMAT, &format);
+    if (rc < 0 || strcmp(format, SCAL_FORMAT_CAMPAIGN)) {
+        rc = scal__fail(SCAL_EFORMAT, "'%s' is not a scal campaign file%s", path,
+                        format && !strcmp(format, SCAL_FORMAT_RUN)
+                            ? " (a run file: campaigns come from scal run)"
+                            : "");
+        goto done;
+    }
+    hid_t g = H5Gopen2(f, "campaign", H5P_DEFAULT);
+    if (g < 0 || scal_h5_attr_get_str(g, "program", &s->program) < 0) {
+        rc = scal__fail(SCAL_EFORMAT, "'%s': /campaign or its program attribute is missing", path);
+        if (g >= 0) H5Gclose(g);
+        goto done;
+    }
+    if (scal_h5_attr_get_str(g, "command", &s->command) < 0) s->command = strdup("");
+    if (scal_h5_attr_get_i64(g, "repetitions", &s->repetitions) < 0) s->repetitions = 0;
+    H5Gclose(g);
+    if ((rc = scal_h5_read_strings(f, "strings", &s->strings, &s->nstrings)) < 0 ||
+        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_configs), (void **)&s->configs,
+                                 &s->nconfigs)) < 0 ||
+        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_runs), (void **)&s->runs, &s->nruns)) <
+            0 ||
+        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_campaign_regions),
+                                 (void **)&s->regions, &s->nregions)) < 0 ||
+        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_region_stats), (void **)&s->stats,
+                                 &s->nstats)) < 0 ||
+        (rc = READ_OPT(f, scal_table_thread_stats, s->threads, s->nthreads)) < 0 ||
+        (rc = READ_OPT(f, scal_table_run_sensor_values, s->values, s->nvalues)) < 0 ||
+        (rc = READ_OPT(f, scal_table_run_sensor_samples, s->samples, s->nsamples)) < 0 ||
+        (rc = READ_OPT(f, scal_table_run_plugin_states, s->plugins, s->nplugins)) < 0)
+        rc = scal__fail(rc, "'%s': %s", path, scal__last_error(rc));
+done:
+    free(format);
+    H5Fclose(f);
+    return rc;
+}
+
+static const char *base(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Rows of one table grouped by run: idx[first[r]..first[r+1]) are the rows of run r. */
+struct by_run {
+    size_t *idx, *first;
+};
+
+static int group(struct by_run *g, size_t nruns, size_t nrows, const void *rows, size_t size)
+{
+    g->idx = malloc((nrows ? nrows : 1) * sizeof(size_t));
+    g->first = calloc(nruns + 2, sizeof(size_t));
+    if (!g->idx || !g->first) return SCAL_ENOMEM;
+    for (size_t i = 0; i < nrows; i++) {
+        uint32_t run = *(const uint32_t *)((const char *)rows + i * size); /* run is the 1st member */
+        g->first[(run < nruns ? run : nruns) + 1]++;
+    }
+    for (size_t r = 0; r <= nruns; r++)
+        g->first[r + 1] += g->first[r];
+    size_t *fill = calloc(nruns + 1, sizeof(size_t));
+    if (!fill) return SCAL_ENOMEM;
+    for (size_t i = 0; i < nrows; i++) {
+        uint32_t run = *(const uint32_t *)((const char *)rows + i * size);
+        size_t r = run < nruns ? run : nruns;
+        g->idx[g->first[r] + fill[r]++] = i;
+    }
+    free(fill);
+    return SCAL_OK;
+}
+
+static void ungroup(struct by_run *g)
+{
+    free(g->idx), free(g->first);
+}
+
+#define GATHER(type, dst, src, g, r, n)                                                            \
+    do {                                                                                           \
+        n = g.first[r + 1] - g.first[r];                                                           \
+        for (size_t k_ = 0; k_ < n; k_++)                                                          \
+            dst[k_] = src[g.idx[g.first[r] + k_]];                                                 \
+    } while (0)
+
+struct merged {
+    struct scal_cw_config *configs;
+    size_t nconfigs;
+    char **inputs;
+    size_t ninputs;
+    int32_t *threads;
+    size_t nthreads;
+};
+
+static int find_or_add_input(struct merged *m, const char *label, uint32_t *idx)
+{
+    for (size_t i = 0; i < m->ninputs; i++)
+        if (!strcmp(m->inputs[i], label)) return (*idx = (uint32_t)i), SCAL_OK;
+    char **v = realloc(m->inputs, (m->ninputs + 1) * sizeof(*v));
+    if (!v) return SCAL_ENOMEM;
+    m->inputs = v;
+    if (!(v[m->ninputs] = strdup(label))) return SCAL_ENOMEM;
+    *idx = (uint32_t)m->ninputs++;
+    return SCAL_OK;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    return *(const int32_t *)a - *(const int32_t *)b;
+}
+
+/* Maps every configuration of s into the merged list; a conflict is an error naming both. */
+static int merge_configs(struct merged *m, const struct source *s, uint32_t *map)
+{
+    for (size_t i = 0; i < s->nconfigs; i++) {
+        const struct scal_config_row *c = &s->configs[i];
+        const char *label = str(s, c->input_label), *aff = str(s, c->affinity);
+        const char *argv = str(s, c->argv);
+        size_t k;
+        for (k = 0; k < m->nconfigs; k++) {
+            const struct scal_cw_config *o = &m->configs[k];
+            if (o->threads != c->threads || o->frequency_khz != c->frequency_khz ||
+                strcmp(o->input_label, label) || strcmp(o->affinity, aff))
+                continue;
+            if (strcmp(base(o->argv), base(argv)) && strcmp(o->argv, argv))
+                return scal__fail(SCAL_ECONFLICT,
+                                  "conflicting configurations: %d threads, input '%s' runs '%s' in "
+                                  "one file and '%s' in '%s'",
+                                  c->threads, label, o->argv, argv, s->path);
+            break;
+        }
+        if (k == m->nconfigs) {
+            struct scal_cw_config *v = realloc(m->configs, (m->nconfigs + 1) * sizeof(*v));
+            uint32_t in;
+            if (!v || find_or_add_input(m, label, &in) < 0) return SCAL_ENOMEM;
+            m->configs = v;
+            v[k] = (struct scal_cw_config){c->threads, in, label, c->frequency_khz, aff, argv};
+            m->nconfigs++;
+            size_t t;
+            for (t = 0; t < m->nthreads && m->threads[t] != c->threads; t++) {
+            }
+            if (t == m->nthreads) {
+                int32_t *tv = realloc(m->threads, (m->nthreads + 1) * sizeof(*tv));
+                if (!tv) return SCAL_ENOMEM;
+                m->threads = tv;
+                tv[m->nthreads++] = c->threads;
+            }
+        }
+        map[i] = (uint32_t)k;
+    }
+    return SCAL_OK;
+}
+
+static int add_runs(struct scal_cw *w, const struct source *s, const uint32_t *cmap,
+                    uint32_t **next_rep, size_t nconfigs)
+{
+    struct by_run gs = {0}, gt = {0}, gv = {0}, gp = {0}, gl = {0};
+    size_t nr = 0;
+    for (size_t i = 0; i < s->nruns; i++)
+        if (s->runs[i].id + 1 > nr) nr = s->runs[i].id + 1;
+    int rc = group(&gs, nr, s->nstats, s->stats, sizeof(*s->stats));
+    if (rc == SCAL_OK) rc = group(&gt, nr, s->nthreads, s->threads, sizeof(*s->threads));
+    if (rc == SCAL_OK) rc = group(&gv, nr, s->nvalues, s->values, sizeof(*s->values));
+    if (rc == SCAL_OK) rc = group(&gp, nr, s->nsamples, s->samples, sizeof(*s->samples));
+    if (rc == SCAL_OK) rc = group(&gl, nr, s->nplugins, s->plugins, sizeof(*s->plugins));
+    struct scal_cw_payload p = {.strings = s->strings, .nstrings = s->nstrings,
+                                .regions = s->regions, .nregions = s->nregions};
+    p.stats = malloc((s->nstats + 1) * sizeof(*p.stats));
+    p.threads = malloc((s->nthreads + 1) * sizeof(*p.threads));
+    p.values = malloc((s->nvalues + 1) * sizeof(*p.values));
+    p.samples = malloc((s->nsamples + 1) * sizeof(*p.samples));
+    p.plugins = malloc((s->nplugins + 1) * sizeof(*p.plugins));
+    if (!p.stats || !p.threads || !p.values || !p.samples || !p.plugins) rc = SCAL_ENOMEM;
+    for (size_t i = 0; i < s->nruns && rc == SCAL_OK; i++) {
+        const struct scal_run_row *r = &s->runs[i];
+        if (r->config >= s->nconfigs) {
+            rc = scal__fail(SCAL_EFORMAT, "'%s': run %u names configuration %u of %zu", s->path,
+                            r->id, r->config, s->nconfigs);
+            break;
+        }
+        struct scal_cw_run run = {*r, str(s, r->message), str(s, r->stdout_tail),
+                                  str(s, r->stderr_tail)};
+        uint32_t c = cmap[r->config];
+        run.row.config = c;
+        run.row.repetition = next_rep[0][c]++; /* repetitions in arrival order, never shared */
+        (void)nconfigs;
+        GATHER(struct scal_region_stat_row, p.stats, s->stats, gs, r->id, p.nstats);
+        GATHER(struct scal_thread_stat_row, p.threads, s->threads, gt, r->id, p.nthreads);
+        GATHER(struct scal_run_sensor_value_row, p.values, s->values, gv, r->id, p.nvalues);
+        GATHER(struct scal_run_sensor_sample_row, p.samples, s->samples, gp, r->id, p.nsamples);
+        GATHER(struct scal_run_plugin_state_row, p.plugins, s->plugins, gl, r->id, p.nplugins);
+        rc = scal_cw_add_run(w, &run, &p, NULL);
+    }
+    free(p.stats), free(p.threads), free(p.values), free(p.samples), free(p.plugins);
+    ungroup(&gs), ungroup(&gt), ungroup(&gv), ungroup(&gp), ungroup(&gl);
+    return rc;
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: scal merge CAMPAIGN.h5 CAMPAIGN.h5 ... -o MERGED.h5\n\n"
+          "Joins campaigns of the same program (split across jobs or machines) into one file.\n"
+          "Regions are unified by identity; configurations by threads, input, frequency and\n"
+          "affinity (the same configuration with a different command line is refused).\n",
+          out);
+}
+
 int scal_merge_main(int argc, char **argv)
 {
-    return 2;
+    const char *out = NULL;
+    const char **in = calloc((size_t)argc, sizeof(*in));
+    size_t nin = 0;
+    if (!in) return 2;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            free(in);
+            return 0;
+        }
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "scal merge: -o needs a file name\n");
+                free(in);
+                return 2;
+            }
+            out = argv[++i];
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "scal merge: unknown option '%s'; see 'scal merge --help'\n", argv[i]);
+            free(in);
+            return 2;
+        } else {
+            in[nin++] = argv[i];
+        }
+    }
+    if (!out || nin < 1) {
+        fprintf(stderr, "scal merge: %s\n", !out ? "no output file (-o MERGED.h5)"
+                                                 : "no campaign files to merge");
+        free(in);
+        return 2;
+    }
+    if (access(out, F_OK) == 0) {
+        fprintf(stderr, "scal merge: '%s' exists; choose another output file\n", out);
+        free(in);
+        return 2;
+    }
+    struct source *src = calloc(nin, sizeof(*src));
+    uint32_t **cmap = calloc(nin, sizeof(*cmap));
+    struct merged m = {0};
+    uint32_t *next_rep = NULL;
+    struct scal_cw *w = NULL;
+    char tmp[4096];
+    int rc = src && cmap ? SCAL_OK : SCAL_ENOMEM;
+    for (size_t i = 0; i < nin && rc == SCAL_OK; i++) {
+        rc = load_source(&src[i], in[i]);
+        if (rc == SCAL_OK && strcmp(base(src[i].program), base(src[0].program)))
+            rc = scal__fail(SCAL_ECONFLICT, "'%s' is a campaign of '%s', '%s' one of '%s': only "
+                            "campaigns of the same program can be merged",
+                            in[0], src[0].program, in[i], src[i].program);
+        if (rc == SCAL_OK && !(cmap[i] = calloc(src[i].nconfigs + 1, sizeof(uint32_t))))
+            rc = SCAL_ENOMEM;
+        if (rc == SCAL_OK) rc = merge_configs(&m, &src[i], cmap[i]);
+    }
+    if (rc == SCAL_OK) {
+        qsort(m.threads, m.nthreads, sizeof(*m.threads), cmp_i32);
+        int64_t reps = 0;
+        char note[2048] = "merged from";
+        for (size_t i = 0; i < nin; i++) {
+            if (src[i].repetitions > reps) reps = src[i].repetitions;
+            size_t used = strlen(note);
+            snprintf(note + used, sizeof(note) - used, " %s", in[i]);
+        }
+        struct scal_cw_meta meta = {.program = src[0].program, .command = src[0].command,
+                                    .order = "merged", .note = note, .repetitions = reps,
+                                    .inputs = (const char *const *)m.inputs, .ninputs = m.ninputs,
+                                    .threads = m.threads, .nthreads = m.nthreads};
+        snprintf(tmp, sizeof(tmp), "%s.part", out);
+        rc = scal_cw_create(tmp, &meta, m.configs, m.nconfigs, &w);
+    }
+    if (rc == SCAL_OK && !(next_rep = calloc(m.nconfigs + 1, sizeof(*next_rep)))) rc = SCAL_ENOMEM;
+    for (size_t i = 0; i < nin && rc == SCAL_OK; i++)
+        rc = add_runs(w, &src[i], cmap[i], &next_rep, m.nconfigs);
+    if (w && scal_cw_close(w) < 0 && rc == SCAL_OK) rc = SCAL_EIO;
+    if (rc == SCAL_OK && rename(tmp, out) != 0)
+        rc = scal__fail(SCAL_EIO, "cannot rename '%s' to '%s'", tmp, out);
+    if (rc < 0) {
+        fprintf(stderr, "scal merge: %s\n", scal__last_error(rc));
+        if (w) unlink(tmp);
+    } else {
+        size_t runs = 0;
+        for (size_t i = 0; i < nin; i++)
+            runs += src[i].nruns;
+        fprintf(stderr, "scal merge: %zu runs of %zu configurations from %zu files into %s\n",
+                runs, m.nconfigs, nin, out);
+    }
+    for (size_t i = 0; src && i < nin; i++) {
+        free_source(&src[i]);
+        if (cmap) free(cmap[i]);
+    }
+    for (size_t i = 0; i < m.ninputs; i++)
+        free(m.inputs[i]);
+    free(m.inputs), free(m.threads), free(m.configs), free(next_rep), free(cmap), free(src);
+    free(in);
+    return rc < 0 ? 1 : 0;
 }
