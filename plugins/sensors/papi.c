@@ -7,12 +7,20 @@
 // is usable does init fail with SCAL_EUNAVAIL and every reason in `why`.
 //
 // PAPI allows one running event set per thread and component. The run event set is created and
-// started by init on the calling thread (the host's main thread); run reads (read()) must come
-// from that thread, and when that thread also asks for region reads (thread_init) it shares the
-// run event set instead of starting a second one. Other threads get their own event set.
+// started by init on the calling thread (the host's main thread) and holds every event; when that
+// thread also asks for region reads (thread_init) it shares the run event set instead of starting
+// a second one. Other threads get their own event set with the thread-scope events only.
 //
 // Scope: SDE events ("sde:::Lib::counter") are process-wide counters, every other event counts
-// for the thread that reads it.
+// for the thread that reads it. PAPI's SDE component keeps ONE start value per counter: starting
+// any event set that holds an SDE counter resets what every other event set reads for it. So SDE
+// events live only in the run event set, and threads other than the init thread read them from
+// it under `run_lock` (the only lock on the region path, taken only when SDE events are counted;
+// the host attributes process-scope metrics only on the encountering thread anyway). Programs
+// that start their own SDE event sets disturb these readings the same way.
+//
+// read() (run timing) reads the run event set: the init thread's thread-scope counters and the
+// process-wide SDE counters. Any thread may call it.
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,18 +39,25 @@ struct scal_sensor_state {
     bool own_library; // we called PAPI_library_init (so we call PAPI_shutdown)
     int nevents;
     int codes[PAPI_SENSOR_MAX_EVENTS];
+    bool is_sde[PAPI_SENSOR_MAX_EVENTS];
+    int nsde;
+    int nthread_events; // the events of the per-thread event sets (non-SDE), in order
+    int thread_codes[PAPI_SENSOR_MAX_EVENTS];
+    int thread_index[PAPI_SENSOR_MAX_EVENTS]; // metric i -> index in a thread set, -1 for SDE
+    pthread_mutex_t run_lock;                 // PAPI_read of run_set from several threads
     char metric_names[PAPI_SENSOR_MAX_EVENTS][PAPI_MAX_STR_LEN + 8];
     struct scal_metric_desc metrics[PAPI_SENSOR_MAX_EVENTS];
     int run_set;
     pthread_t init_thread;
-    long long run_raw[PAPI_SENSOR_MAX_EVENTS];
     char skipped[1024]; // why events were left out ("" when none were)
 };
 
 struct scal_sensor_thread {
-    int set;
-    bool owns_set; // false on the init thread, which shares the run event set
-    long long raw[PAPI_SENSOR_MAX_EVENTS];
+    int set;       // PAPI_NULL when the thread has no thread-scope events to count
+    bool shares;   // the init thread: reads the run event set
+    bool registered;
+    long long raw[PAPI_SENSOR_MAX_EVENTS];     // the thread set's values
+    long long run_raw[PAPI_SENSOR_MAX_EVENTS]; // the run set's values
 };
 
 static unsigned long papi_thread_id(void)
@@ -130,6 +145,14 @@ static bool add_event(struct scal_sensor_state *s, const char *name, char *reaso
     s->codes[i] = code;
     snprintf(s->metric_names[i], sizeof(s->metric_names[i]), "papi.%s", name);
     bool sde = strncmp(name, SDE_PREFIX, strlen(SDE_PREFIX)) == 0;
+    s->is_sde[i] = sde;
+    s->thread_index[i] = -1;
+    if (sde) {
+        s->nsde++;
+    } else {
+        s->thread_index[i] = s->nthread_events;
+        s->thread_codes[s->nthread_events++] = code;
+    }
     s->metrics[i] = (struct scal_metric_desc){s->metric_names[i], "count", SCAL_METRIC_COUNTER,
                                               sde ? SCAL_SCOPE_PROCESS : SCAL_SCOPE_THREAD};
     return true;
@@ -147,6 +170,7 @@ static void papi_fini(scal_sensor_state *s)
     }
     if (s->own_library)
         PAPI_shutdown();
+    pthread_mutex_destroy(&s->run_lock);
     free(s);
 }
 
@@ -162,6 +186,7 @@ static int papi_init(const struct scal_plugin_env *env, scal_sensor_state **stat
     }
     s->run_set = PAPI_NULL;
     s->init_thread = pthread_self();
+    pthread_mutex_init(&s->run_lock, NULL);
     why[0] = '\0';
 
     const char *events = env->get_option ? env->get_option(env->options, "events") : NULL;
@@ -244,13 +269,24 @@ static size_t papi_list(scal_sensor_state *s, const struct scal_metric_desc **ou
     return (size_t)s->nevents;
 }
 
-// Run timing: the init thread's counters (thread-scope events count that thread only).
+// Reads the run event set into raw (the caller's buffer) under run_lock.
+static int read_run_set(scal_sensor_state *s, long long *raw)
+{
+    pthread_mutex_lock(&s->run_lock);
+    int rc = PAPI_read(s->run_set, raw);
+    pthread_mutex_unlock(&s->run_lock);
+    return rc == PAPI_OK ? 0 : SCAL_EIO;
+}
+
+// Run timing: the init thread's thread-scope counters and the process-wide SDE counters.
 static int papi_read(scal_sensor_state *s, double *values)
 {
-    if (PAPI_read(s->run_set, s->run_raw) != PAPI_OK)
-        return SCAL_EIO;
+    long long raw[PAPI_SENSOR_MAX_EVENTS];
+    int rc = read_run_set(s, raw);
+    if (rc < 0)
+        return rc;
     for (int i = 0; i < s->nevents; i++)
-        values[i] = (double)s->run_raw[i];
+        values[i] = (double)raw[i];
     return 0;
 }
 
@@ -263,9 +299,9 @@ static int papi_thread_init(scal_sensor_state *s, scal_sensor_thread **thread, c
         return SCAL_ENOMEM;
     }
     t->set = PAPI_NULL;
-    if (pthread_equal(pthread_self(), s->init_thread)) {
-        t->set = s->run_set; // one running event set per thread: share the run's
-        *thread = t;
+    if (pthread_equal(pthread_self(), s->init_thread) || s->nthread_events == 0) {
+        t->shares = pthread_equal(pthread_self(), s->init_thread);
+        *thread = t; // reads the run event set only
         return 0;
     }
     int rc = PAPI_register_thread();
@@ -274,11 +310,12 @@ static int papi_thread_init(scal_sensor_state *s, scal_sensor_thread **thread, c
         free(t);
         return SCAL_EINIT;
     }
+    t->registered = true;
     const char *step = "PAPI_create_eventset";
     rc = PAPI_create_eventset(&t->set);
     if (rc == PAPI_OK) {
         step = "PAPI_add_events";
-        rc = PAPI_add_events(t->set, s->codes, s->nevents);
+        rc = PAPI_add_events(t->set, s->thread_codes, s->nthread_events);
     }
     if (rc == PAPI_OK) {
         step = "PAPI_start";
@@ -294,18 +331,27 @@ static int papi_thread_init(scal_sensor_state *s, scal_sensor_thread **thread, c
         free(t);
         return SCAL_EINIT;
     }
-    t->owns_set = true;
     *thread = t;
     return 0;
 }
 
-// Hot path: one PAPI_read into storage allocated by thread_init.
+// Hot path: PAPI_read into storage allocated by thread_init (and the run set for SDE events).
 static int papi_thread_read(scal_sensor_state *s, scal_sensor_thread *t, double *values)
 {
+    if (t->shares || s->nthread_events == 0) {
+        int rc = read_run_set(s, t->run_raw);
+        if (rc < 0)
+            return rc;
+        for (int i = 0; i < s->nevents; i++)
+            values[i] = (double)t->run_raw[i];
+        return 0;
+    }
     if (PAPI_read(t->set, t->raw) != PAPI_OK)
         return SCAL_EIO;
+    if (s->nsde > 0 && read_run_set(s, t->run_raw) < 0)
+        return SCAL_EIO;
     for (int i = 0; i < s->nevents; i++)
-        values[i] = (double)t->raw[i];
+        values[i] = (double)(s->is_sde[i] ? t->run_raw[i] : t->raw[s->thread_index[i]]);
     return 0;
 }
 
@@ -314,12 +360,13 @@ static void papi_thread_fini(scal_sensor_state *s, scal_sensor_thread *t)
     (void)s;
     if (!t)
         return;
-    if (t->owns_set) {
+    if (t->set != PAPI_NULL) {
         PAPI_stop(t->set, t->raw);
         PAPI_cleanup_eventset(t->set);
         PAPI_destroy_eventset(&t->set);
-        PAPI_unregister_thread();
     }
+    if (t->registered)
+        PAPI_unregister_thread();
     free(t);
 }
 
