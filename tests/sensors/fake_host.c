@@ -85,9 +85,9 @@ void fake_options(struct fake_plugin *p, const char *const *set, size_t nset,
     p->env.sysfs_root = sysfs_root ? sysfs_root : "/";
 }
 
-void fake_unload(struct fake_plugin *p)
+void fake_unload(struct fake_plugin *p, bool close)
 {
-    if (p->dl)
+    if (p->dl && close)
         dlclose(p->dl);
     memset(p, 0, sizeof(*p));
 }

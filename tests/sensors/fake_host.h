@@ -32,7 +32,9 @@ bool fake_load(struct fake_plugin *p, const char *path, const char *expect_name)
 // Sets options ("name=value", kept by pointer) and env->sysfs_root (NULL for "/").
 void fake_options(struct fake_plugin *p, const char *const *set, size_t nset,
                   const char *sysfs_root);
-void fake_unload(struct fake_plugin *p);
+// Forgets the plugin; dlclose()s it when close is true. (libpapi stays loaded: it cannot be
+// unloaded cleanly, and LeakSanitizer names its allocations only while it is mapped.)
+void fake_unload(struct fake_plugin *p, bool close);
 
 // Index of a metric by name in the plugin's list, or -1.
 int fake_metric_index(const struct scal_metric_desc *m, size_t n, const char *name);

@@ -170,6 +170,6 @@ int main(int argc, char **argv)
         test_unknown();
     else
         CHECK(false, "unknown mode %s", argv[2]);
-    fake_unload(&plugin);
+    fake_unload(&plugin, false);
     return fake_result(argv[2]);
 }

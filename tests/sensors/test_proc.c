@@ -86,6 +86,6 @@ int main(int argc, char **argv)
         p.ops->fini(st);
     }
     fake_rmtree(root);
-    fake_unload(&p);
+    fake_unload(&p, true);
     return fake_result("test_proc");
 }

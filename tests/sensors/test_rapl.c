@@ -206,6 +206,6 @@ int main(int argc, char **argv)
     test_permission();
     test_garbage();
     fake_rmtree(root);
-    fake_unload(&plugin);
+    fake_unload(&plugin, true);
     return fake_result("test_rapl");
 }

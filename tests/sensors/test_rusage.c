@@ -70,6 +70,6 @@ int main(int argc, char **argv)
     CHECK(c[minflt] - b[minflt] >= 1000, "minor faults grew by %g", c[minflt] - b[minflt]);
     free((void *)mem);
     p.ops->fini(st);
-    fake_unload(&p);
+    fake_unload(&p, true);
     return fake_result("test_rusage");
 }

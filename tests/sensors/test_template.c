@@ -70,6 +70,6 @@ int main(int argc, char **argv)
     fake_options(&p, bad, 1, NULL);
     rc = p.ops->init(&p.env, &st, why, sizeof(why));
     CHECK(rc == SCAL_EINVAL && strstr(why, "maybe"), "wall=maybe: rc %d '%s'", rc, why);
-    fake_unload(&p);
+    fake_unload(&p, true);
     return fake_result("test_template");
 }
