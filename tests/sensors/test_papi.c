@@ -146,6 +146,17 @@ static void test_unknown(void)
         plugin.ops->fini(st);
     rc = start("", &st, why, sizeof(why));
     CHECK(rc == SCAL_EINVAL && strstr(why, "no events"), "empty list: rc %d %s", rc, why);
+    // After a failed init (which shut PAPI down again), a new init works.
+    rc = start("sde:::Demo::work", &st, why, sizeof(why));
+    CHECK(rc == 0, "init after a failed init: rc %d %s", rc, why);
+    if (rc == 0) {
+        double a[1], b[1];
+        CHECK(plugin.ops->read(st, a) == 0, "read");
+        work += 5;
+        CHECK(plugin.ops->read(st, b) == 0 && b[0] - a[0] == 5, "difference %g, want 5",
+              b[0] - a[0]);
+        plugin.ops->fini(st);
+    }
 }
 
 int main(int argc, char **argv)
