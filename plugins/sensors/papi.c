@@ -53,8 +53,8 @@ struct scal_sensor_state {
 };
 
 struct scal_sensor_thread {
-    int set;       // PAPI_NULL when the thread has no thread-scope events to count
-    bool shares;   // the init thread: reads the run event set
+    int set;     // PAPI_NULL when the thread has no thread-scope events to count
+    bool shares; // the init thread: reads the run event set
     bool registered;
     long long raw[PAPI_SENSOR_MAX_EVENTS];     // the thread set's values
     long long run_raw[PAPI_SENSOR_MAX_EVENTS]; // the run set's values
@@ -71,8 +71,7 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 static void append(char *buf, size_t len, const char *fmt, ...)
 {
     size_t used = strnlen(buf, len);
-    if (used + 1 >= len)
-        return;
+    if (used + 1 >= len) return;
     if (used > 0) {
         snprintf(buf + used, len - used, "; ");
         used = strnlen(buf, len);
@@ -88,14 +87,12 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 static bool sde_event_registered(const char *name)
 {
     int cidx = PAPI_get_component_index("sde");
-    if (cidx < 0)
-        return false;
+    if (cidx < 0) return false;
     int code = PAPI_NATIVE_MASK;
     int rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx);
     while (rc == PAPI_OK) {
         char have[PAPI_MAX_STR_LEN];
-        if (PAPI_event_code_to_name(code, have) == PAPI_OK && strcmp(have, name) == 0)
-            return true;
+        if (PAPI_event_code_to_name(code, have) == PAPI_OK && strcmp(have, name) == 0) return true;
         rc = PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx);
     }
     return false;
@@ -135,8 +132,7 @@ static bool add_event(struct scal_sensor_state *s, const char *name, char *reaso
         return false;
     }
     rc = PAPI_query_event(code);
-    if (rc == PAPI_OK)
-        rc = PAPI_add_event(s->run_set, code);
+    if (rc == PAPI_OK) rc = PAPI_add_event(s->run_set, code);
     if (rc != PAPI_OK) {
         explain(reasons, len, name, code, rc);
         return false;
@@ -160,16 +156,14 @@ static bool add_event(struct scal_sensor_state *s, const char *name, char *reaso
 
 static void papi_fini(scal_sensor_state *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     if (s->run_set != PAPI_NULL) {
         long long dummy[PAPI_SENSOR_MAX_EVENTS];
         PAPI_stop(s->run_set, dummy); // fails harmlessly when it never started
         PAPI_cleanup_eventset(s->run_set);
         PAPI_destroy_eventset(&s->run_set);
     }
-    if (s->own_library)
-        PAPI_shutdown();
+    if (s->own_library) PAPI_shutdown();
     pthread_mutex_destroy(&s->run_lock);
     free(s);
 }
@@ -233,8 +227,7 @@ static int papi_init(const struct scal_plugin_env *env, scal_sensor_state **stat
         size_t n = strlen(tok);
         while (n > 0 && tok[n - 1] == ' ')
             tok[--n] = '\0';
-        if (n == 0)
-            continue;
+        if (n == 0) continue;
         if (s->nevents == PAPI_SENSOR_MAX_EVENTS) {
             append(s->skipped, sizeof(s->skipped), "'%s': more than %d events", tok,
                    PAPI_SENSOR_MAX_EVENTS);
@@ -283,8 +276,7 @@ static int papi_read(scal_sensor_state *s, double *values)
 {
     long long raw[PAPI_SENSOR_MAX_EVENTS];
     int rc = read_run_set(s, raw);
-    if (rc < 0)
-        return rc;
+    if (rc < 0) return rc;
     for (int i = 0; i < s->nevents; i++)
         values[i] = (double)raw[i];
     return 0;
@@ -340,16 +332,13 @@ static int papi_thread_read(scal_sensor_state *s, scal_sensor_thread *t, double 
 {
     if (t->shares || s->nthread_events == 0) {
         int rc = read_run_set(s, t->run_raw);
-        if (rc < 0)
-            return rc;
+        if (rc < 0) return rc;
         for (int i = 0; i < s->nevents; i++)
             values[i] = (double)t->run_raw[i];
         return 0;
     }
-    if (PAPI_read(t->set, t->raw) != PAPI_OK)
-        return SCAL_EIO;
-    if (s->nsde > 0 && read_run_set(s, t->run_raw) < 0)
-        return SCAL_EIO;
+    if (PAPI_read(t->set, t->raw) != PAPI_OK) return SCAL_EIO;
+    if (s->nsde > 0 && read_run_set(s, t->run_raw) < 0) return SCAL_EIO;
     for (int i = 0; i < s->nevents; i++)
         values[i] = (double)(s->is_sde[i] ? t->run_raw[i] : t->raw[s->thread_index[i]]);
     return 0;
@@ -358,15 +347,13 @@ static int papi_thread_read(scal_sensor_state *s, scal_sensor_thread *t, double 
 static void papi_thread_fini(scal_sensor_state *s, scal_sensor_thread *t)
 {
     (void)s;
-    if (!t)
-        return;
+    if (!t) return;
     if (t->set != PAPI_NULL) {
         PAPI_stop(t->set, t->raw);
         PAPI_cleanup_eventset(t->set);
         PAPI_destroy_eventset(&t->set);
     }
-    if (t->registered)
-        PAPI_unregister_thread();
+    if (t->registered) PAPI_unregister_thread();
     free(t);
 }
 

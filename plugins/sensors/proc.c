@@ -19,7 +19,7 @@
 
 struct proc_cpu {
     unsigned cpu;
-    char path[512];
+    char path[544];
     char metric[48];
 };
 
@@ -40,11 +40,9 @@ static int cpu_order(const void *a, const void *b)
 static int read_rss(const struct scal_sensor_state *s, double *out)
 {
     char text[128];
-    if (scal__sysfs_read_text("/proc/self/statm", text, sizeof(text)) < 0)
-        return SCAL_EIO;
+    if (scal__sysfs_read_text("/proc/self/statm", text, sizeof(text)) < 0) return SCAL_EIO;
     unsigned long long size, resident;
-    if (sscanf(text, "%llu %llu", &size, &resident) != 2)
-        return SCAL_EFORMAT;
+    if (sscanf(text, "%llu %llu", &size, &resident) != 2) return SCAL_EFORMAT;
     *out = (double)resident * s->page_size;
     return 0;
 }
@@ -55,24 +53,20 @@ static int find_cpus(struct scal_sensor_state *s, const char *root, char *why, s
     char base[480];
     snprintf(base, sizeof(base), "%s/sys/devices/system/cpu", root);
     DIR *dir = opendir(base);
-    if (!dir)
-        return 0; // no CPU directory: only rss
+    if (!dir) return 0; // no CPU directory: only rss
     int rc = 0;
     size_t cap = 0;
     struct dirent *de;
     while ((de = readdir(dir)) != NULL) {
         const char *d = de->d_name;
-        if (strncmp(d, "cpu", 3) != 0 || d[3] < '0' || d[3] > '9')
-            continue;
+        if (strncmp(d, "cpu", 3) != 0 || d[3] < '0' || d[3] > '9') continue;
         char *end = NULL;
         unsigned long n = strtoul(d + 3, &end, 10);
-        if (*end != '\0')
-            continue;
-        char path[512];
-        snprintf(path, sizeof(path), "%s/%s/cpufreq/scaling_cur_freq", base, d);
+        if (*end != '\0') continue;
+        char path[544];
+        snprintf(path, sizeof(path), "%s/%.32s/cpufreq/scaling_cur_freq", base, d);
         uint64_t khz;
-        if (scal__sysfs_read_u64(path, &khz) < 0)
-            continue;
+        if (scal__sysfs_read_u64(path, &khz) < 0) continue;
         if (s->ncpus == cap) {
             size_t ncap = cap ? 2 * cap : 16;
             struct proc_cpu *p = realloc(s->cpus, ncap * sizeof(*p));
@@ -89,15 +83,13 @@ static int find_cpus(struct scal_sensor_state *s, const char *root, char *why, s
         snprintf(c->metric, sizeof(c->metric), "proc.cpu%u.freq", c->cpu);
     }
     closedir(dir);
-    if (rc == 0 && s->ncpus > 1)
-        qsort(s->cpus, s->ncpus, sizeof(*s->cpus), cpu_order);
+    if (rc == 0 && s->ncpus > 1) qsort(s->cpus, s->ncpus, sizeof(*s->cpus), cpu_order);
     return rc;
 }
 
 static void proc_fini(scal_sensor_state *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     free(s->cpus);
     free(s->metrics);
     free(s);
@@ -123,16 +115,15 @@ static int proc_init(const struct scal_plugin_env *env, scal_sensor_state **stat
     char root[400];
     scal__sysfs_root(env, root, sizeof(root));
     rc = find_cpus(s, root, why, whylen);
-    if (rc < 0)
-        goto fail;
+    if (rc < 0) goto fail;
     s->metrics = calloc(1 + s->ncpus, sizeof(*s->metrics));
     if (!s->metrics) {
         snprintf(why, whylen, "out of memory");
         rc = SCAL_ENOMEM;
         goto fail;
     }
-    s->metrics[0] = (struct scal_metric_desc){"proc.rss", "bytes", SCAL_METRIC_GAUGE,
-                                              SCAL_SCOPE_PROCESS};
+    s->metrics[0] =
+        (struct scal_metric_desc){"proc.rss", "bytes", SCAL_METRIC_GAUGE, SCAL_SCOPE_PROCESS};
     for (size_t i = 0; i < s->ncpus; i++)
         s->metrics[1 + i] = (struct scal_metric_desc){s->cpus[i].metric, "kHz", SCAL_METRIC_GAUGE,
                                                       SCAL_SCOPE_PROCESS};
@@ -152,8 +143,7 @@ static size_t proc_list(scal_sensor_state *s, const struct scal_metric_desc **ou
 static int proc_read(scal_sensor_state *s, double *values)
 {
     int rc = read_rss(s, &values[0]);
-    if (rc < 0)
-        values[0] = NAN;
+    if (rc < 0) values[0] = NAN;
     for (size_t i = 0; i < s->ncpus; i++) {
         uint64_t khz;
         if (scal__sysfs_read_u64(s->cpus[i].path, &khz) == 0) {

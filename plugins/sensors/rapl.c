@@ -27,7 +27,7 @@
 struct rapl_zone {
     unsigned pkg, sub; // intel-rapl:pkg[:sub]
     bool is_sub;
-    char dir[512];
+    char dir[528];
     char energy_path[560];
     char name[64];   // the zone's own name file ("package-0", "core")
     char metric[96]; // "rapl.package-0.core"
@@ -47,23 +47,19 @@ struct scal_sensor_state {
 static bool parse_zone_name(const char *d, unsigned *pkg, unsigned *sub, bool *is_sub)
 {
     static const char prefix[] = "intel-rapl:";
-    if (strncmp(d, prefix, sizeof(prefix) - 1) != 0)
-        return false;
+    if (strncmp(d, prefix, sizeof(prefix) - 1) != 0) return false;
     const char *p = d + sizeof(prefix) - 1;
     char *end = NULL;
-    if (*p < '0' || *p > '9')
-        return false;
+    if (*p < '0' || *p > '9') return false;
     unsigned long a = strtoul(p, &end, 10);
     if (*end == '\0') {
         *pkg = (unsigned)a, *sub = 0, *is_sub = false;
         return true;
     }
-    if (*end != ':' || end[1] < '0' || end[1] > '9')
-        return false;
+    if (*end != ':' || end[1] < '0' || end[1] > '9') return false;
     p = end + 1;
     unsigned long b = strtoul(p, &end, 10);
-    if (*end != '\0')
-        return false;
+    if (*end != '\0') return false;
     *pkg = (unsigned)a, *sub = (unsigned)b, *is_sub = true;
     return true;
 }
@@ -71,26 +67,22 @@ static bool parse_zone_name(const char *d, unsigned *pkg, unsigned *sub, bool *i
 static int zone_order(const void *a, const void *b)
 {
     const struct rapl_zone *x = a, *y = b;
-    if (x->pkg != y->pkg)
-        return x->pkg < y->pkg ? -1 : 1;
-    if (x->is_sub != y->is_sub)
-        return x->is_sub ? 1 : -1;
+    if (x->pkg != y->pkg) return x->pkg < y->pkg ? -1 : 1;
+    if (x->is_sub != y->is_sub) return x->is_sub ? 1 : -1;
     return x->sub < y->sub ? -1 : x->sub > y->sub;
 }
 
 static const struct rapl_zone *find_parent(const struct scal_sensor_state *s, unsigned pkg)
 {
     for (size_t i = 0; i < s->nzones; i++)
-        if (!s->zones[i].is_sub && s->zones[i].pkg == pkg)
-            return &s->zones[i];
+        if (!s->zones[i].is_sub && s->zones[i].pkg == pkg) return &s->zones[i];
     return NULL;
 }
 
 static bool metric_taken(const struct scal_sensor_state *s, size_t upto, const char *name)
 {
     for (size_t i = 0; i < upto; i++)
-        if (strcmp(s->zones[i].metric, name) == 0)
-            return true;
+        if (strcmp(s->zones[i].metric, name) == 0) return true;
     return false;
 }
 
@@ -109,12 +101,13 @@ static void name_zones(struct scal_sensor_state *s)
             char base[96];
             snprintf(base, sizeof(base), "%s", z->metric);
             if (z->is_sub)
-                snprintf(z->metric, sizeof(z->metric), "%s.intel-rapl:%u:%u", base, z->pkg, z->sub);
+                snprintf(z->metric, sizeof(z->metric), "%.60s.intel-rapl:%u:%u", base, z->pkg,
+                         z->sub);
             else
-                snprintf(z->metric, sizeof(z->metric), "%s.intel-rapl:%u", base, z->pkg);
+                snprintf(z->metric, sizeof(z->metric), "%.60s.intel-rapl:%u", base, z->pkg);
         }
-        s->metrics[i] = (struct scal_metric_desc){z->metric, "J", SCAL_METRIC_COUNTER,
-                                                  SCAL_SCOPE_PROCESS};
+        s->metrics[i] =
+            (struct scal_metric_desc){z->metric, "J", SCAL_METRIC_COUNTER, SCAL_SCOPE_PROCESS};
     }
 }
 
@@ -122,8 +115,7 @@ static void name_zones(struct scal_sensor_state *s)
 static int read_raw(const struct rapl_zone *z, uint64_t *raw, char *why, size_t whylen)
 {
     int rc = scal__sysfs_read_u64(z->energy_path, raw);
-    if (rc == 0)
-        return 0;
+    if (rc == 0) return 0;
     if (rc == -EACCES || rc == -EPERM) {
         snprintf(why, whylen,
                  "permission denied reading %s (root-only since Linux 5.10; run as root or "
@@ -154,8 +146,7 @@ static int load_zone(struct rapl_zone *z, char *why, size_t whylen)
     }
     snprintf(z->energy_path, sizeof(z->energy_path), "%s/energy_uj", z->dir);
     rc = read_raw(z, &z->last_raw, why, whylen);
-    if (rc < 0)
-        return rc;
+    if (rc < 0) return rc;
     z->total_uj = z->last_raw;
     return 0;
 }
@@ -189,13 +180,11 @@ static int rapl_init(const struct scal_plugin_env *env, scal_sensor_state **stat
     while ((de = readdir(dir)) != NULL) {
         unsigned pkg, sub;
         bool is_sub;
-        if (!parse_zone_name(de->d_name, &pkg, &sub, &is_sub))
-            continue;
-        if (s->nzones == RAPL_MAX_ZONES)
-            break;
+        if (!parse_zone_name(de->d_name, &pkg, &sub, &is_sub)) continue;
+        if (s->nzones == RAPL_MAX_ZONES) break;
         struct rapl_zone *z = &s->zones[s->nzones++];
         z->pkg = pkg, z->sub = sub, z->is_sub = is_sub;
-        snprintf(z->dir, sizeof(z->dir), "%s/%s", base, de->d_name);
+        snprintf(z->dir, sizeof(z->dir), "%s/%.32s", base, de->d_name);
     }
     if (s->nzones == 0) {
         snprintf(why, whylen, "no RAPL: no intel-rapl:N zones in %s", base);
@@ -205,8 +194,7 @@ static int rapl_init(const struct scal_plugin_env *env, scal_sensor_state **stat
     qsort(s->zones, s->nzones, sizeof(s->zones[0]), zone_order);
     for (size_t i = 0; i < s->nzones; i++) {
         rc = load_zone(&s->zones[i], why, whylen);
-        if (rc < 0)
-            goto fail;
+        if (rc < 0) goto fail;
     }
     name_zones(s);
     rc = pthread_mutex_init(&s->lock, NULL);
@@ -219,8 +207,7 @@ static int rapl_init(const struct scal_plugin_env *env, scal_sensor_state **stat
     *state = s;
     return 0;
 fail:
-    if (dir)
-        closedir(dir);
+    if (dir) closedir(dir);
     free(s);
     return rc;
 }
@@ -265,8 +252,7 @@ static int rapl_thread_read(scal_sensor_state *s, scal_sensor_thread *t, double 
 
 static void rapl_fini(scal_sensor_state *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

@@ -51,8 +51,7 @@ static int rusage_read(scal_sensor_state *state, double *values)
 {
     (void)state;
     struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        return SCAL_EIO;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) return SCAL_EIO;
     values[0] = tv_seconds(ru.ru_utime);
     values[1] = tv_seconds(ru.ru_stime);
     values[2] = (double)ru.ru_maxrss * 1024.0; // Linux reports KiB
@@ -85,7 +84,8 @@ static const struct scal_plugin_desc rusage_desc = {
     .name = "rusage",
     .version = "1",
     .kind = SCAL_PLUGIN_SENSOR,
-    .description = "CPU time, peak RSS, context switches and page faults of the process (getrusage)",
+    .description =
+        "CPU time, peak RSS, context switches and page faults of the process (getrusage)",
     .options = rusage_options,
     .sensor = &rusage_ops,
 };

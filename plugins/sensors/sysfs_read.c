@@ -12,8 +12,7 @@
 int scal__sysfs_read_text(const char *path, char *buf, size_t len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
+    if (fd < 0) return -errno;
     size_t used = 0;
     int rc = 0;
     for (;;) {
@@ -23,18 +22,15 @@ int scal__sysfs_read_text(const char *path, char *buf, size_t len)
         }
         ssize_t n = read(fd, buf + used, len - 1 - used);
         if (n < 0) {
-            if (errno == EINTR)
-                continue;
+            if (errno == EINTR) continue;
             rc = -errno;
             break;
         }
-        if (n == 0)
-            break;
+        if (n == 0) break;
         used += (size_t)n;
     }
     close(fd);
-    if (rc < 0)
-        return rc;
+    if (rc < 0) return rc;
     while (used > 0 && (buf[used - 1] == '\n' || buf[used - 1] == ' ' || buf[used - 1] == '\t'))
         used--;
     buf[used] = '\0';
@@ -45,15 +41,12 @@ int scal__sysfs_read_u64(const char *path, uint64_t *out)
 {
     char text[32];
     int rc = scal__sysfs_read_text(path, text, sizeof(text));
-    if (rc < 0)
-        return rc;
-    if (text[0] < '0' || text[0] > '9')
-        return -EINVAL;
+    if (rc < 0) return rc;
+    if (text[0] < '0' || text[0] > '9') return -EINVAL;
     char *end = NULL;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
-    if (errno != 0 || *end != '\0')
-        return -EINVAL;
+    if (errno != 0 || *end != '\0') return -EINVAL;
     *out = (uint64_t)v;
     return 0;
 }
@@ -61,13 +54,11 @@ int scal__sysfs_read_u64(const char *path, uint64_t *out)
 void scal__sysfs_root(const struct scal_plugin_env *env, char *out, size_t outlen)
 {
     const char *root = NULL;
-    if (env && env->get_option)
-        root = env->get_option(env->options, "sysfs_root");
+    if (env && env->get_option) root = env->get_option(env->options, "sysfs_root");
     if ((!root || !root[0]) && env &&
         env->struct_size >= offsetof(struct scal_plugin_env, sysfs_root) + sizeof(env->sysfs_root))
         root = env->sysfs_root;
-    if (!root || !root[0])
-        root = "/";
+    if (!root || !root[0]) root = "/";
     snprintf(out, outlen, "%s", root);
     size_t n = strlen(out);
     while (n > 0 && out[n - 1] == '/')

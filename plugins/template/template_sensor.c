@@ -8,8 +8,8 @@
 // function for you. Everything else in the file should be `static`.
 //
 // ---- Building it by hand and using it --------------------------------------------------------
-//     cc -std=c11 -O2 -Wall -Wextra -shared -fPIC -I<prefix>/include \
-//        template_sensor.c -o libscal_mysensor.so
+//     cc -O2 -Wall -Wextra -shared -fPIC -I<prefix>/include template_sensor.c -o
+//     libscal_mysensor.so
 // (<prefix> is where scal is installed: it holds include/scal/plugin.h.) Rename the plugin
 // (`.name` below, the metric prefix and the file: libscal_<name>.so) and put the file in a
 // directory listed in SCAL_PLUGIN_PATH (colon-separated), or next to the installed plugins in
@@ -31,6 +31,7 @@
 //    threads: state that read() changes must be protected (a mutex is fine there).
 //  - Values are doubles. COUNTER metrics must be monotone (unwrap wrapping counters yourself);
 //    the host stores differences. GAUGE metrics are stored as read.
+#define _POSIX_C_SOURCE 200809L // clock_gettime, pthread_getcpuclockid with -std=c11
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -44,7 +45,7 @@
 // `struct scal_sensor_state` is declared (not defined) by plugin.h: each plugin defines its own.
 // init allocates it; the host hands it back to every other operation and never looks inside.
 struct scal_sensor_state {
-    bool wall;     // option "wall": also report wall-clock time
+    bool wall; // option "wall": also report wall-clock time
     size_t nmetrics;
 };
 
@@ -119,12 +120,10 @@ static size_t template_list(scal_sensor_state *s, const struct scal_metric_desc 
 static int template_read(scal_sensor_state *s, double *values)
 {
     struct timespec t;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
-        return SCAL_EIO;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return SCAL_EIO;
     values[0] = seconds(&t);
     if (s->wall) {
-        if (clock_gettime(CLOCK_MONOTONIC, &t) != 0)
-            return SCAL_EIO;
+        if (clock_gettime(CLOCK_MONOTONIC, &t) != 0) return SCAL_EIO;
         values[1] = seconds(&t);
     }
     return 0;
@@ -156,12 +155,10 @@ static int template_thread_init(scal_sensor_state *s, scal_sensor_thread **threa
 static int template_thread_read(scal_sensor_state *s, scal_sensor_thread *t, double *values)
 {
     struct timespec now;
-    if (clock_gettime(t->cpu_clock, &now) != 0)
-        return SCAL_EIO;
+    if (clock_gettime(t->cpu_clock, &now) != 0) return SCAL_EIO;
     values[0] = seconds(&now);
     if (s->wall) {
-        if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
-            return SCAL_EIO;
+        if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return SCAL_EIO;
         values[1] = seconds(&now);
     }
     return 0;
@@ -206,7 +203,7 @@ static const struct scal_option_desc template_options[] = {
 };
 
 static const struct scal_plugin_desc template_desc = {
-    .abi_version = SCAL_PLUGIN_ABI_VERSION,        // the ABI this file was compiled against
+    .abi_version = SCAL_PLUGIN_ABI_VERSION,         // the ABI this file was compiled against
     .struct_size = sizeof(struct scal_plugin_desc), // likewise, for appended members
     .name = "template_sensor",                      // what users write in SCAL_PLUGINS
     .version = "1",                                 // your plugin's own version

@@ -20,8 +20,7 @@ static const char *fake_get_option(const struct scal_options *opts, const char *
     const struct scal_option_desc *d = opts->desc;
     while (d && d->name && strcmp(d->name, name) != 0)
         d++;
-    if (!d || !d->name)
-        return NULL; // not an option of this plugin
+    if (!d || !d->name) return NULL; // not an option of this plugin
     size_t n = strlen(name);
     for (size_t i = 0; i < opts->nset; i++)
         if (strncmp(opts->set[i], name, n) == 0 && opts->set[i][n] == '=')
@@ -87,16 +86,14 @@ void fake_options(struct fake_plugin *p, const char *const *set, size_t nset,
 
 void fake_unload(struct fake_plugin *p, bool close)
 {
-    if (p->dl && close)
-        dlclose(p->dl);
+    if (p->dl && close) dlclose(p->dl);
     memset(p, 0, sizeof(*p));
 }
 
 int fake_metric_index(const struct scal_metric_desc *m, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(m[i].name, name) == 0)
-            return (int)i;
+        if (strcmp(m[i].name, name) == 0) return (int)i;
     return -1;
 }
 
@@ -127,8 +124,7 @@ bool fake_write(const char *root, const char *rel, const char *text)
     char path[1024];
     snprintf(path, sizeof(path), "%s/%s", root, rel);
     for (char *p = path + strlen(root) + 1; *p; p++) {
-        if (*p != '/')
-            continue;
+        if (*p != '/') continue;
         *p = '\0';
         if (mkdir(path, 0755) != 0 && errno != EEXIST) {
             fprintf(stderr, "mkdir %s: %s\n", path, strerror(errno));
@@ -153,6 +149,5 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 
 void fake_rmtree(const char *root)
 {
-    if (root && root[0])
-        nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (root && root[0]) nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

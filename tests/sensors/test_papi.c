@@ -37,17 +37,13 @@ static void *worker_main(void *arg)
     scal_sensor_thread *t = NULL;
     char why[256] = "";
     w->rc = plugin.ops->thread_init(w->st, &t, why, sizeof(why));
-    if (w->rc != 0)
-        fprintf(stderr, "thread_init: %s\n", why);
+    if (w->rc != 0) fprintf(stderr, "thread_init: %s\n", why);
     double v[1] = {0};
-    if (w->rc == 0 && (w->rc = plugin.ops->thread_read(w->st, t, v)) == 0)
-        w->before = v[0];
+    if (w->rc == 0 && (w->rc = plugin.ops->thread_read(w->st, t, v)) == 0) w->before = v[0];
     pthread_barrier_wait(&barrier); // both threads have read: main adds 4321
     pthread_barrier_wait(&barrier);
-    if (w->rc == 0 && (w->rc = plugin.ops->thread_read(w->st, t, v)) == 0)
-        w->after = v[0];
-    if (t)
-        plugin.ops->thread_fini(w->st, t);
+    if (w->rc == 0 && (w->rc = plugin.ops->thread_read(w->st, t, v)) == 0) w->after = v[0];
+    if (t) plugin.ops->thread_fini(w->st, t);
     return NULL;
 }
 
@@ -61,8 +57,7 @@ static void test_counts(void)
         exit(77);
     }
     CHECK(rc == 0, "init rc %d: %s", rc, why);
-    if (rc != 0)
-        return;
+    if (rc != 0) return;
     const struct scal_metric_desc *m = NULL;
     size_t n = plugin.ops->metrics(st, &m);
     // PAPI_TOT_INS has no hardware counter in a VM: it is skipped (if it works, it is listed).
@@ -112,8 +107,7 @@ static void test_counts(void)
     // The run event set still counts everything since init.
     CHECK(plugin.ops->read(st, b) == 0, "read");
     CHECK(b[0] - a[0] == 1234 + 77 + 4321, "run difference %g, want 5632", b[0] - a[0]);
-    if (t)
-        plugin.ops->thread_fini(st, t);
+    if (t) plugin.ops->thread_fini(st, t);
     plugin.ops->fini(st);
 }
 
@@ -142,8 +136,7 @@ static void test_unknown(void)
     CHECK(strstr(why, "no such event 'sde:::Nope::x'") != NULL, "why '%s'", why);
     CHECK(strstr(why, "no such event 'no_such_event_xyz'") != NULL, "why '%s'", why);
     printf("unknown: %s\n", why);
-    if (rc == 0)
-        plugin.ops->fini(st);
+    if (rc == 0) plugin.ops->fini(st);
     rc = start("", &st, why, sizeof(why));
     CHECK(rc == SCAL_EINVAL && strstr(why, "no events"), "empty list: rc %d %s", rc, why);
     // After a failed init (which shut PAPI down again), a new init works.
@@ -171,8 +164,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "papi_sde_register_counter failed\n");
         return 1;
     }
-    if (!fake_load(&plugin, argv[1], "papi"))
-        return 1;
+    if (!fake_load(&plugin, argv[1], "papi")) return 1;
     if (strcmp(argv[2], "counts") == 0)
         test_counts();
     else if (strcmp(argv[2], "unavailable") == 0)

@@ -9,15 +9,14 @@ int main(int argc, char **argv)
 {
     struct fake_plugin p;
     char root[512];
-    if (argc != 2 || !fake_load(&p, argv[1], "proc") || !fake_tmpdir(root, sizeof(root)))
-        return 1;
+    if (argc != 2 || !fake_load(&p, argv[1], "proc") || !fake_tmpdir(root, sizeof(root))) return 1;
     const char *S = "sys/devices/system/cpu/";
     char rel[256];
     bool ok = true;
     // cpu0, cpu2 and cpu10 have cpufreq; cpu1 has none (offline); cpufreq/ and cpuidle/ are not
     // CPUs.
-    static const char *const freq[][2] = {{"cpu0", "2400000"}, {"cpu2", "800000"},
-                                          {"cpu10", "3100000"}};
+    static const char *const freq[][2] = {
+        {"cpu0", "2400000"}, {"cpu2", "800000"}, {"cpu10", "3100000"}};
     for (int i = 0; i < 3; i++) {
         snprintf(rel, sizeof(rel), "%s%s/cpufreq/scaling_cur_freq", S, freq[i][0]);
         ok = ok && fake_write(root, rel, freq[i][1]);
@@ -40,8 +39,7 @@ int main(int argc, char **argv)
     int rc = p.ops->init(&p.env, &st, why, sizeof(why));
     CHECK(rc == 0, "init rc %d: %s", rc, why);
     if (rc == 0) {
-        CHECK(p.ops->timing == (SCAL_SENSOR_SAMPLED | SCAL_SENSOR_RUN), "timing %u",
-              p.ops->timing);
+        CHECK(p.ops->timing == (SCAL_SENSOR_SAMPLED | SCAL_SENSOR_RUN), "timing %u", p.ops->timing);
         const struct scal_metric_desc *m = NULL;
         size_t n = p.ops->metrics(st, &m);
         static const char *const names[] = {"proc.rss", "proc.cpu0.freq", "proc.cpu2.freq",

@@ -69,8 +69,7 @@ static void *read_loop(void *arg)
     struct reader *r = arg;
     double v[8];
     for (int i = 0; i < 200; i++)
-        if (plugin.ops->read(r->st, v) != 0 || !near(v[0], 3.5))
-            r->bad++;
+        if (plugin.ops->read(r->st, v) != 0 || !near(v[0], 3.5)) r->bad++;
     return NULL;
 }
 
@@ -86,8 +85,7 @@ static void test_values(bool via_option)
     char why[512] = "";
     int rc = plugin.ops->init(&plugin.env, &st, why, sizeof(why));
     CHECK(rc == 0, "init rc %d: %s", rc, why);
-    if (rc != 0)
-        return;
+    if (rc != 0) return;
     const struct scal_metric_desc *m = NULL;
     size_t n = plugin.ops->metrics(st, &m);
     CHECK(n == 4, "%zu metrics", n);
@@ -152,11 +150,9 @@ static void test_permission(void)
         char why[700] = "";
         int rc = plugin.ops->init(&plugin.env, &st, why, sizeof(why));
         CHECK(rc == SCAL_EPERM, "rc %d: %s", rc, why);
-        CHECK(strstr(why, "permission denied reading") && strstr(why, path) &&
-                  strstr(why, "5.10"),
+        CHECK(strstr(why, "permission denied reading") && strstr(why, path) && strstr(why, "5.10"),
               "why '%s'", why);
-        if (rc == 0)
-            plugin.ops->fini(st);
+        if (rc == 0) plugin.ops->fini(st);
         if (forked) {
             printf("permission checked as uid %d: %s\n", (int)getuid(), why);
             fflush(stdout);
@@ -183,8 +179,7 @@ static void test_garbage(void)
     int rc = plugin.ops->init(&plugin.env, &st, why, sizeof(why));
     CHECK(rc == SCAL_EIO, "rc %d", rc);
     CHECK(strstr(why, "intel-rapl:1/energy_uj") && strstr(why, "not a number"), "why '%s'", why);
-    if (rc == 0)
-        plugin.ops->fini(st);
+    if (rc == 0) plugin.ops->fini(st);
     fake_write(root, PC "intel-rapl:1/energy_uj", "9000000\n");
 }
 
@@ -194,8 +189,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s libscal_rapl.so\n", argv[0]);
         return 2;
     }
-    if (!fake_load(&plugin, argv[1], "rapl") || !fake_tmpdir(root, sizeof(root)))
-        return 1;
+    if (!fake_load(&plugin, argv[1], "rapl") || !fake_tmpdir(root, sizeof(root))) return 1;
     if (!make_tree()) {
         fake_rmtree(root);
         return 1;

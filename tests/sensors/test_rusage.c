@@ -25,14 +25,12 @@ static void burn(void)
 int main(int argc, char **argv)
 {
     struct fake_plugin p;
-    if (argc != 2 || !fake_load(&p, argv[1], "rusage"))
-        return 1;
+    if (argc != 2 || !fake_load(&p, argv[1], "rusage")) return 1;
     scal_sensor_state *st = NULL;
     char why[256] = "";
     int rc = p.ops->init(&p.env, &st, why, sizeof(why));
     CHECK(rc == 0, "init rc %d: %s", rc, why);
-    if (rc != 0)
-        return fake_result("test_rusage");
+    if (rc != 0) return fake_result("test_rusage");
     CHECK(p.ops->timing == SCAL_SENSOR_RUN, "timing %u", p.ops->timing);
     const struct scal_metric_desc *m = NULL;
     size_t n = p.ops->metrics(st, &m);
@@ -46,8 +44,7 @@ int main(int argc, char **argv)
               fake_metric_index(m, n, "rusage.nivcsw") >= 0 &&
               fake_metric_index(m, n, "rusage.majflt") >= 0,
           "metric names");
-    if (ut < 0 || rss < 0 || minflt < 0)
-        return fake_result("test_rusage");
+    if (ut < 0 || rss < 0 || minflt < 0) return fake_result("test_rusage");
     CHECK(strcmp(m[ut].unit, "s") == 0 && m[ut].kind == SCAL_METRIC_COUNTER, "utime desc");
     CHECK(strcmp(m[rss].unit, "bytes") == 0 && m[rss].kind == SCAL_METRIC_GAUGE, "maxrss desc");
     for (size_t i = 0; i < n; i++)

@@ -25,8 +25,7 @@ static void burn(double cpu_seconds)
 int main(int argc, char **argv)
 {
     struct fake_plugin p;
-    if (argc != 2 || !fake_load(&p, argv[1], "template_sensor"))
-        return 1;
+    if (argc != 2 || !fake_load(&p, argv[1], "template_sensor")) return 1;
     CHECK(p.desc->abi_version == SCAL_PLUGIN_ABI_VERSION, "abi %x", p.desc->abi_version);
     CHECK(p.desc->options[0].name && strcmp(p.desc->options[0].name, "wall") == 0 &&
               p.desc->options[1].name == NULL,
@@ -35,8 +34,7 @@ int main(int argc, char **argv)
     char why[256] = "";
     int rc = p.ops->init(&p.env, &st, why, sizeof(why));
     CHECK(rc == 0, "init rc %d: %s", rc, why);
-    if (rc != 0)
-        return fake_result("test_template");
+    if (rc != 0) return fake_result("test_template");
     const struct scal_metric_desc *m = NULL;
     size_t n = p.ops->metrics(st, &m);
     CHECK(n == 2 && strcmp(m[0].name, "template_sensor.cpu_time") == 0 &&
@@ -64,8 +62,7 @@ int main(int argc, char **argv)
     fake_options(&p, no_wall, 1, NULL);
     rc = p.ops->init(&p.env, &st, why, sizeof(why));
     CHECK(rc == 0 && p.ops->metrics(st, &m) == 1, "wall=false: rc %d", rc);
-    if (rc == 0)
-        p.ops->fini(st);
+    if (rc == 0) p.ops->fini(st);
     const char *bad[] = {"wall=maybe"};
     fake_options(&p, bad, 1, NULL);
     rc = p.ops->init(&p.env, &st, why, sizeof(why));
