@@ -140,7 +140,9 @@ static bool add_event(struct scal_sensor_state *s, const char *name, char *reaso
     int i = s->nevents++;
     s->codes[i] = code;
     snprintf(s->metric_names[i], sizeof(s->metric_names[i]), "papi.%s", name);
-    bool sde = strncmp(name, SDE_PREFIX, strlen(SDE_PREFIX)) == 0;
+    // Process-wide: whatever the SDE component counts (decided by component, not by spelling).
+    int sde_cidx = PAPI_get_component_index("sde");
+    bool sde = sde_cidx >= 0 && PAPI_get_event_component(code) == sde_cidx;
     s->is_sde[i] = sde;
     s->thread_index[i] = -1;
     if (sde) {

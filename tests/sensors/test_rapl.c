@@ -52,6 +52,13 @@ static void test_absent(void)
     snprintf(expect, sizeof(expect), "%s/sys/class/powercap does not exist", empty);
     CHECK(strstr(why, expect) != NULL, "why '%s' lacks '%s'", why, expect);
     CHECK(strncmp(why, "no RAPL", 7) == 0, "why '%s'", why);
+
+    // A powercap directory with only the MMIO duplicate: no zones.
+    fake_write(empty, PC "intel-rapl-mmio:0/name", "package-0\n");
+    why[0] = '\0';
+    rc = plugin.ops->init(&plugin.env, &st, why, sizeof(why));
+    CHECK(rc == SCAL_EUNAVAIL, "rc %d", rc);
+    CHECK(strstr(why, "no intel-rapl:N zones in ") && strstr(why, empty), "why '%s'", why);
 }
 
 static bool near(double a, double b)
