@@ -100,6 +100,30 @@ static int metric_strings(const struct scal_sensor_plugin *p, struct scal_strtab
     return SCAL_OK;
 }
 
+/* The rows of one (node, team index) sum of one thread: its own row (thread-scope metrics) and its
+ * share of the total over threads (thread = -1). */
+static int emit(const struct scal_sensor_session *s, int32_t region, int32_t team,
+                uint64_t inst_all, uint64_t inst_enc, const double *acc, const uint32_t *name,
+                const uint32_t *unit, struct value_list *l)
+{
+    for (uint32_t m = 0; m < s->nregion; m++) {
+        const struct scal_sensor_plugin *p = &s->plugins[s->region_plugin[m]];
+        const struct scal_metric_desc *md = &p->metrics[s->region_metric[m]];
+        uint32_t mi = p->region_base + s->region_metric[m];
+        struct scal_sensor_value_row r = {region, -1, name[mi], unit[mi], inst_enc, acc[m]};
+        if (md->scope == SCAL_SCOPE_THREAD) {
+            struct scal_sensor_value_row own = r;
+            own.thread = team;
+            own.instances = inst_all;
+            if (push(l, own) < 0) return SCAL_ENOMEM;
+        } else if (!inst_enc) {
+            continue; /* process scope: only the encountering thread's readings count */
+        }
+        if (push(l, r) < 0) return SCAL_ENOMEM;
+    }
+    return SCAL_OK;
+}
+
 /* Worker threads may still run (exit() inside a region): their sums are read as they are. */
 __attribute__((no_sanitize("thread"))) static int
 region_rows(const struct scal_sensor_session *s, const uint32_t *remap, uint32_t nnodes,
@@ -113,24 +137,17 @@ region_rows(const struct scal_sensor_session *s, const uint32_t *remap, uint32_t
         for (uint32_t node = 0; node < nnodes && node < s->max_nodes; node++) {
             if (!t->inst_all[node]) continue;
             int32_t region = remap ? (int32_t)remap[node] : (int32_t)node;
-            const double *acc = t->acc + (size_t)node * s->nregion;
-            for (uint32_t m = 0; m < s->nregion; m++) {
-                const struct scal_sensor_plugin *p = &s->plugins[s->region_plugin[m]];
-                const struct scal_metric_desc *md = &p->metrics[s->region_metric[m]];
-                uint32_t mi = p->region_base + s->region_metric[m];
-                struct scal_sensor_value_row r = {region, -1, name[mi], unit[mi], 0, acc[m]};
-                if (md->scope == SCAL_SCOPE_THREAD) { /* its own row, and into the total */
-                    struct scal_sensor_value_row own = r;
-                    own.thread = t->team[node];
-                    own.instances = t->inst_all[node];
-                    if (push(l, own) < 0) return SCAL_ENOMEM;
-                    r.instances = t->inst_enc[node];
-                } else {
-                    if (!t->inst_enc[node]) continue; /* process scope: the encountering thread */
-                    r.instances = t->inst_enc[node];
-                }
-                if (push(l, r) < 0) return SCAL_ENOMEM;
-            }
+            if (emit(s, region, t->team[node], t->inst_all[node], t->inst_enc[node],
+                     t->acc + (size_t)node * s->nregion, name, unit, l) < 0)
+                return SCAL_ENOMEM;
+        }
+        for (uint32_t k = 0; k < t->nside; k++) {
+            uint32_t node = t->side_node[k];
+            if (node >= nnodes || !t->side_inst_all[k]) continue;
+            int32_t region = remap ? (int32_t)remap[node] : (int32_t)node;
+            if (emit(s, region, t->side_team[k], t->side_inst_all[k], t->side_inst_enc[k],
+                     t->side_acc + (size_t)k * s->nregion, name, unit, l) < 0)
+                return SCAL_ENOMEM;
         }
     }
     return SCAL_OK;

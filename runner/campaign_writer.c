@@ -40,8 +40,8 @@ static int remap_string(struct scal_cw *w, const struct scal_cw_payload *p, uint
 static int flush_strings(struct scal_cw *w)
 {
     size_t n = w->strings.count - w->strings_written;
-    int rc = scal_h5_append_strings(w->file, "strings",
-                                    (const char *const *)w->strings.strings + w->strings_written, n);
+    int rc = scal_h5_append_strings(
+        w->file, "strings", (const char *const *)w->strings.strings + w->strings_written, n);
     if (rc == SCAL_OK) w->strings_written = w->strings.count;
     return rc;
 }
@@ -91,8 +91,8 @@ static int write_campaign_group(struct scal_cw *w, const struct scal_cw_meta *m)
     hsize_t n = m->nthreads;
     hid_t sp = H5Screate_simple(1, &n, NULL);
     hid_t d = H5Dcreate2(g, "threads", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d >= 0 && (!n || H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                  m->threads) >= 0))
+    if (d >= 0 &&
+        (!n || H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->threads) >= 0))
         rc = SCAL_OK;
     if (d >= 0) H5Dclose(d);
     H5Sclose(sp);
@@ -119,14 +119,18 @@ int scal_cw_create(const char *path, const struct scal_cw_meta *meta,
         int64_t label = intern(w, configs[i].input_label), aff = intern(w, configs[i].affinity);
         int64_t argv = intern(w, configs[i].argv);
         if (label < 0 || aff < 0 || argv < 0) goto fail;
-        rows[i] = (struct scal_config_row){(uint32_t)i,           configs[i].threads,
-                                           configs[i].input,      (uint32_t)label,
-                                           configs[i].frequency_khz, (uint32_t)aff,
-                                           (uint32_t)argv};
+        rows[i] =
+            (struct scal_config_row){(uint32_t)i,     configs[i].threads,       configs[i].input,
+                                     (uint32_t)label, configs[i].frequency_khz, (uint32_t)aff,
+                                     (uint32_t)argv};
     }
     /* Row 0 of /regions is the root (the whole program): present before any run. */
-    struct scal_region_id_row root = {.id = 0, .parent = -1, .kind = SCAL_KIND_ROOT,
-                                      .line_first = -1, .line_last = -1, .gap_prev = -1,
+    struct scal_region_id_row root = {.id = 0,
+                                      .parent = -1,
+                                      .kind = SCAL_KIND_ROOT,
+                                      .line_first = -1,
+                                      .line_last = -1,
+                                      .gap_prev = -1,
                                       .gap_next = -1};
     int64_t rname = intern(w, "whole program");
     if (rname < 0 || scal_strtab_add(&w->identity, "R") < 0) goto fail;
@@ -177,8 +181,7 @@ int scal_cw_open(const char *path, struct scal_cw **out)
     if ((rc = scal_h5_read_strings(w->file, "strings", &strings, &nstrings)) < 0 ||
         (rc = scal_h5_read_table(w->file, TABLE_ARGS(scal_table_campaign_regions),
                                  (void **)&regions, &nregions)) < 0 ||
-        (rc = scal_h5_read_table(w->file, TABLE_ARGS(scal_table_runs), (void **)&runs, &nruns)) <
-            0)
+        (rc = scal_h5_read_table(w->file, TABLE_ARGS(scal_table_runs), (void **)&runs, &nruns)) < 0)
         goto done;
     /* strtab index 0 is "": the file's string 0 must be "" as well */
     for (size_t i = 1; i < nstrings; i++)
@@ -234,8 +237,8 @@ static int map_regions(struct scal_cw *w, const struct scal_cw_payload *p, uint3
         /* parents come first; a serial gap's neighbours may come later: those are mapped below */
         r.parent = r.parent >= 0 && (size_t)r.parent < i ? (int32_t)map[r.parent] : -1;
         if ((rc = remap_string(w, p, &r.name)) < 0 || (rc = remap_string(w, p, &r.module)) < 0 ||
-            (rc = remap_string(w, p, &r.build_id)) < 0 ||
-            (rc = remap_string(w, p, &r.file)) < 0 || (rc = remap_string(w, p, &r.function)) < 0)
+            (rc = remap_string(w, p, &r.build_id)) < 0 || (rc = remap_string(w, p, &r.file)) < 0 ||
+            (rc = remap_string(w, p, &r.function)) < 0)
             break;
         add[nadd++] = r;
     }
@@ -260,8 +263,10 @@ static int append_payload(struct scal_cw *w, uint32_t run, const struct scal_cw_
     int rc = SCAL_ENOMEM;
     uint32_t *map = malloc((p->nregions ? p->nregions : 1) * sizeof(*map));
     struct scal_region_stat_row *stats = malloc((p->nstats ? p->nstats : 1) * sizeof(*stats));
-    struct scal_thread_stat_row *threads = malloc((p->nthreads ? p->nthreads : 1) * sizeof(*threads));
-    struct scal_run_sensor_value_row *values = malloc((p->nvalues ? p->nvalues : 1) * sizeof(*values));
+    struct scal_thread_stat_row *threads =
+        malloc((p->nthreads ? p->nthreads : 1) * sizeof(*threads));
+    struct scal_run_sensor_value_row *values =
+        malloc((p->nvalues ? p->nvalues : 1) * sizeof(*values));
     struct scal_run_sensor_sample_row *samples =
         malloc((p->nsamples ? p->nsamples : 1) * sizeof(*samples));
     struct scal_run_plugin_state_row *plugins =
@@ -304,8 +309,10 @@ static int append_payload(struct scal_cw *w, uint32_t run, const struct scal_cw_
             break;
         rc = remap_string(w, p, &plugins[i].path);
     }
-    if (rc == SCAL_OK) rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_region_stats), stats, ns);
-    if (rc == SCAL_OK) rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_thread_stats), threads, nt);
+    if (rc == SCAL_OK)
+        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_region_stats), stats, ns);
+    if (rc == SCAL_OK)
+        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_thread_stats), threads, nt);
     if (rc == SCAL_OK && nv)
         rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_run_sensor_values), values, nv);
     if (rc == SCAL_OK && p->nsamples)

@@ -268,7 +268,8 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
             if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             char buf[4096];
             ssize_t got = read(fds[k].fd, buf, sizeof(buf));
-            if (got > 0) keep_tail(k ? r->stderr_tail : r->stdout_tail, buf, (size_t)got);
+            if (got > 0)
+                keep_tail(k ? r->stderr_tail : r->stdout_tail, buf, (size_t)got);
             else {
                 close(fds[k].fd);
                 fds[k].fd = -1;
@@ -280,7 +281,8 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
             break;
         }
         double t = now_s();
-        if (!term_sent && ((timeout_s > 0 && t - t0 > timeout_s) || (interrupted && *interrupted))) {
+        if (!term_sent &&
+            ((timeout_s > 0 && t - t0 > timeout_s) || (interrupted && *interrupted))) {
             r->timed_out = !(interrupted && *interrupted);
             kill(-pid, SIGTERM); /* the tool writes what it has on SIGTERM */
             term_sent = true;

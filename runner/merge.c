@@ -53,8 +53,9 @@ static void free_source(struct source *s)
 }
 
 #define READ_OPT(f, desc, out, n)                                                                  \
-    (scal_h5_exists(f, (desc).name) ? scal_h5_read_table(f, TABLE_ARGS(desc), (void **)&(out), &(n)) \
-                                    : SCAL_OK)
+    (scal_h5_exists(f, (desc).name)                                                                \
+         ? scal_h5_read_table(f, TABLE_ARGS(desc), (void **)&(out), &(n))                          \
+         : SCAL_OK)
 
 static int load_source(struct source *s, const char *path)
 {
@@ -88,8 +89,8 @@ static int load_source(struct source *s, const char *path)
                                  &s->nconfigs)) < 0 ||
         (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_runs), (void **)&s->runs, &s->nruns)) <
             0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_campaign_regions),
-                                 (void **)&s->regions, &s->nregions)) < 0 ||
+        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_campaign_regions), (void **)&s->regions,
+                                 &s->nregions)) < 0 ||
         (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_region_stats), (void **)&s->stats,
                                  &s->nstats)) < 0 ||
         (rc = READ_OPT(f, scal_table_thread_stats, s->threads, s->nthreads)) < 0 ||
@@ -120,7 +121,8 @@ static int group(struct by_run *g, size_t nruns, size_t nrows, const void *rows,
     g->first = calloc(nruns + 2, sizeof(size_t));
     if (!g->idx || !g->first) return SCAL_ENOMEM;
     for (size_t i = 0; i < nrows; i++) {
-        uint32_t run = *(const uint32_t *)((const char *)rows + i * size); /* run is the 1st member */
+        uint32_t run =
+            *(const uint32_t *)((const char *)rows + i * size); /* run is the 1st member */
         g->first[(run < nruns ? run : nruns) + 1]++;
     }
     for (size_t r = 0; r <= nruns; r++)
@@ -228,8 +230,10 @@ static int add_runs(struct scal_cw *w, const struct source *s, const uint32_t *c
     if (rc == SCAL_OK) rc = group(&gv, nr, s->nvalues, s->values, sizeof(*s->values));
     if (rc == SCAL_OK) rc = group(&gp, nr, s->nsamples, s->samples, sizeof(*s->samples));
     if (rc == SCAL_OK) rc = group(&gl, nr, s->nplugins, s->plugins, sizeof(*s->plugins));
-    struct scal_cw_payload p = {.strings = s->strings, .nstrings = s->nstrings,
-                                .regions = s->regions, .nregions = s->nregions};
+    struct scal_cw_payload p = {.strings = s->strings,
+                                .nstrings = s->nstrings,
+                                .regions = s->regions,
+                                .nregions = s->nregions};
     p.stats = malloc((s->nstats + 1) * sizeof(*p.stats));
     p.threads = malloc((s->nthreads + 1) * sizeof(*p.threads));
     p.values = malloc((s->nvalues + 1) * sizeof(*p.values));
@@ -298,8 +302,8 @@ int scal_merge_main(int argc, char **argv)
         }
     }
     if (!out || nin < 1) {
-        fprintf(stderr, "scal merge: %s\n", !out ? "no output file (-o MERGED.h5)"
-                                                 : "no campaign files to merge");
+        fprintf(stderr, "scal merge: %s\n",
+                !out ? "no output file (-o MERGED.h5)" : "no campaign files to merge");
         free(in);
         return 2;
     }
@@ -318,7 +322,8 @@ int scal_merge_main(int argc, char **argv)
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++) {
         rc = load_source(&src[i], in[i]);
         if (rc == SCAL_OK && strcmp(base(src[i].program), base(src[0].program)))
-            rc = scal__fail(SCAL_ECONFLICT, "'%s' is a campaign of '%s', '%s' one of '%s': only "
+            rc = scal__fail(SCAL_ECONFLICT,
+                            "'%s' is a campaign of '%s', '%s' one of '%s': only "
                             "campaigns of the same program can be merged",
                             in[0], src[0].program, in[i], src[i].program);
         if (rc == SCAL_OK && !(cmap[i] = calloc(src[i].nconfigs + 1, sizeof(uint32_t))))
@@ -334,10 +339,15 @@ int scal_merge_main(int argc, char **argv)
             size_t used = strlen(note);
             snprintf(note + used, sizeof(note) - used, " %s", in[i]);
         }
-        struct scal_cw_meta meta = {.program = src[0].program, .command = src[0].command,
-                                    .order = "merged", .note = note, .repetitions = reps,
-                                    .inputs = (const char *const *)m.inputs, .ninputs = m.ninputs,
-                                    .threads = m.threads, .nthreads = m.nthreads};
+        struct scal_cw_meta meta = {.program = src[0].program,
+                                    .command = src[0].command,
+                                    .order = "merged",
+                                    .note = note,
+                                    .repetitions = reps,
+                                    .inputs = (const char *const *)m.inputs,
+                                    .ninputs = m.ninputs,
+                                    .threads = m.threads,
+                                    .nthreads = m.nthreads};
         snprintf(tmp, sizeof(tmp), "%s.part", out);
         rc = scal_cw_create(tmp, &meta, m.configs, m.nconfigs, &w);
     }
@@ -354,8 +364,8 @@ int scal_merge_main(int argc, char **argv)
         size_t runs = 0;
         for (size_t i = 0; i < nin; i++)
             runs += src[i].nruns;
-        fprintf(stderr, "scal merge: %zu runs of %zu configurations from %zu files into %s\n",
-                runs, m.nconfigs, nin, out);
+        fprintf(stderr, "scal merge: %zu runs of %zu configurations from %zu files into %s\n", runs,
+                m.nconfigs, nin, out);
     }
     for (size_t i = 0; src && i < nin; i++) {
         free_source(&src[i]);

@@ -44,16 +44,19 @@ int scal_omp_inspect(const char *program, char *path, size_t pathlen, enum scal_
 {
     if (resolve(program, path, pathlen) < 0) {
         snprintf(why, whylen, "program '%s' %s", program,
-                 strchr(program, '/') ? (access(path, F_OK) ? "does not exist" : "is not executable")
-                                      : "is not in PATH");
+                 strchr(program, '/')
+                     ? (access(path, F_OK) ? "does not exist" : "is not executable")
+                     : "is not in PATH");
         return SCAL_ENOENT;
     }
     elf_version(EV_CURRENT);
     int fd = open(path, O_RDONLY);
     Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
     if (!e || elf_kind(e) != ELF_K_ELF) {
-        snprintf(why, whylen, "program '%s' is not an ELF executable (a script? then give its "
-                 "interpreter and the script as arguments)", path);
+        snprintf(why, whylen,
+                 "program '%s' is not an ELF executable (a script? then give its "
+                 "interpreter and the script as arguments)",
+                 path);
         if (e) elf_end(e);
         if (fd >= 0) close(fd);
         return SCAL_EFORMAT;
@@ -62,8 +65,8 @@ int scal_omp_inspect(const char *program, char *path, size_t pathlen, enum scal_
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(e, scn)) != NULL) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_DYNAMIC && sh.sh_type != SHT_DYNSYM &&
-                                        sh.sh_type != SHT_SYMTAB))
+        if (!gelf_getshdr(scn, &sh) ||
+            (sh.sh_type != SHT_DYNAMIC && sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB))
             continue;
         Elf_Data *d = elf_getdata(scn, NULL);
         if (!d) continue;
@@ -93,8 +96,8 @@ int scal_omp_inspect(const char *program, char *path, size_t pathlen, enum scal_
     }
     elf_end(e);
     close(fd);
-    *kind = omp ? SCAL_OMP_LIBOMP
-            : gomp ? SCAL_OMP_LIBGOMP
+    *kind = omp         ? SCAL_OMP_LIBOMP
+            : gomp      ? SCAL_OMP_LIBGOMP
             : static_rt ? SCAL_OMP_STATIC
                         : SCAL_OMP_NONE;
     (void)uses;
@@ -103,12 +106,15 @@ int scal_omp_inspect(const char *program, char *path, size_t pathlen, enum scal_
 
 int scal_omp_find_libomp(char *path, size_t len, char *why, size_t whylen)
 {
-    static const char *const places[] = {
-        "/usr/lib/llvm-18/lib/libomp.so.5", "/usr/lib/llvm-17/lib/libomp.so.5",
-        "/usr/lib/llvm-16/lib/libomp.so.5", "/usr/lib/llvm-15/lib/libomp.so.5",
-        "/usr/lib/llvm-14/lib/libomp.so.5", "/usr/lib/x86_64-linux-gnu/libomp.so.5",
-        "/usr/lib/aarch64-linux-gnu/libomp.so.5", "/usr/local/lib/libomp.so",
-        "/usr/lib64/libomp.so"};
+    static const char *const places[] = {"/usr/lib/llvm-18/lib/libomp.so.5",
+                                         "/usr/lib/llvm-17/lib/libomp.so.5",
+                                         "/usr/lib/llvm-16/lib/libomp.so.5",
+                                         "/usr/lib/llvm-15/lib/libomp.so.5",
+                                         "/usr/lib/llvm-14/lib/libomp.so.5",
+                                         "/usr/lib/x86_64-linux-gnu/libomp.so.5",
+                                         "/usr/lib/aarch64-linux-gnu/libomp.so.5",
+                                         "/usr/local/lib/libomp.so",
+                                         "/usr/lib64/libomp.so"};
     const char *env = getenv("SCAL_LIBOMP");
     if (env && *env) {
         snprintf(path, len, "%s", env);
@@ -121,7 +127,8 @@ int scal_omp_find_libomp(char *path, size_t len, char *why, size_t whylen)
             snprintf(path, len, "%s", places[i]);
             return SCAL_OK;
         }
-    snprintf(why, whylen, "no libomp.so found (install LLVM's OpenMP runtime, e.g. Debian's "
-                          "libomp-dev, or set SCAL_LIBOMP=/path/to/libomp.so)");
+    snprintf(why, whylen,
+             "no libomp.so found (install LLVM's OpenMP runtime, e.g. Debian's "
+             "libomp-dev, or set SCAL_LIBOMP=/path/to/libomp.so)");
     return SCAL_ENOENT;
 }

@@ -17,9 +17,12 @@ static double now_s(void)
 void scal_format_duration(double s, char *out, size_t len)
 {
     long t = (long)(s + 0.5);
-    if (t >= 3600) snprintf(out, len, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60, t % 60);
-    else if (t >= 60) snprintf(out, len, "%ldm%02lds", t / 60, t % 60);
-    else snprintf(out, len, "%.1fs", s);
+    if (t >= 3600)
+        snprintf(out, len, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60, t % 60);
+    else if (t >= 60)
+        snprintf(out, len, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(out, len, "%.1fs", s);
 }
 
 double scal_progress_elapsed(const struct scal_progress *p)
@@ -41,7 +44,8 @@ static void bar(struct scal_progress *p, const char *what)
     char el[32], eta[32] = "?";
     double e = scal_progress_elapsed(p);
     scal_format_duration(e, el, sizeof(el));
-    if (p->done) scal_format_duration(e / (double)p->done * (double)(p->total - p->done), eta, sizeof(eta));
+    if (p->done)
+        scal_format_duration(e / (double)p->done * (double)(p->total - p->done), eta, sizeof(eta));
     int width = 24, fill = p->total ? (int)((double)width * (double)p->done / (double)p->total) : 0;
     char b[32];
     memset(b, '#', (size_t)fill);

@@ -54,7 +54,8 @@ int scal_cw_payload_from_run_file(const char *path, struct scal_cw_payload *p)
         goto done;
     }
     if ((rc = scal_h5_read_strings(f, "strings", &p->strings, &p->nstrings)) < 0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_run_regions), (void **)&rows, &nrows)) < 0)
+        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_run_regions), (void **)&rows, &nrows)) <
+            0)
         goto done;
     p->regions = calloc(nrows ? nrows : 1, sizeof(*p->regions));
     p->stats = calloc(nrows ? nrows : 1, sizeof(*p->stats));

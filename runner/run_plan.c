@@ -78,11 +78,14 @@ static int parse_freqs(const char *text, int64_t **out, size_t *n)
          item = strtok_r(NULL, ",", &save)) {
         char *end;
         double v = strtod(item, &end);
-        double scale = !strcasecmp(end, "ghz") ? 1e6 : !strcasecmp(end, "mhz") ? 1e3
-                       : !strcasecmp(end, "khz") || !*end                       ? 1
-                                                                                 : -1;
-        if (end == item || scale < 0 || v <= 0) rc = SCAL_EINVAL;
-        else rc = push_int(out, n, (int64_t)(v * scale + 0.5));
+        double scale = !strcasecmp(end, "ghz")            ? 1e6
+                       : !strcasecmp(end, "mhz")          ? 1e3
+                       : !strcasecmp(end, "khz") || !*end ? 1
+                                                          : -1;
+        if (end == item || scale < 0 || v <= 0)
+            rc = SCAL_EINVAL;
+        else
+            rc = push_int(out, n, (int64_t)(v * scale + 0.5));
     }
     free(copy);
     if (rc == SCAL_OK && !*n) rc = SCAL_EINVAL;
@@ -177,10 +180,14 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv, char *wh
         }
         if (a[0] != '-') break; /* the program */
         /* flags without a value */
-        if (!strcmp(a, "--dry-run")) p->dry_run = true;
-        else if (!strcmp(a, "--fail-fast")) p->fail_fast = true;
-        else if (!strcmp(a, "--keep-runs")) p->keep_runs = true;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) p->quiet = true;
+        if (!strcmp(a, "--dry-run"))
+            p->dry_run = true;
+        else if (!strcmp(a, "--fail-fast"))
+            p->fail_fast = true;
+        else if (!strcmp(a, "--keep-runs"))
+            p->keep_runs = true;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+            p->quiet = true;
         else if (i + 1 >= argc)
             return fail(why, len, "option '%s' needs a value; see 'scal run --help'", a, NULL);
         else {
@@ -213,14 +220,22 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv, char *wh
                                 "bad frequency list '%s': kHz or with a unit, e.g. "
                                 "1200000,2.4GHz,1800MHz%s",
                                 v, NULL);
-            } else if (!strcmp(a, "--governor")) rc = dup_opt(&p->governor, v);
-            else if (!strcmp(a, "--affinity")) rc = dup_opt(&p->affinity, v);
-            else if (!strcmp(a, "--cores")) rc = dup_opt(&p->cores, v);
-            else if (!strcmp(a, "-s") || !strcmp(a, "--sensors")) rc = dup_opt(&p->sensors, v);
-            else if (!strcmp(a, "-o") || !strcmp(a, "--output")) rc = dup_opt(&p->output, v);
-            else if (!strcmp(a, "--tool")) rc = dup_opt(&p->tool, v);
-            else if (!strcmp(a, "--sysfs-root")) rc = dup_opt(&p->sysfs_root, v);
-            else if (!strcmp(a, "--resume")) rc = dup_opt(&p->resume, v);
+            } else if (!strcmp(a, "--governor"))
+                rc = dup_opt(&p->governor, v);
+            else if (!strcmp(a, "--affinity"))
+                rc = dup_opt(&p->affinity, v);
+            else if (!strcmp(a, "--cores"))
+                rc = dup_opt(&p->cores, v);
+            else if (!strcmp(a, "-s") || !strcmp(a, "--sensors"))
+                rc = dup_opt(&p->sensors, v);
+            else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+                rc = dup_opt(&p->output, v);
+            else if (!strcmp(a, "--tool"))
+                rc = dup_opt(&p->tool, v);
+            else if (!strcmp(a, "--sysfs-root"))
+                rc = dup_opt(&p->sysfs_root, v);
+            else if (!strcmp(a, "--resume"))
+                rc = dup_opt(&p->resume, v);
             else if (!strcmp(a, "--plugin-opt")) {
                 const char *dot = strchr(v, '.'), *eq = strchr(v, '=');
                 if (!dot || !eq || dot > eq || dot == v)
@@ -232,8 +247,7 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv, char *wh
                 if (!(o[p->nplugin_opts++] = strdup(v))) return SCAL_ENOMEM;
             } else if (!strcmp(a, "--idle") || !strcmp(a, "--timeout")) {
                 double d = strtod(v, &end);
-                if (*end || d < 0)
-                    return fail(why, len, "bad %s '%s': seconds, 0 or more", a, v);
+                if (*end || d < 0) return fail(why, len, "bad %s '%s': seconds, 0 or more", a, v);
                 *(!strcmp(a, "--idle") ? &p->idle_s : &p->timeout_s) = d;
             } else if (!strcmp(a, "--order")) {
                 if (strcmp(v, "given") && strcmp(v, "shuffled"))
@@ -268,8 +282,10 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv, char *wh
     p->nthreads = nthreads;
     free(threads);
     if (p->nprogram && uses_placeholder(p, "{input}") && !p->ninputs)
-        return fail(why, len, "the program's arguments use {input} but no input is given "
-                              "(-i VALUE or --inputs-file FILE)%s%s", "", NULL);
+        return fail(why, len,
+                    "the program's arguments use {input} but no input is given "
+                    "(-i VALUE or --inputs-file FILE)%s%s",
+                    "", NULL);
     if (!p->ninputs && (rc = add_input(p, "", "")) < 0) return rc;
     if (!p->nfreqs) {
         if (!(p->freqs_khz = malloc(sizeof(*p->freqs_khz)))) return SCAL_ENOMEM;

@@ -32,8 +32,8 @@ struct scal_run_plan {
     char **argv_given; /* the `scal run` options as given (stored for --resume) */
     size_t nargv_given;
     /* the matrix */
-    size_t nconfigs;   /* nthreads * ninputs * nfreqs; config id = ((t * ni) + i) * nf + f */
-    uint32_t *order;   /* nconfigs * repetitions run slots: slot = config * reps + repetition */
+    size_t nconfigs; /* nthreads * ninputs * nfreqs; config id = ((t * ni) + i) * nf + f */
+    uint32_t *order; /* nconfigs * repetitions run slots: slot = config * reps + repetition */
     size_t nslots;
 };
 

@@ -49,38 +49,37 @@ struct campaign {
 
 static void usage(FILE *out)
 {
-    fputs(
-        "usage: scal run [OPTIONS] -- PROGRAM [ARGS...]\n"
-        "       scal run --resume CAMPAIGN.h5\n\n"
-        "Runs PROGRAM under the scal tool over threads x inputs x frequencies x repetitions and\n"
-        "gathers every run into one campaign file. {threads} and {input} in ARGS are replaced\n"
-        "per run (an argument that is exactly {input} becomes the input's words; without\n"
-        "{input} the input's words are appended). No shell is involved.\n\n"
-        "  -c, --threads LIST     thread counts: 1,2,4 or 1-8, 1-16:2, 1-64*2\n"
-        "                         (default: 1,2,4,... up to the number of CPUs)\n"
-        "  -r, --repetitions N    runs per configuration (default 1)\n"
-        "  -i, --input VALUE      a program input (repeatable); --label L names the last one\n"
-        "      --inputs-file F    inputs, one per line: VALUE or LABEL<TAB>VALUE\n"
-        "  -f, --frequencies L    CPU frequencies (kHz, or 2.4GHz, 1800MHz); needs cpufreq\n"
-        "      --governor G       cpufreq governor to set during the campaign\n"
-        "      --affinity A       compact, spread or a CPU list (0-3,8); sets OMP_PLACES\n"
-        "      --cores V          CPU hotplug/SMT: N (CPUs 0..N-1 online) or smt=off|on (root)\n"
-        "  -s, --sensors LIST     sensor plugins for every run (papi,rapl,rusage,proc)\n"
-        "      --plugin-opt P.O=V plugin option (repeatable), e.g. papi.events=PAPI_TOT_INS\n"
-        "      --sysfs-root DIR   where /sys is for the sysfs plugins (tests)\n"
-        "      --idle SECONDS     pause between runs\n"
-        "      --timeout SECONDS  stop a run after this long (recorded as timed out)\n"
-        "      --order given|shuffled, --seed N   run order (shuffled: reproducible by seed)\n"
-        "  -o, --output FILE      the campaign file (default scal-<program>.h5)\n"
-        "      --dry-run          print the matrix and the exact command lines, run nothing\n"
-        "      --resume FILE      run exactly the runs missing from FILE, as it was planned\n"
-        "      --fail-fast        stop at the first failed run\n"
-        "      --keep-runs        keep each run's own file in FILE.runs/\n"
-        "      --tool LIB         the libscal_ompt.so to use (default: the installed one)\n"
-        "  -q, --quiet            no progress output\n\n"
-        "Exit status: 0 all runs ok, 1 some runs failed (all recorded), 2 usage or set-up\n"
-        "error, 130 interrupted (the machine is restored, completed runs are kept).\n",
-        out);
+    fputs("usage: scal run [OPTIONS] -- PROGRAM [ARGS...]\n"
+          "       scal run --resume CAMPAIGN.h5\n\n"
+          "Runs PROGRAM under the scal tool over threads x inputs x frequencies x repetitions and\n"
+          "gathers every run into one campaign file. {threads} and {input} in ARGS are replaced\n"
+          "per run (an argument that is exactly {input} becomes the input's words; without\n"
+          "{input} the input's words are appended). No shell is involved.\n\n"
+          "  -c, --threads LIST     thread counts: 1,2,4 or 1-8, 1-16:2, 1-64*2\n"
+          "                         (default: 1,2,4,... up to the number of CPUs)\n"
+          "  -r, --repetitions N    runs per configuration (default 1)\n"
+          "  -i, --input VALUE      a program input (repeatable); --label L names the last one\n"
+          "      --inputs-file F    inputs, one per line: VALUE or LABEL<TAB>VALUE\n"
+          "  -f, --frequencies L    CPU frequencies (kHz, or 2.4GHz, 1800MHz); needs cpufreq\n"
+          "      --governor G       cpufreq governor to set during the campaign\n"
+          "      --affinity A       compact, spread or a CPU list (0-3,8); sets OMP_PLACES\n"
+          "      --cores V          CPU hotplug/SMT: N (CPUs 0..N-1 online) or smt=off|on (root)\n"
+          "  -s, --sensors LIST     sensor plugins for every run (papi,rapl,rusage,proc)\n"
+          "      --plugin-opt P.O=V plugin option (repeatable), e.g. papi.events=PAPI_TOT_INS\n"
+          "      --sysfs-root DIR   where /sys is for the sysfs plugins (tests)\n"
+          "      --idle SECONDS     pause between runs\n"
+          "      --timeout SECONDS  stop a run after this long (recorded as timed out)\n"
+          "      --order given|shuffled, --seed N   run order (shuffled: reproducible by seed)\n"
+          "  -o, --output FILE      the campaign file (default scal-<program>.h5)\n"
+          "      --dry-run          print the matrix and the exact command lines, run nothing\n"
+          "      --resume FILE      run exactly the runs missing from FILE, as it was planned\n"
+          "      --fail-fast        stop at the first failed run\n"
+          "      --keep-runs        keep each run's own file in FILE.runs/\n"
+          "      --tool LIB         the libscal_ompt.so to use (default: the installed one)\n"
+          "  -q, --quiet            no progress output\n\n"
+          "Exit status: 0 all runs ok, 1 some runs failed (all recorded), 2 usage or set-up\n"
+          "error, 130 interrupted (the machine is restored, completed runs are kept).\n",
+          out);
 }
 
 /* ---- resume ------------------------------------------------------------------------------- */
@@ -107,12 +106,13 @@ static int read_resume(const char *path, char ***args, size_t *nargs, struct sca
     }
     int rc = scal_h5_read_strings(f, "campaign/runner_argv", args, nargs);
     if (rc < 0)
-        snprintf(why, whylen, "'%s' was not made by scal run (no /campaign/runner_argv): it cannot "
-                 "be resumed", path);
-    if (rc == SCAL_OK &&
-        (rc = scal_h5_read_table(f, scal_table_runs.name, scal_table_runs.fields,
-                                 scal_table_runs.nfields, scal_table_runs.row_size, (void **)runs,
-                                 nruns)) < 0)
+        snprintf(why, whylen,
+                 "'%s' was not made by scal run (no /campaign/runner_argv): it cannot "
+                 "be resumed",
+                 path);
+    if (rc == SCAL_OK && (rc = scal_h5_read_table(f, scal_table_runs.name, scal_table_runs.fields,
+                                                  scal_table_runs.nfields, scal_table_runs.row_size,
+                                                  (void **)runs, nruns)) < 0)
         snprintf(why, whylen, "'%s': %s", path, scal__last_error(rc));
     H5Fclose(f);
     return rc;
@@ -164,8 +164,8 @@ static bool template_has(const struct scal_run_plan *p, const char *ph)
 static int setup(struct campaign *c, char *why, size_t len)
 {
     struct scal_run_plan *p = &c->plan;
-    int rc = scal_omp_inspect(p->program[0], c->program_path, sizeof(c->program_path), &c->omp,
-                              why, len);
+    int rc = scal_omp_inspect(p->program[0], c->program_path, sizeof(c->program_path), &c->omp, why,
+                              len);
     if (rc < 0) return rc;
     if (c->omp == SCAL_OMP_STATIC) {
         snprintf(why, len,
@@ -177,8 +177,10 @@ static int setup(struct campaign *c, char *why, size_t len)
     if (c->omp == SCAL_OMP_LIBGOMP &&
         (rc = scal_omp_find_libomp(c->libomp, sizeof(c->libomp), why, len)) < 0)
         return rc;
-    if (p->tool) snprintf(c->tool, sizeof(c->tool), "%s", p->tool);
-    else default_tool(c->tool, sizeof(c->tool));
+    if (p->tool)
+        snprintf(c->tool, sizeof(c->tool), "%s", p->tool);
+    else
+        default_tool(c->tool, sizeof(c->tool));
     if (!c->tool[0] || access(c->tool, R_OK) != 0) {
         snprintf(why, len, "the scal tool '%s' is missing (give --tool PATH/libscal_ompt.so)",
                  c->tool);
@@ -187,8 +189,8 @@ static int setup(struct campaign *c, char *why, size_t len)
     if (p->sysfs_root) setenv("SCAL_SYSFS_ROOT", p->sysfs_root, 1);
     c->a_freq = c->a_affinity = c->a_cores = -1;
     if ((c->a_threads = add_actuator(c, "threads", NULL, why, len)) < 0) return c->a_threads;
-    if ((c->a_input = add_actuator(c, "input", template_has(p, "{input}") ? NULL : "append=1",
-                                   why, len)) < 0)
+    if ((c->a_input = add_actuator(c, "input", template_has(p, "{input}") ? NULL : "append=1", why,
+                                   len)) < 0)
         return c->a_input;
     char gov[256];
     snprintf(gov, sizeof(gov), "governor=%s", p->governor ? p->governor : "");
@@ -204,9 +206,12 @@ static int setup(struct campaign *c, char *why, size_t len)
 static void affinity_value(const struct campaign *c, int32_t threads, char *out, size_t len)
 {
     const char *a = c->plan.affinity;
-    if (!a) out[0] = 0;
-    else if (!strcmp(a, "compact") || !strcmp(a, "spread")) snprintf(out, len, "%s:%d", a, threads);
-    else snprintf(out, len, "%s", a);
+    if (!a)
+        out[0] = 0;
+    else if (!strcmp(a, "compact") || !strcmp(a, "spread"))
+        snprintf(out, len, "%s:%d", a, threads);
+    else
+        snprintf(out, len, "%s", a);
 }
 
 /* Fills a launch for one configuration with every actuator applied (machine actuators too when
@@ -228,8 +233,10 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
     if (rc == SCAL_OK && c->a_affinity >= 0)
         rc = scal_actuators_apply(&c->act, c->a_affinity, v, &l->api, why, len);
     if (rc == SCAL_OK && apply_machine && c->a_freq >= 0) {
-        if (freq >= 0) snprintf(v, sizeof(v), "%lld", (long long)freq);
-        else v[0] = 0;
+        if (freq >= 0)
+            snprintf(v, sizeof(v), "%lld", (long long)freq);
+        else
+            v[0] = 0;
         rc = scal_actuators_apply(&c->act, c->a_freq, v, &l->api, why, len);
     }
     /* the tool and its settings */
@@ -243,7 +250,9 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
         const char *o = p->plugin_opts[i], *eq = strchr(o, '=');
         snprintf(name, sizeof(name), "SCAL_%.*s", (int)(eq - o), o);
         for (char *ch = name; *ch; ch++)
-            *ch = (*ch >= 'a' && *ch <= 'z') ? (char)(*ch - 32) : (*ch == '.' || *ch == '-') ? '_' : *ch;
+            *ch = (*ch >= 'a' && *ch <= 'z')   ? (char)(*ch - 32)
+                  : (*ch == '.' || *ch == '-') ? '_'
+                                               : *ch;
         rc = l->api.set_env(&l->api, name, eq + 1);
     }
     if (rc == SCAL_OK && c->omp == SCAL_OMP_LIBGOMP) {
@@ -259,11 +268,13 @@ static void config_text(const struct campaign *c, size_t config, uint32_t rep, c
                         size_t len)
 {
     const struct scal_run_plan *p = &c->plan;
-    size_t used = (size_t)snprintf(out, len, "threads=%d", p->threads[scal_plan_thread_of(p, config)]);
+    size_t used =
+        (size_t)snprintf(out, len, "threads=%d", p->threads[scal_plan_thread_of(p, config)]);
     const struct scal_run_input *in = &p->inputs[scal_plan_input_of(p, config)];
     if (in->label[0]) used += (size_t)snprintf(out + used, len - used, " input=%s", in->label);
     int64_t f = p->freqs_khz[scal_plan_freq_of(p, config)];
-    if (f >= 0 && used < len) used += (size_t)snprintf(out + used, len - used, " freq=%lldkHz", (long long)f);
+    if (f >= 0 && used < len)
+        used += (size_t)snprintf(out + used, len - used, " freq=%lldkHz", (long long)f);
     if (used < len) snprintf(out + used, len - used, " rep=%u", rep + 1);
 }
 
@@ -291,9 +302,12 @@ static int build_configs(struct campaign *c, char *why, size_t len)
         c->config_affinity[k] = strdup(aff);
         if (!c->config_argv[k] || !c->config_affinity[k]) return SCAL_ENOMEM;
         size_t in = scal_plan_input_of(p, k);
-        c->configs[k] = (struct scal_cw_config){threads, (uint32_t)in, p->inputs[in].label,
+        c->configs[k] = (struct scal_cw_config){threads,
+                                                (uint32_t)in,
+                                                p->inputs[in].label,
                                                 p->freqs_khz[scal_plan_freq_of(p, k)],
-                                                c->config_affinity[k], c->config_argv[k]};
+                                                c->config_affinity[k],
+                                                c->config_argv[k]};
     }
     return SCAL_OK;
 }
@@ -375,12 +389,13 @@ static int create_file(struct campaign *c, char **argv_given, size_t nargv, char
     if (rc == SCAL_OK) {
         hid_t f = H5Fopen(c->output, H5F_ACC_RDWR, H5P_DEFAULT);
         hid_t g = f >= 0 ? H5Gopen2(f, "campaign", H5P_DEFAULT) : -1;
-        rc = g >= 0 ? scal_h5_write_strings(g, "runner_argv", (const char *const *)argv_given, nargv)
-                    : SCAL_EHDF5;
+        rc = g >= 0
+                 ? scal_h5_write_strings(g, "runner_argv", (const char *const *)argv_given, nargv)
+                 : SCAL_EHDF5;
         /* what --resume needs to rebuild the same plan */
         if (rc == SCAL_OK)
             rc = scal_h5_attr_set_str(g, "omp_runtime",
-                                      c->omp == SCAL_OMP_LIBGOMP ? "libgomp (run against libomp)"
+                                      c->omp == SCAL_OMP_LIBGOMP  ? "libgomp (run against libomp)"
                                       : c->omp == SCAL_OMP_LIBOMP ? "libomp"
                                                                   : "none found in the program");
         if (g >= 0) H5Gclose(g);
@@ -457,11 +472,13 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
                  : r.signal      ? SCAL_RUN_SIGNALED
                  : r.exit_code   ? SCAL_RUN_FAILED
                                  : SCAL_RUN_OK;
-    if (r.message[0]) snprintf(message, sizeof(message), "%s", r.message);
+    if (r.message[0])
+        snprintf(message, sizeof(message), "%s", r.message);
     else if (row.status == SCAL_RUN_TIMEOUT)
         snprintf(message, sizeof(message), "stopped after the %.1f s timeout", p->timeout_s);
     else if (row.status == SCAL_RUN_SIGNALED)
-        snprintf(message, sizeof(message), "killed by signal %d (%s)", r.signal, strsignal(r.signal));
+        snprintf(message, sizeof(message), "killed by signal %d (%s)", r.signal,
+                 strsignal(r.signal));
     else if (row.status == SCAL_RUN_FAILED)
         snprintf(message, sizeof(message), "exited with status %d", r.exit_code);
     struct scal_commit_ack ack;
@@ -475,12 +492,23 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     }
     t->attempted++;
     switch (row.status) {
-    case SCAL_RUN_OK: t->ok++; break;
-    case SCAL_RUN_TIMEOUT: t->timeout++; break;
-    case SCAL_RUN_NODATA: t->nodata++; break;
-    case SCAL_RUN_LAUNCH: t->launch++; break;
-    case SCAL_RUN_SIGNALED: t->signaled++; break;
-    default: t->failed++;
+    case SCAL_RUN_OK:
+        t->ok++;
+        break;
+    case SCAL_RUN_TIMEOUT:
+        t->timeout++;
+        break;
+    case SCAL_RUN_NODATA:
+        t->nodata++;
+        break;
+    case SCAL_RUN_LAUNCH:
+        t->launch++;
+        break;
+    case SCAL_RUN_SIGNALED:
+        t->signaled++;
+        break;
+    default:
+        t->failed++;
     }
     if (ack.team_mismatch) t->mismatch++;
     if (row.status == SCAL_RUN_OK)
@@ -501,18 +529,22 @@ static void summary(struct campaign *c, const struct tally *t, struct scal_progr
     size_t bad = t->failed + t->timeout + t->nodata + t->launch + t->signaled;
     fprintf(stderr, "scal run: %zu runs in %s: %zu ok", t->attempted, el, t->ok);
     if (bad)
-        fprintf(stderr, ", %zu not ok (failed %zu, timed out %zu, killed %zu, no data %zu, not "
-                "started %zu)", bad, t->failed, t->timeout, t->signaled, t->nodata, t->launch);
+        fprintf(stderr,
+                ", %zu not ok (failed %zu, timed out %zu, killed %zu, no data %zu, not "
+                "started %zu)",
+                bad, t->failed, t->timeout, t->signaled, t->nodata, t->launch);
     fprintf(stderr, "\n");
     if (t->mismatch)
-        fprintf(stderr, "scal run: %zu runs did not use the requested thread count (the program "
-                "ignores OMP_NUM_THREADS or sets its own); see /runs team_mismatch\n", t->mismatch);
+        fprintf(stderr,
+                "scal run: %zu runs did not use the requested thread count (the program "
+                "ignores OMP_NUM_THREADS or sets its own); see /runs team_mismatch\n",
+                t->mismatch);
     if (t->freq_ignored)
         fprintf(stderr, "scal run: %zu runs ran at another frequency than requested\n",
                 t->freq_ignored);
     if (interrupted)
-        fprintf(stderr, "scal run: interrupted; %zu runs remain: scal run --resume %s\n",
-                remaining, c->output);
+        fprintf(stderr, "scal run: interrupted; %zu runs remain: scal run --resume %s\n", remaining,
+                c->output);
     fprintf(stderr, "scal run: campaign file: %s\n", c->output);
     if (!interrupted) fprintf(stderr, "scal run: next: scal report %s\n", c->output);
 }
@@ -593,8 +625,10 @@ int scal_runner_main(int argc, char **argv)
         fprintf(stderr, "scal run: %s uses GCC's libgomp (no OMPT): running it against %s\n",
                 c->program_path, c->libomp);
     if (c->omp == SCAL_OMP_NONE && !quiet)
-        fprintf(stderr, "scal run: note: %s links no OpenMP runtime itself; runs without an "
-                "OMPT runtime will be recorded as 'no data'\n", c->program_path);
+        fprintf(stderr,
+                "scal run: note: %s links no OpenMP runtime itself; runs without an "
+                "OMPT runtime will be recorded as 'no data'\n",
+                c->program_path);
     if ((rc = build_configs(c, why, sizeof(why))) < 0) goto out;
     if (c->plan.dry_run) {
         status = dry_run(c);
@@ -602,8 +636,10 @@ int scal_runner_main(int argc, char **argv)
     }
     if (!c->plan.resume) {
         if (access(c->output, F_OK) == 0) {
-            snprintf(why, sizeof(why), "'%s' exists: continue it with --resume %s, or choose "
-                     "another file with -o", c->output, c->output);
+            snprintf(why, sizeof(why),
+                     "'%s' exists: continue it with --resume %s, or choose "
+                     "another file with -o",
+                     c->output, c->output);
             goto out;
         }
         if ((rc = create_file(c, argv_given, nargv_given, why, sizeof(why))) < 0) goto out;

@@ -175,9 +175,11 @@ struct scal_sensor_thread_ctx *scal_sensor_thread_attach(struct scal_sensor_sess
     t->inst_all = calloc(nn, sizeof(uint64_t));
     t->inst_enc = calloc(nn, sizeof(uint64_t));
     t->team = malloc(nn * sizeof(int32_t));
-    if (!t->begin || !t->now || !t->acc || !t->inst_all || !t->inst_enc || !t->team) {
+    t->side_acc = calloc(SCAL_SENSOR_SIDE_ROWS * nm, sizeof(double));
+    if (!t->begin || !t->now || !t->acc || !t->inst_all || !t->inst_enc || !t->team ||
+        !t->side_acc) {
         free(t->begin), free(t->now), free(t->acc), free(t->inst_all), free(t->inst_enc);
-        free(t->team), free(t);
+        free(t->team), free(t->side_acc), free(t);
         return NULL;
     }
     memset(t->team, 0xff, nn * sizeof(int32_t));
@@ -213,7 +215,41 @@ void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t
                        int encountering)
 {
     uint32_t d = t->depth++;
-    if (d < SCAL_SENSOR_MAX_DEPTH) read_all(t, t->begin + (size_t)d * t->session->nregion);
+    if (d < SCAL_SENSOR_MAX_DEPTH) {
+        t->begin_node[d] = node;
+        read_all(t, t->begin + (size_t)d * t->session->nregion);
+    }
+}
+
+/* Where the sums of (node, team index) go on this thread: the node's row when the index is the
+ * one the thread first had there, else a side row. */
+static double *row_for(struct scal_sensor_thread_ctx *t, uint32_t node, int32_t team,
+                       uint64_t **inst_all, uint64_t **inst_enc)
+{
+    size_t nm = t->session->nregion;
+    if (t->team[node] < 0) t->team[node] = team;
+    if (t->team[node] == team) {
+        *inst_all = &t->inst_all[node];
+        *inst_enc = &t->inst_enc[node];
+        return t->acc + (size_t)node * nm;
+    }
+    uint32_t k;
+    for (k = 0; k < t->nside && !(t->side_node[k] == node && t->side_team[k] == team); k++) {
+    }
+    if (k == t->nside) {
+        if (k == SCAL_SENSOR_SIDE_ROWS) { /* full: the totals stay right, the split does not */
+            atomic_fetch_add(&t->session->team_changes, 1);
+            *inst_all = &t->inst_all[node];
+            *inst_enc = &t->inst_enc[node];
+            return t->acc + (size_t)node * nm;
+        }
+        t->side_node[k] = node;
+        t->side_team[k] = team;
+        t->nside++;
+    }
+    *inst_all = &t->side_inst_all[k];
+    *inst_enc = &t->side_inst_enc[k];
+    return t->side_acc + (size_t)k * nm;
 }
 
 void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t team_index,
@@ -221,10 +257,21 @@ void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t 
 {
     struct scal_sensor_session *s = t->session;
     if (t->depth == 0) return;
-    uint32_t d = --t->depth;
+    uint32_t d = t->depth - 1;
+    if (d < SCAL_SENSOR_MAX_DEPTH && t->begin_node[d] != node) {
+        /* an end the tool never reported left a level open: close up to this node's level */
+        uint32_t k = d;
+        while (k > 0 && d - k < 4 && t->begin_node[k] != node)
+            k--;
+        if (t->begin_node[k] != node) return; /* not ours: ignore this end */
+        t->errors++;
+        d = k;
+    }
+    t->depth = d;
     if (d >= SCAL_SENSOR_MAX_DEPTH || node >= s->max_nodes) return;
     const double *b = t->begin + (size_t)d * s->nregion;
-    double *acc = t->acc + (size_t)node * s->nregion;
+    uint64_t *inst_all, *inst_enc;
+    double *acc = row_for(t, node, (int32_t)team_index, &inst_all, &inst_enc);
     read_all(t, t->now);
     for (uint32_t m = 0; m < s->nregion; m++) {
         const struct scal_sensor_plugin *p = &s->plugins[s->region_plugin[m]];
@@ -235,12 +282,8 @@ void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t 
         else
             acc[m] += t->now[m] - b[m];
     }
-    t->inst_all[node]++;
-    if (encountering) t->inst_enc[node]++;
-    if (t->team[node] < 0)
-        t->team[node] = (int32_t)team_index;
-    else if (t->team[node] != (int32_t)team_index)
-        atomic_fetch_add(&s->team_changes, 1);
+    (*inst_all)++;
+    if (encountering) (*inst_enc)++;
 }
 
 void scal_sensor_session_stop(struct scal_sensor_session *s)

@@ -16,6 +16,9 @@
 #define SCAL_SENSOR_MAX_METRICS 64 /* region-timed metrics of all plugins together */
 #define SCAL_SENSOR_MAX_THREADS 1024
 #define SCAL_SENSOR_MAX_DEPTH 64
+/* (node, team index) pairs a thread met besides the first team index it had in a node (libomp may
+ * give a thread another index in a later instance, e.g. around nested teams) */
+#define SCAL_SENSOR_SIDE_ROWS 64
 
 struct scal_sensor_plugin {
     struct scal_loaded_plugin lp;
@@ -42,12 +45,18 @@ struct scal_sensor_thread_ctx {
     uint32_t depth;
     uint64_t errors;
     scal_sensor_thread *handles[SCAL_SENSOR_MAX_PLUGINS];
-    double *begin;      /* [SCAL_SENSOR_MAX_DEPTH][nregion] */
+    double *begin; /* [SCAL_SENSOR_MAX_DEPTH][nregion] */
+    uint32_t begin_node[SCAL_SENSOR_MAX_DEPTH];
     double *now;        /* [nregion] */
     double *acc;        /* [max_nodes][nregion] */
     uint64_t *inst_all; /* [max_nodes] instances this thread took part in */
     uint64_t *inst_enc; /* [max_nodes] instances this thread encountered (opened) */
     int32_t *team;      /* [max_nodes] team index of the first instance, -1 none */
+    uint32_t nside;
+    uint32_t side_node[SCAL_SENSOR_SIDE_ROWS];
+    int32_t side_team[SCAL_SENSOR_SIDE_ROWS];
+    uint64_t side_inst_all[SCAL_SENSOR_SIDE_ROWS], side_inst_enc[SCAL_SENSOR_SIDE_ROWS];
+    double *side_acc; /* [SCAL_SENSOR_SIDE_ROWS][nregion] */
 };
 
 struct scal_sensor_session {

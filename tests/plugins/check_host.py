@@ -108,7 +108,8 @@ def main():
             check(value(rid["B"], -1, "counting.thread_ops")["value"] == reps * T, "B thread total")
             # C is inclusive of the nested D on the same thread, not of D's other threads.
             for t in range(T):
-                check(value(rid["C"], t, "counting.thread_ops")["value"] == reps * 11, "C thread %d inclusive of its D share" % t)
+                v = value(rid["C"], t, "counting.thread_ops")
+                check(v["value"] == reps * 11, "C thread %d inclusive of its D share: %g over %d instances" % (t, v["value"], v["instances"]))
             check(value(rid["C"], -1, "counting.process_ops")["value"] == 0, "C changes no process counter")
             check(value(rid["D"], -1, "counting.thread_ops")["value"] == reps * T * 2, "D total: two members per nested team")
             # Run values: the main thread's counter and the process counter between start and end.
