@@ -584,10 +584,10 @@ int scal_runner_main(int argc, char **argv)
         scal_run_plan_free(&c->plan);
         return 2;
     }
-    bool quiet = c->plan.quiet, dry = c->plan.dry_run;
+    bool quiet = c->plan.quiet, dry = c->plan.dry_run, resuming = c->plan.resume != NULL;
     char **argv_given = c->plan.argv_given;
     size_t nargv_given = c->plan.nargv_given + c->plan.nprogram;
-    if (c->plan.resume) {
+    if (resuming) {
         snprintf(c->output, sizeof(c->output), "%s", c->plan.resume);
         if (read_resume(c->output, &stored, &nstored, &runs, &nruns, why, sizeof(why)) < 0)
             goto out;
@@ -634,7 +634,7 @@ int scal_runner_main(int argc, char **argv)
         status = dry_run(c);
         goto out;
     }
-    if (!c->plan.resume) {
+    if (!resuming) {
         if (access(c->output, F_OK) == 0) {
             snprintf(why, sizeof(why),
                      "'%s' exists: continue it with --resume %s, or choose "

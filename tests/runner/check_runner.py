@@ -1,0 +1,337 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# scal run / scal merge on real OpenMP programs; the campaign files are read with h5py.
+#
+#   check_runner.py SCENARIO --scal SCAL --prog CAMPAIGN_PROG --demo SCAL_DEMO --source SRC --gcc GCC
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+    print("ok: " + msg)
+
+
+def scal(args, *cmd, expect=0, env=None, timeout=600):
+    e = dict(os.environ, OMP_WAIT_POLICY="passive")
+    e.update(env or {})
+    p = subprocess.run([args.scal] + list(cmd), capture_output=True, text=True, env=e, timeout=timeout, cwd=args.work)
+    if expect is not None:
+        check(p.returncode == expect, "scal %s -> exit %d (expected %d)\nstderr: %s" % (" ".join(cmd[:3]), p.returncode, expect, p.stderr[-1500:]))
+    return p
+
+
+class Campaign:
+    def __init__(self, path):
+        self.f = h5py.File(path, "r")
+        self.strings = [s.decode() if isinstance(s, bytes) else s for s in self.f["strings"][()]]
+        self.configs = self.f["configs"][()]
+        self.runs = self.f["runs"][()]
+        self.regions = self.f["regions"][()]
+        self.stats = self.f["region_stats"][()]
+
+    def s(self, i):
+        return self.strings[i]
+
+    def run_keys(self):
+        """(threads, input label, repetition, status) of every run."""
+        out = []
+        for r in self.runs:
+            c = self.configs[r["config"]]
+            out.append((int(c["threads"]), self.s(c["input_label"]), int(r["repetition"]), int(r["status"])))
+        return sorted(out)
+
+    def region_names(self):
+        return sorted({self.s(r["name"]) for r in self.regions})
+
+    def region_lines(self):
+        return sorted({int(r["line_first"]) for r in self.regions if r["line_first"] > 0})
+
+
+def marker(source, m):
+    with open(source) as f:
+        for n, line in enumerate(f, 1):
+            if m in line:
+                return n
+    fail("no marker " + m)
+
+
+def scenario_campaign(args):
+    out = os.path.join(args.work, "demo.h5")
+    p = scal(args, "run", "-c", "1,2,4", "-r", "2", "-i", "20", "-i", "40", "--label", "medium", "-i", "60", "-o", out, "--", args.demo, "{input}")
+    check("18 runs" in p.stderr and "18 ok" in p.stderr, "summary counts 18 ok runs")
+    check("next: scal report" in p.stderr, "summary says what to run next")
+    c = Campaign(out)
+    check(c.f.attrs["scal_format"] in ("scal-campaign", b"scal-campaign"), "a campaign file")
+    check(len(c.configs) == 9, "9 configurations")
+    keys = c.run_keys()
+    want = sorted((t, lab, rep, 0) for t in (1, 2, 4) for lab in ("20", "medium", "60") for rep in (0, 1))
+    check(keys == want, "exactly the expected runs, all ok")
+    check(sorted(int(x) for x in c.f["campaign/threads"][()]) == [1, 2, 4], "thread counts stored")
+    labels = [x.decode() if isinstance(x, bytes) else x for x in c.f["campaign/inputs"][()]]
+    check(labels == ["20", "medium", "60"], "input labels in order: %s" % labels)
+    for cfg in c.configs:
+        argv = c.s(cfg["argv"])
+        check(argv.endswith(" 20") or argv.endswith(" 40") or argv.endswith(" 60"), "argv has the input value: " + argv)
+    names = c.region_names()
+    for want_name in ("whole program", "setup"):
+        check(want_name in names, "region %r unified across runs" % want_name)
+    # every run has the same region identities (no duplicates from unification)
+    per_run = {}
+    for s in c.stats:
+        per_run.setdefault(int(s["run"]), set()).add(int(s["region"]))
+    check(len(per_run) == 18 and all(len(v) == len(per_run[0]) for v in per_run.values()), "every run has the same %d regions" % len(per_run[0]))
+    check(len(c.regions) == len(per_run[0]), "no duplicate regions in the campaign (%d)" % len(c.regions))
+    for r in c.runs:
+        check(r["team_observed"] == c.configs[r["config"]]["threads"] and not r["team_mismatch"], "run %d used the requested team" % r["id"])
+    check(all("done" not in c.s(r["stdout_tail"]) or True for r in c.runs), "stdout tails readable")
+    c.f.close()  # scal report writes /analysis into the file
+    p = scal(args, "check", out)
+    check("ok" in p.stdout, "scal check accepts the campaign")
+    p = scal(args, "report", out, "-o", os.path.join(args.work, "report"))
+    check(os.path.exists(os.path.join(args.work, "report", "index.png")), "scal report draws the diagrams")
+    # the same output again is refused, nothing is overwritten
+    p = scal(args, "run", "-c", "1", "-o", out, "--", args.demo, "20", expect=2)
+    check("exists" in p.stderr and "--resume" in p.stderr, "existing file refused with a hint: " + p.stderr.strip())
+    check(len(Campaign(out).runs) == 18, "existing campaign untouched")
+
+
+def scenario_placeholders(args):
+    out = os.path.join(args.work, "threads-arg.h5")
+    p = scal(args, "run", "-c", "1,2,3", "-i", "10", "-o", out, "--dry-run", "--", args.prog, "{input}", "{threads}")
+    check("cmd: " + args.prog + " 10 3" in p.stdout, "dry run shows the exact command line")
+    check("OMP_NUM_THREADS=3" in p.stdout and "OMP_TOOL_LIBRARIES=" in p.stdout, "dry run shows the environment")
+    check(not os.path.exists(out), "dry run writes nothing")
+    env = {"OMP_NUM_THREADS": "1"}
+    scal(args, "run", "-c", "1,2,3", "-i", "10", "-o", out, "--", args.prog, "{input}", "{threads}", env=env)
+    c = Campaign(out)
+    for r in c.runs:
+        cfg = c.configs[r["config"]]
+        check(c.s(cfg["argv"]).endswith(" 10 %d" % cfg["threads"]), "argv carries {threads}: " + c.s(cfg["argv"]))
+        check(r["team_observed"] == cfg["threads"], "the program's own thread argument took effect")
+    # an input with several words, no placeholder: the words are appended as arguments
+    out2 = os.path.join(args.work, "append.h5")
+    p = scal(args, "run", "-c", "2", "-i", "ignore 5", "-o", out2, "--dry-run", "--", args.prog)
+    check("cmd: %s ignore 5" % args.prog in p.stdout, "input words appended without a placeholder")
+
+
+def scenario_failures(args):
+    out = os.path.join(args.work, "failures.h5")
+    p = scal(args, "run", "-c", "1,2", "-i", "10", "-i", "fail", "-i", "hang", "-i", "ignore 10", "--timeout", "3", "-o", out, "--", args.prog, "{input}", expect=1)
+    c = Campaign(out)
+    by = {}
+    for r in c.runs:
+        cfg = c.configs[r["config"]]
+        by[(c.s(cfg["input_label"]), int(cfg["threads"]))] = r
+    check(len(c.runs) == 8, "every run recorded, failed ones too")
+    ok, failed, hung, ign = by[("10", 2)], by[("fail", 2)], by[("hang", 2)], by[("ignore 10", 2)]
+    check(ok["status"] == 0, "good run ok")
+    check(failed["status"] == 1 and failed["exit_code"] == 3 and "status 3" in c.s(failed["message"]), "failing run: status failed, exit 3, message")
+    check("failing on purpose" in c.s(failed["stderr_tail"]), "stderr tail kept")
+    check(hung["status"] == 3 and "timeout" in c.s(hung["message"]) and 2.5 < hung["wall_s"] < 60, "hung run stopped by the timeout (%.1f s)" % hung["wall_s"])
+    check(ign["status"] == 0 and ign["team_mismatch"] == 1 and ign["team_observed"] == 3 and "ignored the requested 2 threads" in c.s(ign["message"]), "ignored thread count flagged: " + c.s(ign["message"]))
+    check("did not use the requested thread count" in p.stderr, "summary mentions the mismatch")
+    check("not ok" in p.stderr and "timed out 2" in p.stderr, "summary counts failures: " + p.stderr.strip().splitlines()[-4])
+    # fail-fast stops at the first failure
+    out2 = os.path.join(args.work, "failfast.h5")
+    scal(args, "run", "-c", "1", "-i", "fail", "-i", "10", "--fail-fast", "-o", out2, "--", args.prog, "{input}", expect=1)
+    check(len(Campaign(out2).runs) == 1, "--fail-fast: one run recorded")
+    # a program without OpenMP: recorded as 'no data' with the reason
+    out3 = os.path.join(args.work, "noomp.h5")
+    p = scal(args, "run", "-c", "1", "-o", out3, "--", "/bin/true", expect=1)
+    c3 = Campaign(out3)
+    check(c3.runs[0]["status"] == 5 and "OMPT" in c3.s(c3.runs[0]["message"]), "program without OpenMP: no data, with the reason")
+    check("links no OpenMP runtime" in p.stderr, "warned up front")
+
+
+def scenario_gcc(args):
+    if not args.gcc:
+        print("SKIP: no gcc")
+        sys.exit(77)
+    exe = os.path.join(args.work, "gcc_prog")
+    subprocess.run([args.gcc, "-O1", "-g", "-fopenmp", args.source, "-o", exe], check=True)
+    out = os.path.join(args.work, "gcc.h5")
+    p = scal(args, "run", "-c", "1,2", "-i", "10", "-o", out, "--", exe, "{input}")
+    check("libgomp" in p.stderr and "libomp" in p.stderr, "one line says the program runs against libomp")
+    c = Campaign(out)
+    check(all(r["status"] == 0 for r in c.runs) and len(c.runs) == 2, "gcc-built program measured")
+    lines = c.region_lines()
+    check(marker(args.source, "FIRST") in lines and marker(args.source, "SECOND") in lines, "its regions have source lines: %s" % lines)
+
+
+def campaign_keys_and_regions(path):
+    c = Campaign(path)
+    return [k[:3] for k in c.run_keys()], c.region_lines()
+
+
+def scenario_resume(args):
+    cmd = ["-c", "1,2,4", "-r", "2", "-i", "150", "-i", "250", "--order", "shuffled", "--seed", "7"]
+    whole = os.path.join(args.work, "whole.h5")
+    scal(args, "run", *cmd, "-o", whole, "--", args.prog, "{input}")
+    part = os.path.join(args.work, "killed.h5")
+    e = dict(os.environ, OMP_WAIT_POLICY="passive")
+    proc = subprocess.Popen([args.scal, "run", *cmd, "-o", part, "--", args.prog, "{input}"], env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=args.work)
+    time.sleep(2.0)
+    proc.kill()  # SIGKILL: no chance to clean up
+    proc.wait()
+    time.sleep(1.0)  # the committer closes the file; the orphaned program run finishes
+    c = Campaign(part)
+    n = len(c.runs)
+    check(0 < n < 12, "after SIGKILL the file opens and holds %d completed runs" % n)
+    c.f.close()
+    p = scal(args, "check", part)
+    check("ok" in p.stdout, "the interrupted campaign passes scal check")
+    p = scal(args, "run", "--resume", part)
+    check("resuming" in p.stderr, "resume says so")
+    a, ra = campaign_keys_and_regions(whole)
+    b, rb = campaign_keys_and_regions(part)
+    check(a == b, "resume ran exactly the missing runs: %d runs, same set as uninterrupted" % len(b))
+    check(ra == rb, "same regions as the uninterrupted campaign")
+    p = scal(args, "run", "--resume", part)
+    check("0 runs" in p.stderr, "resuming a complete campaign runs nothing")
+    p = scal(args, "run", "--resume", os.path.join(args.work, "nope.h5"), expect=2)
+    check("nope.h5" in p.stderr, "resume of a missing file names it")
+
+
+def scenario_merge(args):
+    base = ["-i", "20", "-i", "40", "-r", "2"]
+    a, b, whole, merged = (os.path.join(args.work, x) for x in ("a.h5", "b.h5", "whole.h5", "merged.h5"))
+    scal(args, "run", "-c", "1,2", *base, "-o", a, "--", args.prog, "{input}")
+    scal(args, "run", "-c", "4", *base, "-o", b, "--", args.prog, "{input}")
+    scal(args, "run", "-c", "1,2,4", *base, "-o", whole, "--", args.prog, "{input}")
+    scal(args, "merge", a, b, "-o", merged)
+    ka, ra = campaign_keys_and_regions(whole)
+    km, rm = campaign_keys_and_regions(merged)
+    check(ka == km, "merge of two halves has the whole's runs (%d)" % len(km))
+    check(ra == rm, "and the whole's regions")
+    cm, cw = Campaign(merged), Campaign(whole)
+    check(len(cm.regions) == len(cw.regions), "regions unified, not duplicated (%d)" % len(cm.regions))
+    check(len(cm.stats) == len(cw.stats), "every region row of every run kept")
+    check(sorted(int(x) for x in cm.f["campaign/threads"][()]) == [1, 2, 4], "thread counts joined")
+    p = scal(args, "check", merged)
+    check("ok" in p.stdout, "merged file passes scal check")
+    # the same half twice: repetitions renumbered, nothing lost
+    twice = os.path.join(args.work, "twice.h5")
+    scal(args, "merge", a, a, "-o", twice)
+    check(len(Campaign(twice).runs) == 2 * len(Campaign(a).runs), "the same campaign twice keeps both")
+    # conflicts and other programs are refused
+    other = os.path.join(args.work, "other.h5")
+    scal(args, "run", "-c", "1", "-i", "20", "-o", other, "--", args.prog, "{input}", "1")
+    p = scal(args, "merge", a, other, "-o", os.path.join(args.work, "conflict.h5"), expect=1)
+    check("conflicting configurations" in p.stderr, "same configuration, other command line: refused: " + p.stderr.strip())
+    demo = os.path.join(args.work, "demo.h5")
+    scal(args, "run", "-c", "1", "-i", "20", "-o", demo, "--", args.demo, "{input}")
+    p = scal(args, "merge", a, demo, "-o", os.path.join(args.work, "mixed.h5"), expect=1)
+    check("same program" in p.stderr, "campaigns of other programs refused")
+    check(not os.path.exists(os.path.join(args.work, "mixed.h5")), "nothing written on refusal")
+
+
+def fake_cpufreq(root, cpus=2):
+    for n in range(cpus):
+        d = os.path.join(root, "sys/devices/system/cpu/cpu%d/cpufreq" % n)
+        os.makedirs(d)
+        for name, v in (("scaling_governor", "ondemand"), ("scaling_available_governors", "ondemand userspace performance"),
+                        ("scaling_setspeed", "<unsupported>"), ("scaling_min_freq", "800000"), ("scaling_max_freq", "3000000"),
+                        ("scaling_cur_freq", "2100000"), ("cpuinfo_min_freq", "800000"), ("cpuinfo_max_freq", "3000000")):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(v + "\n")
+    with open(os.path.join(root, "sys/devices/system/cpu/online"), "w") as f:
+        f.write("0-%d\n" % (cpus - 1))
+
+
+def tree(root):
+    """The fake sysfs as {file: text}; scaling_setspeed is left out: the kernel itself shows
+    <unsupported> there whenever the governor is not userspace, a fake tree cannot."""
+    out = {}
+    for d, _, files in os.walk(root):
+        for n in files:
+            if n == "scaling_setspeed":
+                continue
+            with open(os.path.join(d, n)) as f:
+                out[os.path.relpath(os.path.join(d, n), root)] = f.read().strip()
+    return out
+
+
+def scenario_frequency(args):
+    root = os.path.join(args.work, "sysfs")
+    fake_cpufreq(root)
+    before = tree(root)
+    out = os.path.join(args.work, "freq.h5")
+    p = scal(args, "run", "-c", "1,2", "-f", "1200000,2.1GHz", "-i", "10", "--sysfs-root", root, "-o", out, "--", args.prog, "{input}", expect=0)
+    c = Campaign(out)
+    check(sorted({int(x["frequency_khz"]) for x in c.configs}) == [1200000, 2100000], "frequencies in the configurations")
+    r12 = [r for r in c.runs if c.configs[r["config"]]["frequency_khz"] == 1200000]
+    check(all(r["frequency_observed_khz"] == 2100000 for r in c.runs), "observed frequency read back and stored")
+    check(all("frequency request ignored" in c.s(r["message"]) for r in r12), "a request the hardware ignored is flagged")
+    check("another frequency than requested" in p.stderr, "and summarised")
+    check(tree(root) == before, "cpufreq files restored after the campaign")
+    # SIGINT in the middle: stops cleanly, restores, keeps completed runs
+    out2 = os.path.join(args.work, "freq-int.h5")
+    e = dict(os.environ, OMP_WAIT_POLICY="passive")
+    proc = subprocess.Popen([args.scal, "run", "-c", "1,2", "-r", "5", "-f", "1200000", "-i", "300", "--sysfs-root", root, "-o", out2, "--", args.prog, "{input}"],
+                            env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=args.work)
+    time.sleep(1.5)
+    mid = tree(root)
+    with open(os.path.join(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_setspeed")) as f:
+        check(f.read().strip() == "1200000", "frequency applied during the campaign")
+    check(mid["sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"].strip() == "userspace", "userspace governor set during the campaign")
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    check(proc.returncode == 130, "SIGINT: exit 130 (%d)" % proc.returncode)
+    check("--resume" in err, "says how to resume: " + err.strip().splitlines()[-2])
+    check(tree(root) == before, "cpufreq files restored after SIGINT")
+    n = len(Campaign(out2).runs)
+    check(0 < n < 10, "completed runs kept (%d)" % n)
+    # unavailable actuator: a clear error before anything runs
+    p = scal(args, "run", "-c", "1", "-f", "1200000", "--sysfs-root", os.path.join(args.work, "empty"), "-o", os.path.join(args.work, "f3.h5"), "--", args.prog, "10", expect=2)
+    check("frequency" in p.stderr and "cpufreq" in p.stderr, "unavailable frequency actuator explained: " + p.stderr.strip())
+
+
+def scenario_cli(args):
+    cases = [
+        (["run", "--bogus", "--", args.prog], "unknown option '--bogus'"),
+        (["run", "-c", "", "--", args.prog], "bad thread list ''"),
+        (["run", "-c", "4-1", "--", args.prog], "bad thread list '4-1'"),
+        (["run", "-c", "1"], "no program given"),
+        (["run", "-c", "1", "--", args.prog, "{input}"], "use {input} but no input"),
+        (["run", "-c", "1", "--", os.path.join(args.work, "missing-prog")], "does not exist"),
+        (["run", "-r", "0", "--", args.prog], "bad repetition count"),
+        (["run", "-f", "fast", "--", args.prog], "bad frequency list"),
+        (["run", "--plugin-opt", "papi", "--", args.prog], "PLUGIN.OPTION=VALUE"),
+        (["run", "--order", "random", "--", args.prog], "'given' or 'shuffled'"),
+        (["merge", "-o", os.path.join(args.work, "m.h5")], "no campaign files"),
+        (["merge", os.path.join(args.work, "none.h5"), "-o", os.path.join(args.work, "m.h5")], "none.h5"),
+    ]
+    for cmd, phrase in cases:
+        p = scal(args, *cmd, expect=None)
+        check(p.returncode in (1, 2) and phrase in p.stderr, "%s -> exit %d: %s" % (" ".join(cmd[:4]), p.returncode, p.stderr.strip()))
+    p = scal(args, "run", "--help")
+    check("--resume" in p.stdout and "{threads}" in p.stdout, "scal run --help documents the options")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario")
+    for a in ("--scal", "--prog", "--demo", "--source", "--gcc"):
+        ap.add_argument(a, default="")
+    args = ap.parse_args()
+    args.work = tempfile.mkdtemp(prefix="scal-runner-%s-" % args.scenario)
+    globals()["scenario_" + args.scenario](args)
+    shutil.rmtree(args.work, ignore_errors=True)
+    print("runner scenario %s passed" % args.scenario)
+
+
+main()
