@@ -163,6 +163,29 @@ static void print_run_header(const struct scal_file *f, FILE *out)
     free(date);
     free(host);
     free(reason);
+    /* sensors: whole-run values and the plugins that could not measure */
+    struct scal_sensor_value_row *sv = NULL;
+    struct scal_plugin_state_row *ps = NULL;
+    size_t nsv = 0, nps = 0, shown = 0;
+    if (scal_h5_exists(f->id, "sensors/values"))
+        scal_h5_read_table(f->id, "sensors/values", scal_table_sensor_values.fields,
+                           scal_table_sensor_values.nfields, scal_table_sensor_values.row_size,
+                           (void **)&sv, &nsv);
+    for (size_t i = 0; i < nsv; i++)
+        if (sv[i].region < 0 && sv[i].thread < 0)
+            fprintf(out, "%s%s %.6g %s", shown++ ? ", " : "  whole run: ",
+                    scal_file_str(f, sv[i].metric), sv[i].value, scal_file_str(f, sv[i].unit));
+    if (shown) fputc('\n', out);
+    if (scal_h5_exists(f->id, "sensors/plugins"))
+        scal_h5_read_table(f->id, "sensors/plugins", scal_table_plugin_states.fields,
+                           scal_table_plugin_states.nfields, scal_table_plugin_states.row_size,
+                           (void **)&ps, &nps);
+    for (size_t i = 0; i < nps; i++)
+        if (!ps[i].available)
+            fprintf(out, "  sensor %s unavailable: %s\n", scal_file_str(f, ps[i].name),
+                    scal_file_str(f, ps[i].reason));
+    free(sv);
+    free(ps);
     hid_t diag = H5Gopen2(f->id, "diagnostics", H5P_DEFAULT);
     if (diag >= 0) {
         int64_t total = 0;

@@ -123,6 +123,11 @@ def main():
             check(0.0025 <= med <= 0.05, "median sample interval %.4f s near the 5 ms period" % med)
             check(abs(f["sensors"].attrs["sample_period_s"] - 0.005) < 1e-9, "period recorded")
 
+    # scal show: per-region metric columns, whole-run values and unavailable sensors
+    p = subprocess.run([args.scal, "show", path], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0 and "counting.thread_ops [count]" in p.stdout, "scal show has a column per metric")
+    check("whole run: counting.thread_ops %d count" % (reps * 112) in p.stdout, "scal show prints whole-run values")
+    check("sensor initfail unavailable: simulated initialisation failure" in p.stdout, "scal show lists unavailable sensors")
     # A bad option value makes the plugin unavailable with the reason, the run goes on.
     path = run(args, work, "counting", 2, 3, {"SCAL_COUNTING_UNUSED": "abc"})
     with h5py.File(path, "r") as f:
