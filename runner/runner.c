@@ -565,7 +565,7 @@ int scal_runner_main(int argc, char **argv)
     static struct campaign cc;
     struct campaign *c = &cc;
     char why[2048] = "";
-    char **stored = NULL;
+    char **stored = NULL, **args = NULL;
     size_t nstored = 0;
     struct scal_run_row *runs = NULL;
     size_t nruns = 0;
@@ -592,13 +592,12 @@ int scal_runner_main(int argc, char **argv)
         if (read_resume(c->output, &stored, &nstored, &runs, &nruns, why, sizeof(why)) < 0)
             goto out;
         /* the stored plan, exactly as it was given */
-        char **args = calloc(nstored + 2, sizeof(*args));
+        args = calloc(nstored + 2, sizeof(*args)); /* the plan points into it: kept to the end */
         if (!args) goto out;
         args[0] = "run";
         memcpy(args + 1, stored, nstored * sizeof(*args));
         scal_run_plan_free(&c->plan);
         rc = scal_run_plan_parse(&c->plan, (int)nstored + 1, args, why, sizeof(why));
-        free(args);
         if (rc < 0) goto out;
         c->plan.quiet = quiet;
         c->plan.dry_run = dry;
@@ -695,8 +694,9 @@ int scal_runner_main(int argc, char **argv)
     status = stop_flag ? 130 : stop == 2 ? 2 : t.ok == t.attempted ? 0 : 1;
 out:
     if (why[0]) fprintf(stderr, "scal run: %s\n", why);
+    free_campaign(c);
+    free(args);
     scal_h5_free_strings(stored, nstored);
     free(runs);
-    free_campaign(c);
     return status;
 }
