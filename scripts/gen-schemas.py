@@ -65,7 +65,10 @@ run = {
          "datasets": [{"path": "diagnostics/messages", "type": "strings", "required": True}]},
         {"path": "trace", "required": False, "attributes": [
             {"name": n, "type": "int", "required": True} for n in ("capacity_per_thread", "recorded", "dropped")]},
-        {"path": "sensors", "required": False},
+        {"path": "sensors", "required": False, "attributes": [
+            {"name": "sample_period_s", "type": "float", "required": True}] + [
+            {"name": n, "type": "int", "required": True} for n in
+            ("samples_decimated", "read_errors", "threads_not_measured", "team_index_changes")]},
     ],
     "datasets": [{"path": "strings", "type": "strings", "required": True}],
     "tables": [
@@ -86,7 +89,13 @@ campaign = {
     "description": "A campaign: many runs of one program over a configuration matrix.",
     "attributes": ROOT_ATTRS,
     "groups": [{"path": "campaign", "required": True, "attributes": [
-        {"name": "program", "type": "string", "required": True}]}],
+        {"name": "program", "type": "string", "required": True}] + [
+        {"name": n, "type": "string", "required": False} for n in
+        ("command", "created_utc", "host", "cpu_model", "order", "note", "omp_runtime")] + [
+        {"name": n, "type": "int", "required": False} for n in ("repetitions", "seed")],
+        "datasets": [{"path": "campaign/inputs", "type": "strings", "required": False},
+                     {"path": "campaign/runner_argv", "type": "strings", "required": False,
+                      "description": "the scal run options and program as given; scal run --resume rebuilds the plan from them"}]}],
     "datasets": [{"path": "strings", "type": "strings", "required": True}],
     "tables": [
         {"path": "configs", "required": True, "members": members("SCAL_CONFIG_FIELDS")},
