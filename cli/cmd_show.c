@@ -173,8 +173,9 @@ static void print_run_header(const struct scal_file *f, FILE *out)
                            (void **)&sv, &nsv);
     for (size_t i = 0; i < nsv; i++)
         if (sv[i].region < 0 && sv[i].thread < 0)
-            fprintf(out, "%s%s %.6g %s", shown++ ? ", " : "  whole run: ",
-                    scal_file_str(f, sv[i].metric), sv[i].value, scal_file_str(f, sv[i].unit));
+            fprintf(out, "%s%s %.6g %s",
+                    shown++ ? ", " : "  whole run: ", scal_file_str(f, sv[i].metric), sv[i].value,
+                    scal_file_str(f, sv[i].unit));
     if (shown) fputc('\n', out);
     if (scal_h5_exists(f->id, "sensors/plugins"))
         scal_h5_read_table(f->id, "sensors/plugins", scal_table_plugin_states.fields,
@@ -388,9 +389,11 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
         char mc[32][64];
         for (size_t m = 0; m < metrics.n; m++) {
             double value = NAN;
-            for (size_t k = 0; k < nsv; k++)
+            for (size_t k = 0; k < nsv; k++) /* whole-run values show on the whole program */
                 if (sv[k].run == run->id && sv[k].thread == -1 &&
-                    sv[k].metric == metrics.names[m] && sv[k].region == (int32_t)st->region)
+                    sv[k].metric == metrics.names[m] &&
+                    (sv[k].region == (int32_t)st->region ||
+                     (st->region == 0 && sv[k].region == -1 && isnan(value))))
                     value = sv[k].value;
             cells[11 + m] = fmt(mc[m], 64, "%.6g", value);
         }

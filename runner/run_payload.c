@@ -18,8 +18,10 @@ void scal_cw_payload_free(struct scal_cw_payload *p)
     memset(p, 0, sizeof(*p));
 }
 
-/* Reads an optional run-file table of row type R and converts it to the run-prefixed type C. */
-#define READ_PREFIXED(file, desc, R, C, out, nout)                                                 \
+/* Reads an optional run-file table of row type R into the run-prefixed type C member by member
+ * (the run id in front changes the padding, so whole rows cannot be copied). */
+#define COPY_MEMBER(h5, ctype, member) dst_[i_].member = tmp_[i_].member;
+#define READ_PREFIXED(file, desc, R, C, FIELDS, out, nout)                                         \
     do {                                                                                           \
         R *tmp_ = NULL;                                                                            \
         size_t n_ = 0;                                                                             \
@@ -27,14 +29,16 @@ void scal_cw_payload_free(struct scal_cw_payload *p)
             rc = scal_h5_read_table(file, TABLE_ARGS(desc), (void **)&tmp_, &n_);                  \
             if (rc < 0) goto done;                                                                 \
         }                                                                                          \
-        out = calloc(n_ ? n_ : 1, sizeof(C));                                                      \
-        if (!out) {                                                                                \
+        C *dst_ = calloc(n_ ? n_ : 1, sizeof(C));                                                  \
+        out = dst_;                                                                                \
+        if (!dst_) {                                                                               \
             free(tmp_);                                                                            \
             rc = SCAL_ENOMEM;                                                                      \
             goto done;                                                                             \
         }                                                                                          \
-        for (size_t i_ = 0; i_ < n_; i_++)                                                         \
-            memcpy((char *)&out[i_] + offsetof(C, run) + sizeof(uint32_t), &tmp_[i_], sizeof(R));  \
+        for (size_t i_ = 0; i_ < n_; i_++) {                                                       \
+            FIELDS(COPY_MEMBER)                                                                    \
+        }                                                                                          \
         nout = n_;                                                                                 \
         free(tmp_);                                                                                \
     } while (0)
@@ -76,13 +80,16 @@ int scal_cw_payload_from_run_file(const char *path, struct scal_cw_payload *p)
     }
     p->nregions = p->nstats = nrows;
     READ_PREFIXED(f, scal_table_threads, struct scal_thread_row, struct scal_thread_stat_row,
-                  p->threads, p->nthreads);
+                  SCAL_THREAD_FIELDS, p->threads, p->nthreads);
     READ_PREFIXED(f, scal_table_sensor_values, struct scal_sensor_value_row,
-                  struct scal_run_sensor_value_row, p->values, p->nvalues);
+                  struct scal_run_sensor_value_row, SCAL_SENSOR_VALUE_FIELDS, p->values,
+                  p->nvalues);
     READ_PREFIXED(f, scal_table_sensor_samples, struct scal_sensor_sample_row,
-                  struct scal_run_sensor_sample_row, p->samples, p->nsamples);
+                  struct scal_run_sensor_sample_row, SCAL_SENSOR_SAMPLE_FIELDS, p->samples,
+                  p->nsamples);
     READ_PREFIXED(f, scal_table_plugin_states, struct scal_plugin_state_row,
-                  struct scal_run_plugin_state_row, p->plugins, p->nplugins);
+                  struct scal_run_plugin_state_row, SCAL_PLUGIN_STATE_FIELDS, p->plugins,
+                  p->nplugins);
 done:
     free(format);
     free(rows);

@@ -16,19 +16,14 @@ echo "demo: built scal (log: build.log)"
 mkdir -p "$out"
 scal=build/bin/scal
 demo=build/bin/scal_demo
-tool=build/lib/libscal_ompt.so
 
-if "$scal" run --help > /dev/null 2>&1; then
-  # A campaign: 1, 2, 4 threads x 3 inputs x 2 repetitions, then the PaScal Viewer diagrams.
-  rm -f "$out/campaign.h5"
-  "$scal" run -c 1,2,4 -r 2 -i small=40 -i medium=80 -i large=160 -o "$out/campaign.h5" -- "$demo" '{input}'
-  if "$scal" report --help > /dev/null 2>&1; then
-    "$scal" report "$out/campaign.h5" -o "$out/report"
-    echo "demo: diagrams in $out/report/ (summary: $out/report/summary.txt)"
-  fi
-  "$scal" show "$out/campaign.h5" | head -40
-else
-  # One measured run of the example program.
-  OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES="$PWD/$tool" SCAL_OUTPUT="$out/run.h5" "$demo" 100
-  if "$scal" show --help > /dev/null 2>&1; then "$scal" show "$out/run.h5"; fi
-fi
+# A campaign: 1, 2, 4 threads x 3 inputs x 2 repetitions of the bundled example, with the
+# resource-usage and sampling sensors, then the PaScal Viewer diagrams and the region table.
+rm -rf "$out/campaign.h5" "$out/campaign.h5.runs" "$out/report"
+"$scal" run -c 1,2,4 -r 2 -i 40 --label small -i 80 --label medium -i 160 --label large \
+  -s rusage,proc -o "$out/campaign.h5" -- "$demo" '{input}'
+"$scal" report "$out/campaign.h5" -o "$out/report"
+"$scal" show "$out/campaign.h5" --top 8 | head -30
+echo
+echo "demo: campaign file $out/campaign.h5; diagrams in $out/report/diagrams/*.png," \
+  "summary in $out/report/summary.txt"

@@ -109,6 +109,33 @@ def scenario_campaign(args):
     check(len(Campaign(out).runs) == 18, "existing campaign untouched")
 
 
+def scenario_sensors(args):
+    """Sensor values, samples, plugin states and per-thread rows reach the campaign unchanged."""
+    out = os.path.join(args.work, "sensors.h5")
+    scal(args, "run", "-c", "2", "-i", "200", "-s", "rusage,proc,rapl", "--keep-runs", "-o", out, "--", args.prog, "{input}",
+         env={"SCAL_SAMPLE_MS": "20"})
+    c = Campaign(out)
+    run_file = os.path.join(out + ".runs", "run-000000.h5")
+    check(os.path.exists(run_file), "--keep-runs keeps the run file")
+    with h5py.File(run_file, "r") as r:
+        rs = [x.decode() if isinstance(x, bytes) else x for x in r["strings"][()]]
+        rv = sorted((rs[v["metric"]], int(v["region"]), int(v["thread"]), float(v["value"])) for v in r["sensors/values"][()] if v["region"] < 0)
+        rt = sorted((int(t["thread"]), float(t["work_s"]), float(t["barrier_s"]), int(t["instances"])) for t in r["threads"][()])
+        rsamp = len(r["sensors/samples"][()])
+    cv = sorted((c.s(v["metric"]), int(v["region"]), int(v["thread"]), float(v["value"])) for v in c.f["sensor_values"][()] if v["region"] < 0)
+    check(rv == cv and len(cv) >= 8, "whole-run sensor values identical in the campaign (%d)" % len(cv))
+    utime = [v[3] for v in cv if v[0] == "rusage.utime"][0]
+    check(0.1 < utime < 10, "rusage.utime plausible: %.3f s" % utime)
+    ct = sorted((int(t["thread"]), float(t["work_s"]), float(t["barrier_s"]), int(t["instances"])) for t in c.f["thread_stats"][()])
+    check(rt == ct and all(0 <= t[1] < 5 for t in ct), "per-thread rows identical and plausible")
+    check(len(c.f["sensor_samples"][()]) == rsamp and rsamp >= 3, "samples kept (%d)" % rsamp)
+    samples = c.f["sensor_samples"][()]
+    check(all(0 <= s["time_s"] < 30 for s in samples), "sample times plausible")
+    plugins = {c.s(p["name"]): p for p in c.f["plugins"][()]}
+    check(plugins["rusage"]["available"] == 1 and plugins["rapl"]["available"] == 0 and "RAPL" in c.s(plugins["rapl"]["reason"]),
+          "plugin states with reasons: rapl: " + c.s(plugins["rapl"]["reason"]))
+
+
 def scenario_placeholders(args):
     out = os.path.join(args.work, "threads-arg.h5")
     p = scal(args, "run", "-c", "1,2,3", "-i", "10", "-o", out, "--dry-run", "--", args.prog, "{input}", "{threads}")
