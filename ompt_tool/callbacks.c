@@ -204,22 +204,30 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     }
 }
 
+/* parallel_end arrives on the encountering thread, and the regions a thread encounters nest
+ * strictly, so the region ending is this thread's innermost ENCOUNTER frame. The runtime's
+ * parallel_data only says whether the tool tracked the region at all: libomp 14 reads it from the
+ * team after returning the team to its pool, so with nested teams another thread's region, forked
+ * meanwhile on the reused team, can already have replaced it. */
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
                             int flags, const void *codeptr_ra)
 {
     struct scal_thread *t = scal_thread_get();
-    struct scal_instance *inst = instance_of(parallel_data);
-    if (!t || !inst) return;
+    if (!t || !instance_of(parallel_data)) return;
     uint64_t now = scal_now_ns();
     struct scal_frame *f = top_frame(t);
-    if (f && f->role == SCAL_FRAME_MEMBER && f->inst == inst) {
+    /* The primary thread's own member frame (its implicit-task end did not pop it). */
+    if (f && f->role == SCAL_FRAME_MEMBER && t->depth >= 2 &&
+        t->frames[t->depth - 2].role == SCAL_FRAME_ENCOUNTER &&
+        t->frames[t->depth - 2].inst == f->inst) {
         member_done(t, f, now);
         f = top_frame(t);
     }
-    if (!f || f->role != SCAL_FRAME_ENCOUNTER || f->inst != inst) {
+    if (!f || f->role != SCAL_FRAME_ENCOUNTER) {
         scal_diag_count(SCAL_DIAG_unmatched_end);
         return;
     }
+    struct scal_instance *inst = f->inst;
     uint32_t node = f->node;
     struct scal_node_stats *row = scal_thread_row(t, node);
     int32_t actual = atomic_load_explicit(&inst->actual, memory_order_relaxed);

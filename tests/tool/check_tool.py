@@ -131,6 +131,23 @@ def scenario_nested_serialized(args):
           "requested team 2, actual team 1 when nesting is off")
 
 
+def scenario_nested_team_reuse(args):
+    # Sibling inner teams end and fork concurrently, so the runtime hands a team one thread just
+    # returned to another (libomp 14 then reports the first thread's parallel_end with the second
+    # one's parallel_data). Every instance must still close under its own parent.
+    iters, team = 1000, 4
+    run = Run(args, prog_args=[str(iters), str(team)], env={"OMP_MAX_ACTIVE_LEVELS": "2", "OMP_WAIT_POLICY": "passive"}).open()
+    outer = run.by_line(marker_line(args.source, "/* OUTER */"))
+    inner = run.by_line(marker_line(args.source, "/* INNER */"))
+    check(len(outer) == 1 and len(inner) == 1, "one outer and one inner region")
+    check(inner[0]["parent"] == outer[0]["id"], "inner region nested in the outer one")
+    check(outer[0]["count"] == iters and inner[0]["count"] == team * iters,
+          "outer ran %d times (%d), inner %d times (%d)" % (iters, outer[0]["count"], team * iters, inner[0]["count"]))
+    d = run.f["diagnostics"].attrs
+    check(d["unmatched_end"] == 0 and d["open_at_exit"] == 0 and d["errors_total"] == 0,
+          "no unmatched ends, nothing open at exit (%d, %d)" % (d["unmatched_end"], d["open_at_exit"]))
+
+
 def scenario_listing4(args):
     run = Run(args, prog_args=["20000"], env={"OMP_NUM_THREADS": "4"}).open()
     red = run.by_line(marker_line(args.source, "/* REDUCTION */"))

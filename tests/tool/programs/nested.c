@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Known nesting for the tool tests: OUTER_ITERS outer regions of 2 threads, each thread running one
 // inner region of 2 threads, then a separate flat region. Lines of each pragma are checked by the
-// test.
+// test. Optional arguments replace OUTER_ITERS and the outer team size 2 (team-reuse stress).
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define OUTER_ITERS 3
 
@@ -21,10 +22,12 @@ static void inner_work(void)
                                              stays on the stack */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    for (volatile int it = 0; it < OUTER_ITERS; it++) {
-#pragma omp parallel num_threads(2) /* OUTER */
+    int iters = argc > 1 ? atoi(argv[1]) : OUTER_ITERS;
+    int outer_threads = argc > 2 ? atoi(argv[2]) : 2;
+    for (volatile int it = 0; it < iters; it++) {
+#pragma omp parallel num_threads(outer_threads) /* OUTER */
         {
             inner_work();
         }
