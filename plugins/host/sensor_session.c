@@ -54,6 +54,9 @@ static void start_plugin(struct scal_sensor_session *s, const char *name)
     }
     if (p->timing & SCAL_SENSOR_REGION) {
         p->region_base = s->nregion;
+        p->process_only = true;
+        for (size_t m = 0; m < p->nmetrics; m++)
+            p->process_only &= p->metrics[m].scope == SCAL_SCOPE_PROCESS;
         for (size_t m = 0; m < p->nmetrics; m++) {
             s->region_plugin[s->nregion] = s->nplugins - 1;
             s->region_metric[s->nregion++] = (uint32_t)m;
@@ -196,13 +199,16 @@ struct scal_sensor_thread_ctx *scal_sensor_thread_attach(struct scal_sensor_sess
     return t;
 }
 
-/* Reads every region metric of the calling thread into out; a plugin that fails leaves NaN. */
-static inline void read_all(struct scal_sensor_thread_ctx *t, double *out)
+/* Reads the region metrics of the calling thread into out (process-wide ones only for the
+ * encountering thread, the only one that uses them); a plugin that fails leaves NaN. */
+static inline void read_all(struct scal_sensor_thread_ctx *t, double *out, int encountering)
 {
     struct scal_sensor_session *s = t->session;
     for (uint32_t i = 0; i < s->nplugins; i++) {
         struct scal_sensor_plugin *p = &s->plugins[i];
-        if (!(p->timing & SCAL_SENSOR_REGION) || p->status < 0) continue;
+        if (!(p->timing & SCAL_SENSOR_REGION) || p->status < 0 ||
+            (p->process_only && !encountering))
+            continue;
         if (p->lp.desc->sensor->thread_read(p->state, t->handles[i], out + p->region_base) < 0) {
             for (size_t m = 0; m < p->nmetrics; m++)
                 out[p->region_base + m] = __builtin_nan("");
@@ -217,7 +223,7 @@ void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t
     uint32_t d = t->depth++;
     if (d < SCAL_SENSOR_MAX_DEPTH) {
         t->begin_node[d] = node;
-        read_all(t, t->begin + (size_t)d * t->session->nregion);
+        read_all(t, t->begin + (size_t)d * t->session->nregion, encountering);
     }
 }
 
@@ -272,7 +278,7 @@ void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t 
     const double *b = t->begin + (size_t)d * s->nregion;
     uint64_t *inst_all, *inst_enc;
     double *acc = row_for(t, node, (int32_t)team_index, &inst_all, &inst_enc);
-    read_all(t, t->now);
+    read_all(t, t->now, encountering);
     for (uint32_t m = 0; m < s->nregion; m++) {
         const struct scal_sensor_plugin *p = &s->plugins[s->region_plugin[m]];
         const struct scal_metric_desc *md = &p->metrics[s->region_metric[m]];

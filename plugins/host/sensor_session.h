@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "plugin_loader.h"
@@ -27,6 +28,7 @@ struct scal_sensor_plugin {
     size_t nmetrics;
     uint32_t timing;      /* scal_sensor_timing bits in use */
     uint32_t region_base; /* first index of its metrics in the region vector */
+    bool process_only;    /* every metric process-wide: read only on encountering threads */
     int status;           /* 0 available; negative: load or init failed */
     char why[SCAL_PLUGIN_WHY_MAX];
     double *run_begin, *run_end; /* run timing: nmetrics values each */
