@@ -296,6 +296,14 @@ static inline struct scal_slot *member_slot(struct scal_thread *t)
     return m->team_index < MAX_TEAM ? &scal_inst_slots(m->inst)[m->team_index] : NULL;
 }
 
+/* A member reads the instance's call site, written by the encountering thread at parallel_begin
+ * and published by the generation's release (a plain load on x86). */
+static inline const void *instance_codeptr(struct scal_instance *inst)
+{
+    (void)atomic_load_explicit(&inst->generation, memory_order_acquire);
+    return inst->codeptr;
+}
+
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                            ompt_data_t *parallel_data, ompt_data_t *task_data,
                            const void *codeptr_ra)
@@ -311,7 +319,7 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
         bool join =
             kind == ompt_sync_region_barrier_implicit_parallel ||
             (kind == ompt_sync_region_barrier_implicit && f && f->role == SCAL_FRAME_MEMBER &&
-             (codeptr_ra == NULL || codeptr_ra == f->inst->codeptr));
+             (codeptr_ra == NULL || codeptr_ra == instance_codeptr(f->inst)));
         if (join && f && f->role == SCAL_FRAME_MEMBER && f->task_data == task_data) {
             member_done(t, f, now);
             return;

@@ -101,10 +101,12 @@ static int metric_strings(const struct scal_sensor_plugin *p, struct scal_strtab
 }
 
 /* The rows of one (node, team index) sum of one thread: its own row (thread-scope metrics) and its
- * share of the total over threads (thread = -1). */
-static int emit(const struct scal_sensor_session *s, int32_t region, int32_t team,
-                uint64_t inst_all, uint64_t inst_enc, const double *acc, const uint32_t *name,
-                const uint32_t *unit, struct value_list *l)
+ * share of the total over threads (thread = -1). acc belongs to that thread (see region_rows). */
+__attribute__((no_sanitize("thread"))) static int emit(const struct scal_sensor_session *s,
+                                                       int32_t region, int32_t team,
+                                                       uint64_t inst_all, uint64_t inst_enc,
+                                                       const double *acc, const uint32_t *name,
+                                                       const uint32_t *unit, struct value_list *l)
 {
     for (uint32_t m = 0; m < s->nregion; m++) {
         const struct scal_sensor_plugin *p = &s->plugins[s->region_plugin[m]];

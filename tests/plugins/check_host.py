@@ -41,7 +41,7 @@ def run(args, workdir, plugins, threads, reps, extra_env=None):
                 "OMP_WAIT_POLICY": "passive", "SCAL_SAMPLE_MS": "5"})
     env.update(extra_env or {})
     p = subprocess.run([args.prog, str(reps)], env=env, capture_output=True, text=True, timeout=300)
-    check(p.returncode == 0, "program ran with %d threads (stderr: %s)" % (threads, p.stderr.strip()[-300:]))
+    check(p.returncode == 0, "program ran with %d threads (stderr: %s)" % (threads, p.stderr.strip()[-6000:]))
     return out
 
 

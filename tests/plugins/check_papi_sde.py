@@ -41,7 +41,7 @@ def run(threads, events):
     env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=out, SCAL_PLUGINS="papi",
                SCAL_PAPI_EVENTS=events, OMP_NUM_THREADS=str(threads), OMP_WAIT_POLICY="passive")
     p = subprocess.run([args.prog, str(reps)], env=env, capture_output=True, text=True, timeout=300)
-    check(p.returncode == 0, "program ran (%s)" % p.stderr.strip()[-300:])
+    check(p.returncode == 0, "program ran (%s)" % p.stderr.strip()[-6000:])
     f = h5py.File(out, "r")
     strings = [s.decode() if isinstance(s, bytes) else s for s in f["strings"][()]]
     return f, strings
