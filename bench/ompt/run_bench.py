@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Runs scal's overhead benchmarks with interleaved rounds (A B C A B C ...) and prints medians.
 #
-#   run_bench.py --bin DIR --tool LIBSCAL_OMPT [--rounds 7] [--regions 200000] [--csv out.csv]
+#   run_bench.py --bin DIR --tool LIBSCAL_OMPT [--baseline-tool OLD_LIBSCAL_OMPT] [--rounds 7]
+#                [--regions 200000] [--csv out.csv]
+# --baseline-tool adds another build of the tool (e.g. from an earlier commit) as a variant.
 # DIR holds empty_regions, listing1, libscal_floor_tool.so and many_regions (from the build).
 import argparse
 import csv
@@ -37,6 +39,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--tool", required=True)
+    ap.add_argument("--baseline-tool", help="another build of libscal_ompt.so to compare with")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--regions", type=int, default=200000)
     ap.add_argument("--listing1-iterations", type=int, default=400)
@@ -51,10 +54,17 @@ def main():
         ("floor (scal's callback set)", env_for(floor, None, tmp)),
         ("scal", env_for(a.tool, None, tmp)),
     ]
+    if a.baseline_tool:
+        variants.append(("scal baseline (--baseline-tool)", env_for(a.baseline_tool, None, tmp)))
+    empty_sde = [os.path.join(a.bin, "empty_regions_sde"), str(a.regions)]
+    have_sde = os.path.exists(empty_sde[0])
+    if have_sde:  # the same program with an SDE counter registered: without and with the papi sensor
+        variants += [("scal, SDE program, no sensor", env_for(a.tool, None, tmp)),
+                     ("scal + papi (1 SDE event)", env_for(a.tool, {"SCAL_PLUGINS": "papi", "SCAL_PAPI_EVENTS": "sde:::Bench::regions"}, tmp))]
     samples = {name: [] for name, _ in variants}
     for r in range(a.rounds):
         for name, env in variants:
-            samples[name].append(run(empty, env))
+            samples[name].append(run(empty_sde if "SDE" in name else empty, env))
         print("round %d/%d: %s" % (r + 1, a.rounds, ", ".join("%s %.0f" % (n, samples[n][-1]) for n, _ in variants)), file=sys.stderr)
     med = {n: statistics.median(v) for n, v in samples.items()}
     base = med["no tool"]
@@ -66,6 +76,9 @@ def main():
     scal_added = med["scal"] - base
     ratio = scal_added / floor_added if floor_added > 0 else float("inf")
     print("scal added / floor added (same callbacks): %.2f   (goal <= 1.25)" % ratio)
+    if have_sde:
+        print("papi sensor, one SDE event: +%.1f ns per region instance (2 threads)"
+              % (med["scal + papi (1 SDE event)"] - med["scal, SDE program, no sensor"]))
     minimal_added = med["floor (parallel + implicit task)"] - base
     if minimal_added > 0:
         print("scal added / minimal floor added:          %.2f" % (scal_added / minimal_added))
