@@ -12,15 +12,8 @@ import h5py
 import numpy as np
 
 
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-    print("ok: " + msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
 
 
 def lines_of(source):

@@ -11,15 +11,8 @@ import tempfile
 import h5py
 
 
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-    print("ok: " + msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
 
 
 ap = argparse.ArgumentParser()
