@@ -223,8 +223,8 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
         member_done(t, f, now);
         f = top_frame(t);
     }
-    if (!f || f->role != SCAL_FRAME_ENCOUNTER) {
-        scal_diag_count(SCAL_DIAG_unmatched_end);
+    if (!f || f->role != SCAL_FRAME_ENCOUNTER || f->kind != SCAL_KIND_PARALLEL) {
+        scal_diag_count(SCAL_DIAG_unmatched_end); /* e.g. a user region left open inside it */
         return;
     }
     struct scal_instance *inst = f->inst;

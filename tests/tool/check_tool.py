@@ -168,6 +168,16 @@ def scenario_user_regions(args):
     check(run.f["diagnostics"].attrs["user_region_mismatch"] == 1, "the bad end is counted")
 
 
+def scenario_user_region_left_open(args):
+    # A user region begun inside a parallel region and never ended: the program runs to its end,
+    # the file is written, and the broken nesting is reported in the diagnostics.
+    run = Run(args, prog_args=["leave-open"], env={"OMP_NUM_THREADS": "3"}).open()
+    check(any(run.s(r["name"]) == "unclosed" for r in run.regions if r["kind"] == 3), "the unclosed user region is a node")
+    check(run.users("outer")[0]["count"] == 5, "the regions before it are intact")
+    d = run.f["diagnostics"].attrs
+    check(d["unmatched_end"] >= 1 and d["errors_total"] > 0, "the parallel end that found a user region open is counted (%d)" % d["unmatched_end"])
+
+
 def scenario_without_tool(args):
     e = dict(os.environ)
     e.pop("OMP_TOOL_LIBRARIES", None)
