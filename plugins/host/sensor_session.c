@@ -70,34 +70,33 @@ static void start_plugin(struct scal_sensor_session *s, const char *name)
     }
 }
 
-static void add_sample(struct scal_sensor_session *s, uint32_t plugin, uint32_t metric, double t,
-                       double v)
+/* Full: keep every second tick (all metrics of a tick share its time) and halve the rate, so a long
+ * run keeps an even series of every metric over its whole length in bounded memory. */
+static void decimate_samples(struct scal_sensor_session *s)
 {
-    if (s->nsamples == s->max_samples) {
-        /* Full: keep every second sample and halve the rate, so a long run keeps an even series
-         * over its whole length in bounded memory. */
-        size_t k = 0;
-        for (size_t i = 0; i < s->nsamples; i += 2)
-            s->samples[k++] = s->samples[i];
-        s->nsamples = k;
-        s->period_ns *= 2;
-        s->samples_decimated++;
+    size_t k = 0, tick = 0;
+    for (size_t i = 0; i < s->nsamples; i++) {
+        if (i > 0 && s->samples[i].time_s != s->samples[i - 1].time_s) tick++;
+        if (tick % 2 == 0) s->samples[k++] = s->samples[i];
     }
-    s->samples[s->nsamples++] = (struct scal_sensor_sample){plugin, metric, t, v};
+    s->nsamples = k;
+    s->period_ns *= 2;
+    s->samples_decimated++;
 }
 
 static void sample_once(struct scal_sensor_session *s)
 {
     double values[SCAL_SENSOR_MAX_METRICS];
     double t = (double)(now_ns() - s->t0_ns) * 1e-9;
+    if (s->nsamples + s->metrics_per_tick > s->max_samples) decimate_samples(s);
     for (uint32_t i = 0; i < s->nplugins; i++) {
         struct scal_sensor_plugin *p = &s->plugins[i];
         if (p->status < 0 || !(p->timing & SCAL_SENSOR_SAMPLED) ||
             p->nmetrics > SCAL_SENSOR_MAX_METRICS)
             continue;
         if (p->lp.desc->sensor->read(p->state, values) < 0) continue;
-        for (size_t m = 0; m < p->nmetrics; m++)
-            add_sample(s, i, (uint32_t)m, t, values[m]);
+        for (size_t m = 0; m < p->nmetrics && s->nsamples < s->max_samples; m++)
+            s->samples[s->nsamples++] = (struct scal_sensor_sample){i, (uint32_t)m, t, values[m]};
     }
 }
 
@@ -120,10 +119,11 @@ static void *sampler_main(void *arg)
 
 static void start_sampler(struct scal_sensor_session *s)
 {
-    bool any = false;
     for (uint32_t i = 0; i < s->nplugins; i++)
-        any |= s->plugins[i].status == 0 && (s->plugins[i].timing & SCAL_SENSOR_SAMPLED);
-    if (!any) return;
+        if (s->plugins[i].status == 0 && (s->plugins[i].timing & SCAL_SENSOR_SAMPLED))
+            s->metrics_per_tick += s->plugins[i].nmetrics;
+    if (!s->metrics_per_tick) return;
+    if (s->max_samples < 2 * s->metrics_per_tick) s->max_samples = 2 * s->metrics_per_tick;
     s->samples = malloc(s->max_samples * sizeof(*s->samples));
     if (!s->samples) return;
     /* The sampler never takes the program's signals (the flush path joins it). */

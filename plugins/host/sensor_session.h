@@ -79,6 +79,7 @@ struct scal_sensor_session {
     atomic_int stop;
     struct scal_sensor_sample *samples;
     size_t nsamples, max_samples;
+    size_t metrics_per_tick; /* samples one sampler tick adds */
     uint64_t samples_decimated;
     atomic_int stopped;
 };

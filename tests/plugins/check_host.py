@@ -116,6 +116,19 @@ def main():
             check(0.0025 <= med <= 0.05, "median sample interval %.4f s near the 5 ms period" % med)
             check(abs(f["sensors"].attrs["sample_period_s"] - 0.005) < 1e-9, "period recorded")
 
+    # A full sample buffer drops every second tick: every sampled metric keeps an even series.
+    thin = run(args, work, "counting", 2, 20, {"SCAL_MAX_SAMPLES": "64", "SCAL_SAMPLE_MS": "1"})
+    with h5py.File(thin, "r") as f:
+        strings = [x.decode() if isinstance(x, bytes) else x for x in f["strings"][()]]
+        samples = f["sensors/samples"][()]
+        check(f["sensors"].attrs["samples_decimated"] >= 1 and len(samples) <= 64,
+              "the buffer was thinned %d times and holds %d <= 64 samples" % (f["sensors"].attrs["samples_decimated"], len(samples)))
+        series = {m: np.array([x["time_s"] for x in samples if strings[x["metric"]] == m])
+                  for m in ("counting.thread_ops", "counting.process_ops", "counting.level")}
+        counts = {m: len(v) for m, v in series.items()}
+        check(len(set(counts.values())) == 1 and min(counts.values()) >= 10, "every metric keeps the same ticks: %s" % counts)
+        check(all(np.all(np.diff(v) > 0) for v in series.values()), "each series' times increase")
+
     # scal show: per-region metric columns, whole-run values and unavailable sensors
     p = subprocess.run([args.scal, "show", path], capture_output=True, text=True, timeout=60)
     check(p.returncode == 0 and "counting.thread_ops [count]" in p.stdout, "scal show has a column per metric")
