@@ -192,6 +192,7 @@ struct scal_sensor_thread_ctx *scal_sensor_thread_attach(struct scal_sensor_sess
         if (p->status == 0 && (p->timing & SCAL_SENSOR_REGION) && p->lp.desc->sensor->thread_init &&
             p->lp.desc->sensor->thread_init(p->state, &t->handles[i], why, sizeof(why)) < 0) {
             t->handles[i] = NULL;
+            t->failed_plugins |= 1u << i; /* its readings on this thread are NaN */
             t->errors++;
         }
     }
@@ -209,10 +210,12 @@ static inline void read_all(struct scal_sensor_thread_ctx *t, double *out, int e
         if (!(p->timing & SCAL_SENSOR_REGION) || p->status < 0 ||
             (p->process_only && !encountering))
             continue;
-        if (p->lp.desc->sensor->thread_read(p->state, t->handles[i], out + p->region_base) < 0) {
+        bool failed = t->failed_plugins & (1u << i);
+        if (failed ||
+            p->lp.desc->sensor->thread_read(p->state, t->handles[i], out + p->region_base) < 0) {
             for (size_t m = 0; m < p->nmetrics; m++)
                 out[p->region_base + m] = __builtin_nan("");
-            t->errors++;
+            if (!failed) t->errors++;
         }
     }
 }

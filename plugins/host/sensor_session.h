@@ -42,6 +42,7 @@ struct scal_sensor_sample {
 
 /* Per OS thread: the plugins' thread handles, a stack of readings and the per-node sums. */
 struct scal_sensor_thread_ctx {
+    uint32_t failed_plugins; /* bit i: plugin i's thread_init failed on this thread */
     struct scal_sensor_session *session;
     uint32_t gtid;
     uint32_t depth;

@@ -134,6 +134,18 @@ def main():
     check(p.returncode == 0 and "counting.thread_ops [count]" in p.stdout, "scal show has a column per metric")
     check("whole run: counting.thread_ops %d count" % (reps * 112) in p.stdout, "scal show prints whole-run values")
     check("sensor initfail unavailable: simulated initialisation failure" in p.stdout, "scal show lists unavailable sensors")
+    # A plugin whose per-thread initialisation fails is never read on those threads; the others
+    # keep their exact values.
+    path = run(args, work, "counting,threadfail", 2, 3)
+    with h5py.File(path, "r") as f:
+        strings = [x.decode() if isinstance(x, bytes) else x for x in f["strings"][()]]
+        vals = f["sensors/values"][()]
+        tf = [v for v in vals if strings[v["metric"]] == "x.y" and v["region"] >= 0]
+        check(all(np.isnan(v["value"]) for v in tf), "threadfail's region values are NaN (not measured): %d rows" % len(tf))
+        runs = [v for v in vals if strings[v["metric"]] == "counting.process_ops" and v["region"] == -1]
+        check(len(runs) == 1 and runs[0]["value"] == 3 * (1000 + 5 * 2), "counting still exact beside it")
+        check(f["sensors"].attrs["read_errors"] >= 1, "the per-thread failure is counted in read_errors")
+
     # A bad option value makes the plugin unavailable with the reason, the run goes on.
     path = run(args, work, "counting", 2, 3, {"SCAL_COUNTING_UNUSED": "abc"})
     with h5py.File(path, "r") as f:
