@@ -162,7 +162,7 @@ static int write_samples(hid_t g, const struct scal_sensor_session *s, struct sc
     for (uint32_t i = 0; i < s->nplugins; i++) {
         const struct scal_sensor_plugin *p = &s->plugins[i];
         if (p->status >= 0 && (p->timing & SCAL_SENSOR_SAMPLED) &&
-            p->nmetrics <= SCAL_SENSOR_MAX_METRICS && metric_strings(p, st, name[i], unit[i]) < 0)
+            metric_strings(p, st, name[i], unit[i]) < 0)
             return SCAL_ENOMEM;
     }
     struct scal_sensor_sample_row *rows = malloc((s->nsamples ? s->nsamples : 1) * sizeof(*rows));
@@ -196,7 +196,7 @@ int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct 
     /* run readings: one row each, the whole run */
     for (uint32_t i = 0; i < s->nplugins && rc == SCAL_OK; i++) {
         const struct scal_sensor_plugin *p = &s->plugins[i];
-        if (p->status < 0 || p->nmetrics > SCAL_SENSOR_MAX_METRICS) continue;
+        if (p->status < 0) continue; /* the host bounds nmetrics by SCAL_SENSOR_MAX_METRICS */
         /* region metrics are indexed by region_base + metric, run-only plugins need their own */
         uint32_t *pn = name + (size_t)i * SCAL_SENSOR_MAX_METRICS;
         uint32_t *pu = unit + (size_t)i * SCAL_SENSOR_MAX_METRICS;
@@ -221,9 +221,7 @@ int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct 
     }
     if (rc == SCAL_OK && !(is_gauge = calloc(st->count + 1, 1))) rc = SCAL_ENOMEM;
     for (uint32_t i = 0; i < s->nplugins && rc == SCAL_OK; i++)
-        for (size_t m = 0;
-             m < s->plugins[i].nmetrics && s->plugins[i].status >= 0 && m < SCAL_SENSOR_MAX_METRICS;
-             m++)
+        for (size_t m = 0; m < s->plugins[i].nmetrics && s->plugins[i].status >= 0; m++)
             is_gauge[name[(size_t)i * SCAL_SENSOR_MAX_METRICS + m]] =
                 s->plugins[i].metrics[m].kind == SCAL_METRIC_GAUGE;
     size_t n = rc == SCAL_OK ? merge_rows(&l, is_gauge) : 0;

@@ -43,6 +43,12 @@ static void start_plugin(struct scal_sensor_session *s, const char *name)
         return;
     }
     p->nmetrics = ops->metrics(p->state, &p->metrics);
+    if (p->nmetrics > SCAL_SENSOR_MAX_METRICS) { /* every later use relies on this bound */
+        p->status = SCAL_ERANGE;
+        snprintf(p->why, sizeof(p->why), "%zu metrics: more than the %d a plugin may have",
+                 p->nmetrics, SCAL_SENSOR_MAX_METRICS);
+        return;
+    }
     p->timing = ops->timing;
     if (!ops->read) p->timing &= ~(uint32_t)(SCAL_SENSOR_RUN | SCAL_SENSOR_SAMPLED);
     if (!ops->thread_read) p->timing &= ~(uint32_t)SCAL_SENSOR_REGION;
@@ -91,9 +97,7 @@ static void sample_once(struct scal_sensor_session *s)
     if (s->nsamples + s->metrics_per_tick > s->max_samples) decimate_samples(s);
     for (uint32_t i = 0; i < s->nplugins; i++) {
         struct scal_sensor_plugin *p = &s->plugins[i];
-        if (p->status < 0 || !(p->timing & SCAL_SENSOR_SAMPLED) ||
-            p->nmetrics > SCAL_SENSOR_MAX_METRICS)
-            continue;
+        if (p->status < 0 || !(p->timing & SCAL_SENSOR_SAMPLED)) continue;
         if (p->lp.desc->sensor->read(p->state, values) < 0) continue;
         for (size_t m = 0; m < p->nmetrics && s->nsamples < s->max_samples; m++)
             s->samples[s->nsamples++] = (struct scal_sensor_sample){i, (uint32_t)m, t, values[m]};

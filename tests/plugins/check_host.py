@@ -45,7 +45,7 @@ def main():
     args = ap.parse_args()
     marks = lines_of(args.source)
     work = tempfile.mkdtemp(prefix="scal-plugins-")
-    bad = "abi_future,initfail,unavail,wrongkind,noentry,notso,nonexistent," + \
+    bad = "abi_future,initfail,unavail,wrongkind,noentry,notso,nonexistent,manymetrics," + \
           os.path.join(args.fixtures, "missing-file.so")
     reps = 40
     for T in (1, 2, 4):
@@ -71,6 +71,7 @@ def main():
                 "noentry": "has no entry symbol 'scal_plugin_entry'",
                 "notso": "not a loadable shared object",
                 "nonexistent": "no plugin 'nonexistent'",
+                "manymetrics": "65 metrics: more than the 64",
                 os.path.join(args.fixtures, "missing-file.so"): "No such file",
             }
             for name, phrase in expect_reason.items():
