@@ -167,6 +167,7 @@ int scal_h5_append_strings(hid_t loc, const char *name, const char *const *strin
     fspace = H5Dget_space(dset);
     if (fspace < 0 || H5Sget_simple_extent_dims(fspace, &old, NULL) != 1) goto fail;
     H5Sclose(fspace);
+    fspace = -1;
     newdims[0] = old + n;
     if (H5Dset_extent(dset, newdims) < 0 || (fspace = H5Dget_space(dset)) < 0) goto fail;
     start[0] = old;

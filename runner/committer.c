@@ -187,7 +187,7 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path, ch
     c->pid = pid;
     c->to_fd = to[1];
     c->from_fd = from[0];
-    struct scal_commit_ack ack;
+    struct scal_commit_ack ack = {0};
     if (read_full(c->from_fd, &ack, sizeof(ack)) != 1 || ack.status < 0) {
         snprintf(why, whylen, "cannot open campaign file '%s': %s", campaign_path,
                  ack.status < 0 ? ack.message : "the committer process failed");

@@ -472,16 +472,21 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
                  : r.signal      ? SCAL_RUN_SIGNALED
                  : r.exit_code   ? SCAL_RUN_FAILED
                                  : SCAL_RUN_OK;
+    char what[sizeof(message)] = "", frequency_note[sizeof(message)];
     if (r.message[0])
-        snprintf(message, sizeof(message), "%s", r.message);
+        snprintf(what, sizeof(what), "%s", r.message);
     else if (row.status == SCAL_RUN_TIMEOUT)
-        snprintf(message, sizeof(message), "stopped after the %.1f s timeout", p->timeout_s);
+        snprintf(what, sizeof(what), "stopped after the %.1f s timeout", p->timeout_s);
     else if (row.status == SCAL_RUN_SIGNALED)
-        snprintf(message, sizeof(message), "killed by signal %d (%s)", r.signal,
-                 strsignal(r.signal));
+        snprintf(what, sizeof(what), "killed by signal %d (%s)", r.signal, strsignal(r.signal));
     else if (row.status == SCAL_RUN_FAILED)
-        snprintf(message, sizeof(message), "exited with status %d", r.exit_code);
-    struct scal_commit_ack ack;
+        snprintf(what, sizeof(what), "exited with status %d", r.exit_code);
+    if (what[0]) { /* the outcome first, an ignored frequency request kept after it */
+        snprintf(frequency_note, sizeof(frequency_note), "%s", message);
+        snprintf(message, sizeof(message), "%s%s%s", what, frequency_note[0] ? "; " : "",
+                 frequency_note);
+    }
+    struct scal_commit_ack ack = {0};
     rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail,
                                access(runfile, F_OK) == 0 ? runfile : "", p->keep_runs, &ack);
     if (ack.nodata) row.status = SCAL_RUN_NODATA;
@@ -650,12 +655,15 @@ int scal_runner_main(int argc, char **argv)
     }
     struct scal_committer com;
     if ((rc = scal_committer_start(&com, c->output, why, sizeof(why))) < 0) goto out;
-    struct sigaction sa = {0}, old_int, old_term, old_hup;
+    struct sigaction sa = {0}, ign = {0}, old_int, old_term, old_hup, old_pipe;
     sa.sa_handler = on_stop;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup);
+    /* A dead committer must show as EPIPE (recorded, actuators restored), not kill the runner. */
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &old_pipe);
     struct scal_progress pg;
     struct tally t = {0};
     size_t todo = c->plan.nslots - c->ndone;
@@ -688,6 +696,7 @@ int scal_runner_main(int argc, char **argv)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
+    sigaction(SIGPIPE, &old_pipe, NULL);
     if (stop == 2 && why[0]) fprintf(stderr, "scal run: %s\n", why);
     summary(c, &t, &pg, stop_flag != 0, todo - t.attempted);
     why[0] = 0;

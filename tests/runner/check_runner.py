@@ -298,6 +298,11 @@ def scenario_frequency(args):
     check(all("frequency request ignored" in c.s(r["message"]) for r in r12), "a request the hardware ignored is flagged")
     check("another frequency than requested" in p.stderr, "and summarised")
     check(tree(root) == before, "cpufreq files restored after the campaign")
+    # A failing run keeps both its outcome and the ignored frequency request in its message
+    out3 = os.path.join(args.work, "freq-fail.h5")
+    scal(args, "run", "-c", "1", "-f", "1200000", "-i", "fail", "--sysfs-root", root, "-o", out3, "--", args.prog, "{input}", expect=1)
+    m = [Campaign(out3).s(r["message"]) for r in Campaign(out3).runs]
+    check(len(m) == 1 and "exited with status" in m[0] and "frequency request ignored" in m[0], "failure and ignored frequency both recorded: %r" % m)
     # SIGINT in the middle: stops cleanly, restores, keeps completed runs
     out2 = os.path.join(args.work, "freq-int.h5")
     e = dict(os.environ, OMP_WAIT_POLICY="passive")
@@ -315,6 +320,27 @@ def scenario_frequency(args):
     check(tree(root) == before, "cpufreq files restored after SIGINT")
     n = len(Campaign(out2).runs)
     check(0 < n < 10, "completed runs kept (%d)" % n)
+    # The committer dies mid-campaign: the runner reports it and restores the machine (no SIGPIPE)
+    out4 = os.path.join(args.work, "freq-committer.h5")
+    proc = subprocess.Popen([args.scal, "run", "-c", "1", "-r", "40", "-f", "1200000", "-i", "10", "--sysfs-root", root, "-o", out4, "--", args.prog, "{input}"],
+                            env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=args.work)
+    time.sleep(1.5)
+    with open("/proc/%d/cmdline" % proc.pid, "rb") as f:
+        runner_cmdline = f.read()
+    kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    committer = []
+    for k in kids:
+        try:
+            with open("/proc/%s/cmdline" % k, "rb") as f:
+                if f.read() == runner_cmdline:
+                    committer.append(int(k))
+        except OSError:
+            pass
+    check(len(committer) == 1, "the committer process found")
+    os.kill(committer[0], signal.SIGKILL)
+    err = proc.communicate(timeout=120)[1]
+    check(proc.returncode > 0, "runner exits with a status, not killed by SIGPIPE (%d): %s" % (proc.returncode, err.strip()[-300:]))
+    check(tree(root) == before, "cpufreq files restored after the committer died")
     # unavailable actuator: a clear error before anything runs
     p = scal(args, "run", "-c", "1", "-f", "1200000", "--sysfs-root", os.path.join(args.work, "empty"), "-o", os.path.join(args.work, "f3.h5"), "--", args.prog, "10", expect=2)
     check("frequency" in p.stderr and "cpufreq" in p.stderr, "unavailable frequency actuator explained: " + p.stderr.strip())
