@@ -21,6 +21,7 @@
 #include "h5util.h"
 #include "launch.h"
 #include "omp_runtime.h"
+#include "plugin_loader.h"
 #include "progress.h"
 #include "run_plan.h"
 #include "runner.h"
@@ -246,13 +247,11 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
         rc = l->api.set_env(&l->api, "SCAL_SYSFS_ROOT", p->sysfs_root);
     for (size_t i = 0; rc == SCAL_OK && i < p->nplugin_opts; i++) {
         /* sensor options travel to the tool in the environment: SCAL_<PLUGIN>_<OPTION> */
-        char name[256];
-        const char *o = p->plugin_opts[i], *eq = strchr(o, '=');
-        snprintf(name, sizeof(name), "SCAL_%.*s", (int)(eq - o), o);
-        for (char *ch = name; *ch; ch++)
-            *ch = (*ch >= 'a' && *ch <= 'z')   ? (char)(*ch - 32)
-                  : (*ch == '.' || *ch == '-') ? '_'
-                                               : *ch;
+        char name[256], plugin[128], option[128];
+        const char *o = p->plugin_opts[i], *eq = strchr(o, '='), *dot = strchr(o, '.');
+        snprintf(plugin, sizeof(plugin), "%.*s", (int)(dot - o), o);
+        snprintf(option, sizeof(option), "%.*s", (int)(eq - dot - 1), dot + 1);
+        scal_plugin_option_env_name(name, sizeof(name), plugin, option);
         rc = l->api.set_env(&l->api, name, eq + 1);
     }
     if (rc == SCAL_OK && c->omp == SCAL_OMP_LIBGOMP) {

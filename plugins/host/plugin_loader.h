@@ -54,6 +54,9 @@ int scal_plugin_foreach_file(int (*fn)(const char *path, const char *name, void 
 
 /* Frees the option values of p (part of scal_plugin_unload). */
 void scal_plugin_options_free(struct scal_options *opts);
+/* The environment variable that sets a plugin's option: SCAL_<PLUGIN>_<OPTION>, upper case, every
+ * other character an underscore. */
+void scal_plugin_option_env_name(char *out, size_t len, const char *plugin, const char *option);
 /* Resolves p->options from the descriptor, the environment and settings; SCAL_EINVAL with why on
  * an unknown option or a value of the wrong type. */
 int scal_plugin_options_resolve(struct scal_loaded_plugin *p, const char *const *settings,

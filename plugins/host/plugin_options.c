@@ -65,8 +65,7 @@ static const char *type_name(enum scal_option_type type)
     }
 }
 
-/* SCAL_<PLUGIN>_<OPTION>: upper case, every other character an underscore. */
-static void env_name(char *out, size_t len, const char *plugin, const char *option)
+void scal_plugin_option_env_name(char *out, size_t len, const char *plugin, const char *option)
 {
     snprintf(out, len, "SCAL_%s_%s", plugin, option);
     for (char *c = out; *c; c++)
@@ -111,7 +110,7 @@ int scal_plugin_options_resolve(struct scal_loaded_plugin *p, const char *const 
     if (!o->values) return SCAL_ENOMEM;
     char env[256];
     for (size_t i = 0; i < o->count && rc == SCAL_OK; i++) {
-        env_name(env, sizeof(env), p->desc->name, d[i].name);
+        scal_plugin_option_env_name(env, sizeof(env), p->desc->name, d[i].name);
         const char *v = getenv(env);
         if (v)
             rc = set_value(o, i, v, env, p->desc->name, why, whylen);

@@ -127,6 +127,14 @@ def scenario_sensors(args):
     plugins = {c.s(p["name"]): p for p in c.f["plugins"][()]}
     check(plugins["rusage"]["available"] == 1 and plugins["rapl"]["available"] == 0 and "RAPL" in c.s(plugins["rapl"]["reason"]),
           "plugin states with reasons: rapl: " + c.s(plugins["rapl"]["reason"]))
+    # --plugin-opt reaches the plugin inside the measured program
+    empty = os.path.join(args.work, "empty-sysfs")
+    os.makedirs(empty, exist_ok=True)
+    out2 = os.path.join(args.work, "plugin-opt.h5")
+    scal(args, "run", "-c", "1", "-i", "10", "-s", "rapl", "--plugin-opt", "rapl.sysfs_root=" + empty, "-o", out2, "--", args.prog, "{input}")
+    c2 = Campaign(out2)
+    reason = [c2.s(p["reason"]) for p in c2.f["plugins"][()] if c2.s(p["name"]) == "rapl"]
+    check(len(reason) == 1 and empty in reason[0], "--plugin-opt rapl.sysfs_root used by the plugin: %s" % reason)
 
 
 def scenario_placeholders(args):
