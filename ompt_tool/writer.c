@@ -229,8 +229,8 @@ __attribute__((no_sanitize("thread"))) static void close_open_regions(uint64_t e
             struct scal_frame *f = &t->frames[d];
             if (f->role == SCAL_FRAME_ROOT) continue;
             scal_diag_count(SCAL_DIAG_open_at_exit);
-            if (f->role == SCAL_FRAME_ENCOUNTER)
-                scal_stats_add_time(scal_thread_row(t, scal_frame_node(f)), end_ns - f->begin_ns);
+            if (f->role == SCAL_FRAME_ENCOUNTER) /* its node is set at push, never lazy */
+                scal_stats_add_time(scal_thread_row(t, f->node), end_ns - f->begin_ns);
         }
         if (t->is_initial && t->depth >= 1 && t->frames[0].role == SCAL_FRAME_ROOT) {
             struct scal_frame *root = &t->frames[0];
