@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "table_field.h"
+
 /* Turns off HDF5's automatic error stack printing: errors are reported as scal status codes with
  * a message naming the object (see errmsg.h). Safe to call repeatedly. */
 void scal_h5_quiet(void);
@@ -29,19 +31,6 @@ int scal_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n);
 void scal_h5_free_strings(char **strings, size_t n);
 /* Appends n strings to a string dataset made by scal_h5_write_strings (created when missing). */
 int scal_h5_append_strings(hid_t loc, const char *name, const char *const *strings, size_t n);
-
-enum scal_h5_ftype { SCAL_H5_U8, SCAL_H5_I32, SCAL_H5_U32, SCAL_H5_I64, SCAL_H5_U64, SCAL_H5_F64 };
-
-/* One member of a compound table: its HDF5 name, type, and offset in the C struct. */
-struct scal_h5_field {
-    const char *name;
-    enum scal_h5_ftype type;
-    size_t offset;
-};
-#define SCAL_H5_FIELD(type_tag, struct_type, member)                                               \
-    {                                                                                              \
-#member, type_tag, offsetof(struct_type, member)                                           \
-    }
 
 /* The HDF5 memory type for the fields (caller closes it). */
 hid_t scal_h5_compound_type(const struct scal_h5_field *fields, size_t nfields, size_t struct_size);

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "h5util.h"
+#include "table_field.h"
 
 #define SCAL_FORMAT_RUN "scal-run"
 #define SCAL_FORMAT_CAMPAIGN "scal-campaign"

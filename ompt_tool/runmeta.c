@@ -9,6 +9,7 @@
 
 #include "errmsg.h"
 #include "tool.h"
+#include "writer.h"
 
 extern char **environ;
 

@@ -330,7 +330,6 @@ void scal_resolver_close(struct scal_resolver *r);
 
 /* ---- run metadata (runmeta.c) ------------------------------------------------------------- */
 
-int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed);
 const char *scal_program_name(void);
 
 #endif

@@ -13,6 +13,7 @@
 #include "sensor_hooks.h"
 #include "strtab.h"
 #include "tool.h"
+#include "writer.h"
 #include "trace_buf.h"
 
 /* Everything merged for one node across threads. */
