@@ -203,7 +203,7 @@ static int map_regions(struct pp_campaign *c, struct file_regions *fr, char **st
     for (size_t i = 0; i < fr->n && rc == SCAL_OK; i++) {
         const struct scal_region_id_row *r = &fr->rows[i];
         int32_t parent = r->parent >= 0 ? (int32_t)fr->merged[r->parent] : -1;
-        uint32_t idx;
+        uint32_t idx = 0;
         rc = add_region(c, ids[i], labels[i], parent, r->kind, &idx);
         fr->merged[i] = idx;
     }
