@@ -255,10 +255,10 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     }
     /* PNG encoding dominates (libpng's filtering): with many regions a forked child draws every
      * other region so that a second core is used. The process is single-threaded here and the
-     * child only writes its own files, then _exit()s. SCAL_REPORT_JOBS=1 turns this off. */
-    const char *jobs = getenv("SCAL_REPORT_JOBS");
-    bool split =
-        h->nregions >= 16 && sysconf(_SC_NPROCESSORS_ONLN) > 1 && !(jobs && atoi(jobs) == 1);
+     * child only writes its own files, then _exit()s. Option jobs=1 turns this off. */
+    const char *jobs = pp_option(h, "jobs");
+    bool split = h->nregions >= 16 && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+                 !(jobs && strtol(jobs, NULL, 10) == 1);
     pid_t child = split ? fork() : -1;
     int part = child == 0 ? 1 : 0, rc = 0;
     for (size_t r = 0; r < h->nregions && rc == 0; r++) {
@@ -279,6 +279,12 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 
 static const char *const needs[] = {"efficiency", NULL};
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, needs, NULL, run};
+static const struct scal_option_desc options[] = {
+    {"jobs", SCAL_OPT_INT, "0",
+     "processes drawing the PNG files: 1 draws in this process only; 0 (default) also forks a "
+     "second one when there are 16 regions or more and more than one CPU"},
+    {0},
+};
 static const struct scal_plugin_desc desc = {
     .abi_version = SCAL_PLUGIN_ABI_VERSION,
     .struct_size = sizeof(desc),
@@ -287,6 +293,7 @@ static const struct scal_plugin_desc desc = {
     .kind = SCAL_PLUGIN_POSTPROC,
     .description = "PaScal Viewer diagrams per region (diagrams/<region>.png, 2x2: efficiency, "
                    "strong, input growth, weak)",
+    .options = options,
     .postproc = &ops,
 };
 SCAL_PLUGIN_DEFINE(desc)
