@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The C unit tests' one helper header: checks that count and print failures (CHECK, CHECK_STR,
- * CHECK_RC), main's exit status, fake sysfs trees in temporary directories, and running a check
- * as an unprivileged user. Header-only; tests exit 77 (skipped) when the machine lacks something. */
+ * CHECK_RC), main's exit status, fake sysfs trees in temporary directories, running a check as an
+ * unprivileged user, and (for tests linked with the plugin host) loading a built plugin through
+ * the real loader. Header-only; tests exit 77 (skipped) when the machine lacks something. */
 #ifndef SCAL_TEST_H
 #define SCAL_TEST_H
 
@@ -43,7 +44,7 @@ scal_test_fail(const char *file, int line, const char *expr, const char *fmt, ..
 #define CHECK_STR(got, want)                                                                       \
     do {                                                                                           \
         const char *got_ = (got), *want_ = (want);                                                 \
-        CHECK(got_ && strcmp(got_, want_) == 0, "'%s', expected '%s'", got_ ? got_ : "(null)",    \
+        CHECK(got_ &&strcmp(got_, want_) == 0, "'%s', expected '%s'", got_ ? got_ : "(null)",      \
               want_);                                                                              \
     } while (0)
 
@@ -83,8 +84,9 @@ static inline char *scal_test_tree_new(void)
     return strdup(buf);
 }
 
-/* Writes text to root/rel as given, creating the directories. */
-static inline void scal_test_tree_write(const char *root, const char *rel, const char *text)
+/* Writes text to root/rel as given, creating the directories (aborts on failure; returns true so
+ * that writes chain with &&). */
+static inline bool scal_test_tree_write(const char *root, const char *rel, const char *text)
 {
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", root, rel[0] == '/' ? rel + 1 : rel);
@@ -101,6 +103,7 @@ static inline void scal_test_tree_write(const char *root, const char *rel, const
     }
     fputs(text, f);
     fclose(f);
+    return true;
 }
 
 /* Writes text + "\n" (how sysfs shows a value). */
@@ -236,5 +239,61 @@ static inline bool scal_test_unprivileged(void (*fn)(void *), void *arg)
     if (WEXITSTATUS(status) != 0) scal_test_failures++;
     return true;
 }
+
+#if __has_include("plugin_loader.h")
+#include "plugin_loader.h"
+
+/* (Re)loads the plugin at path into p through the real loader, with nsettings "option=value"
+ * settings and, when sysfs_root is not NULL, SCAL_SYSFS_ROOT set to it for the load (the host's
+ * root in the one sysfs-root rule). Returns the loader's status with the reason in why. */
+static inline int scal_test_load(struct scal_loaded_plugin *p, const char *path, int kind,
+                                 const char *const *settings, size_t nsettings,
+                                 const char *sysfs_root, char *why, size_t whylen)
+{
+    if (p->desc) scal_plugin_unload(p);
+    if (sysfs_root)
+        setenv("SCAL_SYSFS_ROOT", sysfs_root, 1);
+    else
+        unsetenv("SCAL_SYSFS_ROOT");
+    why[0] = '\0';
+    int rc = scal_plugin_load(path, kind, settings, nsettings, p, why, whylen);
+    unsetenv("SCAL_SYSFS_ROOT");
+    if (rc != SCAL_OK) fprintf(stderr, "loading %s: %s\n", path, why);
+    return rc;
+}
+
+/* scal_test_load without settings, printing the reason; false on failure. */
+static inline bool scal_test_load_ok(struct scal_loaded_plugin *p, const char *path, int kind)
+{
+    char why[SCAL_PLUGIN_WHY_MAX];
+    return scal_test_load(p, path, kind, NULL, 0, NULL, why, sizeof(why)) == SCAL_OK;
+}
+
+/* Actuator tests: reloads the actuator already loaded in p with settings (a NULL-terminated list
+ * or NULL) and the host's sysfs root, then starts it (init). */
+static inline int scal_test_start_actuator(struct scal_loaded_plugin *p,
+                                           const char *const *settings, const char *sysfs_root,
+                                           scal_actuator_state **state, char *why, size_t whylen)
+{
+    char path[SCAL_PLUGIN_PATH_MAX];
+    size_t n = 0;
+    snprintf(path, sizeof(path), "%s", p->path);
+    while (settings && settings[n])
+        n++;
+    int rc = scal_test_load(p, path, SCAL_PLUGIN_ACTUATOR, settings, n, sysfs_root, why, whylen);
+    return rc != SCAL_OK ? rc : p->desc->actuator->init(&p->env, state, why, whylen);
+}
+
+/* Sensor tests: reloads the sensor already loaded in p with nsettings settings and the host's
+ * sysfs root (NULL: unset). */
+static inline int scal_test_reload_sensor(struct scal_loaded_plugin *p, const char *const *settings,
+                                          size_t nsettings, const char *sysfs_root)
+{
+    char path[SCAL_PLUGIN_PATH_MAX], why[SCAL_PLUGIN_WHY_MAX];
+    snprintf(path, sizeof(path), "%s", p->path);
+    return scal_test_load(p, path, SCAL_PLUGIN_SENSOR, settings, nsettings, sysfs_root, why,
+                          sizeof(why));
+}
+#endif
 
 #endif

@@ -104,7 +104,7 @@ static int template_init(const struct scal_plugin_env *env, scal_sensor_state **
     s->wall = with_wall;
     s->nmetrics = with_wall ? 2 : 1;
     *state = s;
-    return 0;
+    return SCAL_OK;
 }
 
 // metrics: the list is fixed after init (it may depend on options and on the machine, e.g. one
@@ -126,7 +126,7 @@ static int template_read(scal_sensor_state *s, double *values)
         if (clock_gettime(CLOCK_MONOTONIC, &t) != 0) return SCAL_EIO;
         values[1] = seconds(&t);
     }
-    return 0;
+    return SCAL_OK;
 }
 
 // thread_init: region timing; called once on each thread, on that thread, before its first
@@ -148,7 +148,7 @@ static int template_thread_init(scal_sensor_state *s, scal_sensor_thread **threa
         return SCAL_EUNAVAIL;
     }
     *thread = t;
-    return 0;
+    return SCAL_OK;
 }
 
 // thread_read: the hot path, at region boundaries on the calling thread. No allocation, no locks.
@@ -161,7 +161,7 @@ static int template_thread_read(scal_sensor_state *s, scal_sensor_thread *t, dou
         if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return SCAL_EIO;
         values[1] = seconds(&now);
     }
-    return 0;
+    return SCAL_OK;
 }
 
 // thread_fini: the thread is done (called on that thread or at shutdown); free what thread_init

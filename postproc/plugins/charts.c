@@ -113,12 +113,10 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     char dir[1024], path[1400], suffix[32];
     if (h->nthreads < 2) {
-        snprintf(why, whylen, "charts need several thread counts");
-        return SCAL_EUNAVAIL;
+        return scal__why(why, whylen, SCAL_EUNAVAIL, "charts need several thread counts");
     }
     if (pp_subdir(h, "charts", dir, sizeof(dir)) < 0) {
-        snprintf(why, whylen, "cannot create %s", dir);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot create %s", dir);
     }
     for (size_t r = 0; r < h->nregions; r++) {
         if (!h->selected(h, r)) continue;
@@ -132,8 +130,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     }
     return 0;
 fail:
-    snprintf(why, whylen, "cannot write %s", path);
-    return SCAL_EIO;
+    return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
 }
 
 static const char *const needs[] = {"speedup", NULL};

@@ -187,8 +187,7 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
     snprintf(gpath, sizeof(gpath), "%s/%s%s.geom", dir, h->regions[r].slug, suffix);
     FILE *geom = fopen(gpath, "w");
     if (!geom) {
-        snprintf(why, whylen, "cannot write %s", gpath);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot write %s", gpath);
     }
     fprintf(geom, "image %d %d\n", W, Ht);
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, Ht);
@@ -233,8 +232,8 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
     cairo_surface_destroy(surf);
     fclose(geom);
     if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(why, whylen, "cannot write %s: %s", path, cairo_status_to_string(st));
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot write %s: %s", path,
+                         cairo_status_to_string(st));
     }
     return 0;
 }
@@ -243,15 +242,13 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     char dir[1024];
     if (h->single_run || h->nthreads < 2) {
-        snprintf(why, whylen,
-                 "the diagrams need several thread counts (this data has %zu "
-                 "configuration%s)",
-                 h->nthreads * h->ninputs, h->nthreads * h->ninputs == 1 ? "" : "s");
-        return SCAL_EUNAVAIL;
+        return scal__why(why, whylen, SCAL_EUNAVAIL,
+                         "the diagrams need several thread counts (this data has %zu "
+                         "configuration%s)",
+                         h->nthreads * h->ninputs, h->nthreads * h->ninputs == 1 ? "" : "s");
     }
     if (pp_subdir(h, "diagrams", dir, sizeof(dir)) < 0) {
-        snprintf(why, whylen, "cannot create %s", dir);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot create %s", dir);
     }
     /* PNG encoding dominates (libpng's filtering): with many regions a forked child draws every
      * other region so that a second core is used. The process is single-threaded here and the
@@ -270,8 +267,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     if (child > 0) {
         int status = 0;
         if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            if (rc == 0) snprintf(why, whylen, "the drawing process for odd regions failed");
-            rc = SCAL_EIO;
+            if (rc == 0)
+                rc = scal__why(why, whylen, SCAL_EIO, "the drawing process for odd regions failed");
         }
     }
     return rc;

@@ -60,7 +60,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         }
     rc = 0;
 out:
-    if (rc < 0) snprintf(why, whylen, "cannot store matrices");
+    if (rc < 0) rc = scal__why(why, whylen, rc, "cannot store matrices");
     free(s);
     free(e);
     free(d);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "plugin_util.h" /* plugins/common: scal__why */
 #include "scal/postproc.h"
 
 /* The running plugin's option as text (its default when unset), or NULL. */

@@ -122,9 +122,9 @@ static void test_sysfs_root(void)
             setenv("SCAL_NEWOPS_SYSFS_ROOT", cases[i].plugin_env, 1);
         else
             unsetenv("SCAL_NEWOPS_SYSFS_ROOT");
-        CHECK_RC(load("newops", 0, cases[i].settings, cases[i].settings ? 1 : 0, &p, why,
-                      sizeof(why)),
-                 SCAL_OK, why, NULL);
+        CHECK_RC(
+            load("newops", 0, cases[i].settings, cases[i].settings ? 1 : 0, &p, why, sizeof(why)),
+            SCAL_OK, why, NULL);
         if (!p.desc) continue;
         CHECK(strcmp(p.env.sysfs_root, cases[i].want) == 0, "case %zu: root '%s', want '%s'", i,
               p.env.sysfs_root, cases[i].want);
