@@ -174,7 +174,7 @@ static void papi_fini(scal_sensor_state *s)
 static int papi_init(const struct scal_plugin_env *env, scal_sensor_state **state, char *why,
                      size_t whylen)
 {
-    int rc = 0;
+    int rc = SCAL_OK;
     char *list = NULL;
     struct scal_sensor_state *s = calloc(1, sizeof(*s));
     if (!s) {

@@ -20,7 +20,10 @@
 //
 // ---- The rules ---------------------------------------------------------------------------------
 //  - Never print, never exit(), never abort(): the host runs inside someone else's program.
-//    Errors are negative scal status codes (scal/status.h) plus a message in `why`.
+//    Errors are named negative scal status codes (scal/status.h) plus a message in `why`. (The
+//    built-in plugins write both at once with scal__why from plugins/common; this file uses only
+//    the installed headers so that it builds on its own, hence plain snprintf.)
+//  - Operations you do not need may be NULL: the host supplies the defaults (see scal/plugin.h).
 //  - "Cannot work on this machine" is not an error of the run: init returns SCAL_EUNAVAIL (or
 //    SCAL_EPERM when it is a permission problem) and explains in `why` what is missing, naming the
 //    file/device/event ("no RAPL: /sys/class/powercap does not exist"). The host records the

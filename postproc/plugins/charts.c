@@ -15,7 +15,7 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
                  const char *ytitle, bool ideal, const char *path)
 {
     const struct scal_pp_matrix *m = h->get(h, r, s, metric);
-    if (!m) return 0;
+    if (!m) return SCAL_OK;
     double ymax = 0;
     size_t b = (size_t)h->baseline_column;
     for (size_t i = 0; i < (size_t)m->rows * m->cols; i++)
@@ -128,7 +128,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
             if (chart(h, r, s, "energy", "energy [J]", false, path) < 0) goto fail;
         }
     }
-    return 0;
+    return SCAL_OK;
 fail:
     return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
 }

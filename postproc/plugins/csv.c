@@ -85,7 +85,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
             }
         }
     }
-    return 0;
+    return SCAL_OK;
 }
 
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, NULL, NULL, run};

@@ -235,7 +235,7 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
         return scal__why(why, whylen, SCAL_EIO, "cannot write %s: %s", path,
                          cairo_status_to_string(st));
     }
-    return 0;
+    return SCAL_OK;
 }
 
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
@@ -257,7 +257,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     bool split = h->nregions >= 16 && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
                  !(jobs && strtol(jobs, NULL, 10) == 1);
     pid_t child = split ? fork() : -1;
-    int part = child == 0 ? 1 : 0, rc = 0;
+    int part = child == 0 ? 1 : 0, rc = SCAL_OK;
     for (size_t r = 0; r < h->nregions && rc == 0; r++) {
         if (!h->selected(h, r) || (child >= 0 && (int)(r % 2) != part)) continue;
         for (size_t s = 0; s < h->nslices && rc == 0; s++)

@@ -191,7 +191,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
              "baseline)",
              h->threads[x], h->inputs[y], total);
     h->note(h, -1, buf);
-    return 0;
+    return SCAL_OK;
 }
 
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_ANALYSIS, needs, produces, run};

@@ -91,7 +91,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     if (st != CAIRO_STATUS_SUCCESS) {
         return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
     }
-    return 0;
+    return SCAL_OK;
 fail:
     free(rows);
     return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);

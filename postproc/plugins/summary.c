@@ -58,7 +58,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     if (fclose(f)) {
         return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
     }
-    return 0;
+    return SCAL_OK;
 }
 
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, NULL, NULL, run};
