@@ -29,7 +29,8 @@ def matrix(df, region, metric="efficiency"):
 
     ``df`` is a DataFrame from ``scal.load`` (or a filtered part of one); ``region`` a label (the
     ``region`` column; it must name one region node) or a ``region_id``. Only runs with status ok
-    count. T(p, input) is the median over repetitions of ``total_s`` for p requested threads; with b
+    count. T(p, input) is the median over repetitions of ``total_s`` for p requested threads (times
+    that are zero, negative or NaN are left out, as scal report does); with b
     the smallest thread count of the successful runs in ``df`` (the baseline, 1 when present):
 
     - ``metric="time"``: T(p, input) in seconds;
@@ -52,9 +53,11 @@ def matrix(df, region, metric="efficiency"):
         raise ValueError("the runs use %d CPU frequencies: select one, e.g. df[df.frequency_khz == %d]" % (len(freqs), int(max(freqs))))
     sel = _select(ok, region)
     threads = pd.Index(sorted(int(t) for t in ok["threads"].unique()), name="threads")
-    categories = df["input"].cat.categories
+    col = df["input"]  # load() makes it categorical in plan order; otherwise: order of appearance
+    categories = col.cat.categories if isinstance(col.dtype, pd.CategoricalDtype) else pd.Index(col.dropna().unique())
     present = set(ok["input"].dropna())
     inputs = pd.CategoricalIndex([c for c in categories if c in present], categories=categories, ordered=True, name="input")
+    sel = sel[sel["total_s"] > 0]  # as scal report: zero, negative or NaN times are left out
     t = sel.assign(threads=sel["threads"].astype(np.int64)).groupby(["threads", "input"], observed=True)["total_s"].median()
     time = t.unstack("input").reindex(index=threads, columns=inputs).astype("float64")
     if metric == "time":

@@ -190,6 +190,9 @@ def scenario_campaign(args):
                     fail("%s[%d, %s] = %r, recomputed %r" % (metric, p, i, m.loc[p, i], want))
         check(True, "%s matrix values recomputed from /region_stats" % metric)
     check(scal.matrix(df, rid).equals(scal.matrix(df, label)), "a region_id selects the same region as its label")
+    bad = df["region_id"].eq(rid) & df["threads"].eq(2) & df["input"].eq("big") & df["repetition"].eq(0)
+    m = scal.matrix(df.assign(total_s=df["total_s"].mask(bad, -1.0)), label, "time")
+    check(m.loc[2, "big"] == times[(2, "big")][1], "a negative time is left out of the median")
     # a third repetition, 10 times slower: the median (not the mean) of three
     slow = df[df["repetition"] == 0].assign(repetition=2, run=df["run"] + 100, total_s=df["total_s"] * 10)
     m3 = scal.matrix(pd.concat([df, slow]), label, "time")
