@@ -207,5 +207,6 @@ def load(path):
     columns = list(RUN_COLUMNS) + list(REGION_COLUMNS) + [col for _, col in STAT_COLUMNS]
     df = df[columns]
     if metrics is not None:
-        df = df.join(metrics, on=["run", "region_id"])
+        keys = metrics.reset_index().astype({"region_id": "Int64"})  # failed runs have <NA> region ids
+        df = df.merge(keys, on=["run", "region_id"], how="left")
     return df

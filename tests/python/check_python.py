@@ -216,7 +216,7 @@ def scenario_campaign(args):
 def scenario_failed(args):
     """A failed run keeps its run columns and status, without region data; matrix() ignores it."""
     out = os.path.join(args.work, "failing.h5")
-    sh(args, [args.scal, "run", "-c", "1,2", "-i", "5", "-i", "fail", "--label", "broken", "-o", out, "--", args.prog, "{input}"], expect=1)
+    sh(args, [args.scal, "run", "-c", "1,2", "-i", "5", "-i", "fail", "--label", "broken", "-s", "rusage", "-o", out, "--", args.prog, "{input}"], expect=1)
     t = raw(out)
     df = scal.load(out)
     nok = len(t["region_stats"])
@@ -225,7 +225,9 @@ def scenario_failed(args):
     check(len(df) == nok + 2, "rows: %d region rows of ok runs + one per failed run (%d)" % (nok, len(df)))
     bad = df[df["status"] != "ok"]
     check(list(bad["status"]) == ["failed", "failed"] and list(bad["input"]) == ["broken", "broken"] and sorted(bad["threads"]) == [1, 2], "failed runs: status, input and threads decoded")
-    check(bad["region"].isna().all() and bad["region_id"].isna().all() and bad["total_s"].isna().all(), "failed runs carry no region data")
+    check(bad["region"].isna().all() and bad["region_id"].isna().all() and bad["total_s"].isna().all() and bad["rusage.utime [s]"].isna().all(),
+          "failed runs carry no region or sensor data")
+    check(df.loc[df["status"] == "ok", "rusage.utime [s]"].notna().sum() == 2, "the ok runs' whole programs carry rusage.utime")
     check(list(df["input"].cat.categories) == ["5", "broken"], "input categories in plan order")
     m = scal.matrix(df, "whole program", "time")
     check(list(m.columns) == ["5"] and list(m.index) == [1, 2], "matrix: only inputs with successful runs")
