@@ -27,10 +27,10 @@ INT_COLUMNS = ("threads", "team", "frequency_khz", "region_id", "parent_id", "li
 RUN_FILE_INPUT = "run"
 
 
-def _nullable(values, missing_below=0):
+def _nullable(values):
     """Integers as pandas' nullable Int64, with the file's negative sentinels (-1: not set) as <NA>."""
     s = pd.Series(values).astype("Int64")
-    return s.mask(s < missing_below)
+    return s.mask(s < 0)
 
 
 def _kinds(codes):
