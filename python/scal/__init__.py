@@ -12,7 +12,6 @@ python3-numpy, python3-pandas).
 """
 from ._file import ScalFileError
 from ._frame import load, tree
-from ._labels import region_labels
 from ._matrix import matrix
 
-__all__ = ["load", "tree", "matrix", "region_labels", "ScalFileError"]
+__all__ = ["load", "tree", "matrix", "ScalFileError"]
