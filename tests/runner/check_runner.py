@@ -90,7 +90,10 @@ def scenario_campaign(args):
     check(len(c.regions) == len(per_run[0]), "no duplicate regions in the campaign (%d)" % len(c.regions))
     for r in c.runs:
         check(r["team_observed"] == c.configs[r["config"]]["threads"] and not r["team_mismatch"], "run %d used the requested team" % r["id"])
-    check(all("done" not in c.s(r["stdout_tail"]) or True for r in c.runs), "stdout tails readable")
+    for r in c.runs:  # each run's own output, with its own size and team, is kept
+        cfg = c.configs[r["config"]]
+        want = "scal_demo: size %s, threads %d," % (c.s(cfg["argv"]).split()[-1], cfg["threads"])
+        check(want in c.s(r["stdout_tail"]), "run %d's stdout tail holds %r" % (r["id"], want))
     c.f.close()  # scal report writes /analysis into the file
     p = scal(args, "check", out)
     check("ok" in p.stdout, "scal check accepts the campaign")
