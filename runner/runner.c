@@ -363,6 +363,21 @@ static int dry_run(struct campaign *c)
 
 /* ---- the campaign ------------------------------------------------------------------------- */
 
+/* The CPU's model name from /proc/cpuinfo ("" when it has none). */
+static void cpu_model(char *out, size_t len)
+{
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    out[0] = 0;
+    while (ci && fgets(line, sizeof(line), ci))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            snprintf(out, len, "%s", strchr(line, ':') + 2);
+            out[strcspn(out, "\n")] = 0;
+            break;
+        }
+    if (ci) fclose(ci);
+}
+
 /* A new campaign file: the matrix, and the `scal run` arguments --resume rebuilds it from. */
 static int create_file(struct campaign *c)
 {
@@ -377,16 +392,8 @@ static int create_file(struct campaign *c)
     scal_launch_init(&tmpl, p->program, p->nprogram);
     scal_launch_command_text(&tmpl, cmd, sizeof(cmd));
     scal_launch_free(&tmpl);
-    char cpu[256] = "";
-    FILE *ci = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    while (ci && fgets(line, sizeof(line), ci))
-        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
-            snprintf(cpu, sizeof(cpu), "%s", strchr(line, ':') + 2);
-            cpu[strcspn(cpu, "\n")] = 0;
-            break;
-        }
-    if (ci) fclose(ci);
+    char cpu[256];
+    cpu_model(cpu, sizeof(cpu));
     struct scal_cw_meta m = {.program = c->program_path,
                              .command = cmd,
                              .host = host,
@@ -431,89 +438,54 @@ static const char *status_text(int status)
     return scal_run_status_name(status);
 }
 
-/* One run: actuators, launch, result, commit. Returns 1 when the campaign must stop. */
-static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_index,
-                   struct scal_progress *pg, struct tally *t)
+/* The frequency observed while a run starts; a request the hardware ignored (off by more than 5 %)
+ * is noted in note and counted. */
+static void observe_frequency(struct campaign *c, size_t config, struct scal_run_row *row,
+                              char *note, size_t len, struct tally *t)
 {
-    struct scal_run_plan *p = &c->plan;
-    uint32_t slot = p->order[slot_index];
-    size_t config = slot / p->repetitions;
-    uint32_t rep = slot % p->repetitions;
-    char cfg[512], runfile[PATH_MAX + 64], outcome[1200];
-    struct scal_run_launch l;
-    struct scal_run_result r;
-    struct scal_run_row row = {.config = (uint32_t)config,
-                               .repetition = rep,
-                               .team_requested = p->threads[scal_plan_thread_of(p, config)],
-                               .team_observed = -1,
-                               .frequency_observed_khz = -1};
-    char message[1024] = "";
-    config_text(c, config, rep, cfg, sizeof(cfg));
-    snprintf(runfile, sizeof(runfile), "%s/run-%06u.h5", c->rundir, slot);
-    unlink(runfile);
-    scal_progress_begin(pg, cfg);
-    int rc = prepare_launch(c, config, &l, true);
-    if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
-    memset(&r, 0, sizeof(r));
-    if (rc < 0) {
-        r.launch_failed = true;
-        snprintf(r.message, sizeof(r.message), "%s", scal__last_error(rc));
-    } else {
-        if (c->a_freq >= 0) {
-            char obs[64];
-            int64_t want = p->freqs_khz[scal_plan_freq_of(p, config)];
-            if (scal_actuators_observe(&c->act, c->a_freq, obs, sizeof(obs)) == 0 && obs[0]) {
-                row.frequency_observed_khz = atoll(obs);
-                if (want > 0 && llabs(row.frequency_observed_khz - want) * 20 > want) {
-                    snprintf(message, sizeof(message),
-                             "frequency request ignored: requested %lld kHz, observed %lld kHz",
-                             (long long)want, (long long)row.frequency_observed_khz);
-                    t->freq_ignored++;
-                }
-            }
-        }
-        scal_launch_run(&l, p->timeout_s, &stop_flag, &r);
+    char obs[64];
+    int64_t want = c->plan.freqs_khz[scal_plan_freq_of(&c->plan, config)];
+    if (scal_actuators_observe(&c->act, c->a_freq, obs, sizeof(obs)) != 0 || !obs[0]) return;
+    row->frequency_observed_khz = atoll(obs);
+    if (want > 0 && llabs(row->frequency_observed_khz - want) * 20 > want) {
+        snprintf(note, len, "frequency request ignored: requested %lld kHz, observed %lld kHz",
+                 (long long)want, (long long)row->frequency_observed_khz);
+        t->freq_ignored++;
     }
-    scal_launch_free(&l);
-    if (stop_flag && !r.launch_failed) { /* interrupted: this run is not recorded */
-        unlink(runfile);
-        scal_progress_end(pg, cfg, "interrupted (not recorded)");
-        return 1;
-    }
-    row.exit_code = r.exit_code;
-    row.signal = r.signal;
-    row.wall_s = r.wall_s;
-    row.started_unix = r.started_unix;
-    row.status = r.launch_failed ? SCAL_RUN_LAUNCH
-                 : r.timed_out   ? SCAL_RUN_TIMEOUT
-                 : r.signal      ? SCAL_RUN_SIGNALED
-                 : r.exit_code   ? SCAL_RUN_FAILED
-                                 : SCAL_RUN_OK;
-    char what[sizeof(message)] = "", frequency_note[sizeof(message)];
-    if (r.message[0])
-        snprintf(what, sizeof(what), "%s", r.message);
-    else if (row.status == SCAL_RUN_TIMEOUT)
-        snprintf(what, sizeof(what), "stopped after the %.1f s timeout", p->timeout_s);
-    else if (row.status == SCAL_RUN_SIGNALED)
-        snprintf(what, sizeof(what), "killed by signal %d (%s)", r.signal, strsignal(r.signal));
-    else if (row.status == SCAL_RUN_FAILED)
-        snprintf(what, sizeof(what), "exited with status %d", r.exit_code);
-    if (what[0]) { /* the outcome first, an ignored frequency request kept after it */
-        snprintf(frequency_note, sizeof(frequency_note), "%s", message);
-        snprintf(message, sizeof(message), "%s%s%s", what, frequency_note[0] ? "; " : "",
-                 frequency_note);
-    }
-    struct scal_commit_ack ack = {0};
-    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail,
-                               access(runfile, F_OK) == 0 ? runfile : "", p->keep_runs, &ack);
-    if (ack.nodata) row.status = SCAL_RUN_NODATA;
-    if (rc < 0) {
-        snprintf(outcome, sizeof(outcome), "NOT RECORDED: %s", ack.message);
-        scal_progress_end(pg, cfg, outcome);
-        return 2;
-    }
+}
+
+static int run_status(const struct scal_run_result *r)
+{
+    return r->launch_failed ? SCAL_RUN_LAUNCH
+           : r->timed_out   ? SCAL_RUN_TIMEOUT
+           : r->signal      ? SCAL_RUN_SIGNALED
+           : r->exit_code   ? SCAL_RUN_FAILED
+                            : SCAL_RUN_OK;
+}
+
+/* The run's message: what went wrong first, an ignored frequency request (already in message)
+ * kept after it. */
+static void describe_outcome(const struct scal_run_result *r, int status, double timeout_s,
+                             char *message, size_t len)
+{
+    char what[1024] = "", frequency_note[1024];
+    if (r->message[0])
+        snprintf(what, sizeof(what), "%s", r->message);
+    else if (status == SCAL_RUN_TIMEOUT)
+        snprintf(what, sizeof(what), "stopped after the %.1f s timeout", timeout_s);
+    else if (status == SCAL_RUN_SIGNALED)
+        snprintf(what, sizeof(what), "killed by signal %d (%s)", r->signal, strsignal(r->signal));
+    else if (status == SCAL_RUN_FAILED)
+        snprintf(what, sizeof(what), "exited with status %d", r->exit_code);
+    if (!what[0]) return;
+    snprintf(frequency_note, sizeof(frequency_note), "%s", message);
+    snprintf(message, len, "%s%s%s", what, frequency_note[0] ? "; " : "", frequency_note);
+}
+
+static void count_outcome(struct tally *t, int status, bool team_mismatch)
+{
     t->attempted++;
-    switch (row.status) {
+    switch (status) {
     case SCAL_RUN_OK:
         t->ok++;
         break;
@@ -532,7 +504,62 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     default:
         t->failed++;
     }
-    if (ack.team_mismatch) t->mismatch++;
+    if (team_mismatch) t->mismatch++;
+}
+
+/* One run: actuators, launch, result, commit. Returns 1 when the campaign must stop, 2 when it
+ * must stop because the run could not be recorded. */
+static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_index,
+                   struct scal_progress *pg, struct tally *t)
+{
+    struct scal_run_plan *p = &c->plan;
+    uint32_t slot = p->order[slot_index];
+    size_t config = slot / p->repetitions;
+    uint32_t rep = slot % p->repetitions;
+    char cfg[512], runfile[PATH_MAX + 64], outcome[1200], message[1024] = "";
+    struct scal_run_launch l;
+    struct scal_run_result r;
+    struct scal_run_row row = {.config = (uint32_t)config,
+                               .repetition = rep,
+                               .team_requested = p->threads[scal_plan_thread_of(p, config)],
+                               .team_observed = -1,
+                               .frequency_observed_khz = -1};
+    config_text(c, config, rep, cfg, sizeof(cfg));
+    snprintf(runfile, sizeof(runfile), "%s/run-%06u.h5", c->rundir, slot);
+    unlink(runfile);
+    scal_progress_begin(pg, cfg);
+    int rc = prepare_launch(c, config, &l, true);
+    if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
+    memset(&r, 0, sizeof(r));
+    if (rc < 0) {
+        r.launch_failed = true;
+        snprintf(r.message, sizeof(r.message), "%s", scal__last_error(rc));
+    } else {
+        if (c->a_freq >= 0) observe_frequency(c, config, &row, message, sizeof(message), t);
+        scal_launch_run(&l, p->timeout_s, &stop_flag, &r);
+    }
+    scal_launch_free(&l);
+    if (stop_flag && !r.launch_failed) { /* interrupted: this run is not recorded */
+        unlink(runfile);
+        scal_progress_end(pg, cfg, "interrupted (not recorded)");
+        return 1;
+    }
+    row.exit_code = r.exit_code;
+    row.signal = r.signal;
+    row.wall_s = r.wall_s;
+    row.started_unix = r.started_unix;
+    row.status = run_status(&r);
+    describe_outcome(&r, row.status, p->timeout_s, message, sizeof(message));
+    struct scal_commit_ack ack = {0};
+    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail,
+                               access(runfile, F_OK) == 0 ? runfile : "", p->keep_runs, &ack);
+    if (ack.nodata) row.status = SCAL_RUN_NODATA;
+    if (rc < 0) {
+        snprintf(outcome, sizeof(outcome), "NOT RECORDED: %s", ack.message);
+        scal_progress_end(pg, cfg, outcome);
+        return 2;
+    }
+    count_outcome(t, row.status, ack.team_mismatch);
     if (row.status == SCAL_RUN_OK)
         snprintf(outcome, sizeof(outcome), "ok %.2f s%s%s", r.wall_s, ack.message[0] ? "; " : "",
                  ack.message);
