@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "omp_runtime.h"
 #include "scal/status.h"
 
@@ -39,27 +40,23 @@ static bool is_runtime(const char *soname, const char *base)
     return !strncmp(soname, base, strlen(base));
 }
 
-int scal_omp_inspect(const char *program, char *path, size_t pathlen, enum scal_omp_kind *kind,
-                     char *why, size_t whylen)
+int scal_omp_inspect(const char *program, char *path, size_t pathlen, enum scal_omp_kind *kind)
 {
-    if (resolve(program, path, pathlen) < 0) {
-        snprintf(why, whylen, "program '%s' %s", program,
-                 strchr(program, '/')
-                     ? (access(path, F_OK) ? "does not exist" : "is not executable")
-                     : "is not in PATH");
-        return SCAL_ENOENT;
-    }
+    if (resolve(program, path, pathlen) < 0)
+        return scal__fail(SCAL_ENOENT, "program '%s' %s", program,
+                          strchr(program, '/')
+                              ? (access(path, F_OK) ? "does not exist" : "is not executable")
+                              : "is not in PATH");
     elf_version(EV_CURRENT);
     int fd = open(path, O_RDONLY);
     Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
     if (!e || elf_kind(e) != ELF_K_ELF) {
-        snprintf(why, whylen,
-                 "program '%s' is not an ELF executable (a script? then give its "
-                 "interpreter and the script as arguments)",
-                 path);
         if (e) elf_end(e);
         if (fd >= 0) close(fd);
-        return SCAL_EFORMAT;
+        return scal__fail(SCAL_EFORMAT,
+                          "program '%s' is not an ELF executable (a script? then give its "
+                          "interpreter and the script as arguments)",
+                          path);
     }
     bool omp = false, gomp = false, static_rt = false, uses = false;
     Elf_Scn *scn = NULL;
@@ -104,7 +101,7 @@ int scal_omp_inspect(const char *program, char *path, size_t pathlen, enum scal_
     return SCAL_OK;
 }
 
-int scal_omp_find_libomp(char *path, size_t len, char *why, size_t whylen)
+int scal_omp_find_libomp(char *path, size_t len)
 {
     static const char *const places[] = {"/usr/lib/llvm-18/lib/libomp.so.5",
                                          "/usr/lib/llvm-17/lib/libomp.so.5",
@@ -119,16 +116,14 @@ int scal_omp_find_libomp(char *path, size_t len, char *why, size_t whylen)
     if (env && *env) {
         snprintf(path, len, "%s", env);
         if (access(path, R_OK) == 0) return SCAL_OK;
-        snprintf(why, whylen, "SCAL_LIBOMP='%s' cannot be read", env);
-        return SCAL_ENOENT;
+        return scal__fail(SCAL_ENOENT, "SCAL_LIBOMP='%s' cannot be read", env);
     }
     for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++)
         if (access(places[i], R_OK) == 0) {
             snprintf(path, len, "%s", places[i]);
             return SCAL_OK;
         }
-    snprintf(why, whylen,
-             "no libomp.so found (install LLVM's OpenMP runtime, e.g. Debian's "
-             "libomp-dev, or set SCAL_LIBOMP=/path/to/libomp.so)");
-    return SCAL_ENOENT;
+    return scal__fail(SCAL_ENOENT,
+                      "no libomp.so found (install LLVM's OpenMP runtime, e.g. Debian's "
+                      "libomp-dev, or set SCAL_LIBOMP=/path/to/libomp.so)");
 }

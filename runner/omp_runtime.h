@@ -14,12 +14,12 @@ enum scal_omp_kind {
 };
 
 /* Resolves program (PATH search when it has no '/') into path and classifies it. A missing or
- * unreadable program, or one that is not an ELF executable, is an error with the reason in why. */
-int scal_omp_inspect(const char *program, char *path, size_t pathlen, enum scal_omp_kind *kind,
-                     char *why, size_t whylen);
+ * unreadable program, or one that is not an ELF executable, is an error with the reason recorded
+ * by scal__fail. */
+int scal_omp_inspect(const char *program, char *path, size_t pathlen, enum scal_omp_kind *kind);
 
 /* The libomp shared object to preload for libgomp programs: $SCAL_LIBOMP, or the first found of
- * the usual install locations. SCAL_ENOENT with the places searched in why. */
-int scal_omp_find_libomp(char *path, size_t len, char *why, size_t whylen);
+ * the usual install locations. SCAL_ENOENT (scal__fail says what to install) when none is. */
+int scal_omp_find_libomp(char *path, size_t len);
 
 #endif

@@ -2,20 +2,16 @@
 // Parsing `scal run`'s command line into a plan and ordering its runs.
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "run_plan.h"
 #include "scal/status.h"
-
-static int fail(char *why, size_t len, const char *fmt, const char *a, const char *b)
-{
-    snprintf(why, len, fmt, a, b ? b : "");
-    return SCAL_EINVAL;
-}
 
 static int push_int(int64_t **v, size_t *n, int64_t x)
 {
@@ -105,13 +101,11 @@ static int add_input(struct scal_run_plan *p, const char *label, const char *val
 }
 
 /* One input per line: "VALUE" or "LABEL<TAB>VALUE"; blank lines and '#' comments are skipped. */
-static int read_inputs_file(struct scal_run_plan *p, const char *path, char *why, size_t len)
+static int read_inputs_file(struct scal_run_plan *p, const char *path)
 {
     FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(why, len, "cannot read inputs file '%s': %s", path, strerror(errno));
-        return SCAL_EINVAL;
-    }
+    if (!f)
+        return scal__fail(SCAL_EINVAL, "cannot read inputs file '%s': %s", path, strerror(errno));
     char line[4096];
     int rc = SCAL_OK, lineno = 0;
     while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
@@ -123,18 +117,15 @@ static int read_inputs_file(struct scal_run_plan *p, const char *path, char *why
         if (!*s || *s == '#') continue;
         char *tab = strchr(s, '\t');
         if (tab) *tab = 0;
-        if (tab && !tab[1]) {
-            snprintf(why, len, "inputs file '%s', line %d: a label without a value", path, lineno);
-            rc = SCAL_EINVAL;
-            break;
-        }
-        rc = tab ? add_input(p, s, tab + 1) : add_input(p, NULL, s);
+        if (tab && !tab[1])
+            rc = scal__fail(SCAL_EINVAL, "inputs file '%s', line %d: a label without a value", path,
+                            lineno);
+        else
+            rc = tab ? add_input(p, s, tab + 1) : add_input(p, NULL, s);
     }
     fclose(f);
-    if (rc == SCAL_OK && lineno && !p->ninputs) {
-        snprintf(why, len, "inputs file '%s' holds no input", path);
-        rc = SCAL_EINVAL;
-    }
+    if (rc == SCAL_OK && lineno && !p->ninputs)
+        rc = scal__fail(SCAL_EINVAL, "inputs file '%s' holds no input", path);
     return rc;
 }
 
@@ -163,129 +154,124 @@ static int default_threads(int64_t **v, size_t *n)
     return rc == SCAL_OK ? push_int(v, n, cpus) : rc;
 }
 
-int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv, char *why, size_t len)
+/* Options without a value; false when a is none of them. */
+static bool parse_flag(struct scal_run_plan *p, const char *a)
 {
-    int rc = SCAL_OK, i;
-    int64_t *threads = NULL;
-    size_t nthreads = 0;
-    memset(p, 0, sizeof(*p));
-    p->repetitions = 1;
-    p->seed = 1;
-    why[0] = 0;
-    for (i = 1; i < argc && rc == SCAL_OK; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        }
-        if (a[0] != '-') break; /* the program */
-        /* flags without a value */
-        if (!strcmp(a, "--dry-run"))
-            p->dry_run = true;
-        else if (!strcmp(a, "--fail-fast"))
-            p->fail_fast = true;
-        else if (!strcmp(a, "--keep-runs"))
-            p->keep_runs = true;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-            p->quiet = true;
-        else if (i + 1 >= argc)
-            return fail(why, len, "option '%s' needs a value; see 'scal run --help'", a, NULL);
-        else {
-            const char *v = argv[++i];
-            char *end = NULL;
-            if (!strcmp(a, "-c") || !strcmp(a, "--threads")) {
-                free(threads);
-                if (scal_parse_int_list(v, 1, 1 << 20, &threads, &nthreads) < 0)
-                    return fail(why, len,
-                                "bad thread list '%s': use counts like 1,2,4 or ranges 1-8, "
-                                "1-16:2, 1-64*2%s",
-                                v, NULL);
-            } else if (!strcmp(a, "-r") || !strcmp(a, "--repetitions")) {
-                long r = strtol(v, &end, 10);
-                if (*end || r < 1 || r > 100000)
-                    return fail(why, len, "bad repetition count '%s' (1 or more)%s", v, NULL);
-                p->repetitions = (uint32_t)r;
-            } else if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
-                rc = add_input(p, NULL, v);
-            } else if (!strcmp(a, "--label")) {
-                if (!p->ninputs)
-                    return fail(why, len, "--label '%s' must follow the -i it names%s", v, NULL);
-                rc = dup_opt(&p->inputs[p->ninputs - 1].label, v);
-            } else if (!strcmp(a, "--inputs-file")) {
-                rc = read_inputs_file(p, v, why, len);
-            } else if (!strcmp(a, "-f") || !strcmp(a, "--frequencies")) {
-                free(p->freqs_khz);
-                if (parse_freqs(v, &p->freqs_khz, &p->nfreqs) < 0)
-                    return fail(why, len,
-                                "bad frequency list '%s': kHz or with a unit, e.g. "
-                                "1200000,2.4GHz,1800MHz%s",
-                                v, NULL);
-            } else if (!strcmp(a, "--governor"))
-                rc = dup_opt(&p->governor, v);
-            else if (!strcmp(a, "--affinity"))
-                rc = dup_opt(&p->affinity, v);
-            else if (!strcmp(a, "--cores"))
-                rc = dup_opt(&p->cores, v);
-            else if (!strcmp(a, "-s") || !strcmp(a, "--sensors"))
-                rc = dup_opt(&p->sensors, v);
-            else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-                rc = dup_opt(&p->output, v);
-            else if (!strcmp(a, "--tool"))
-                rc = dup_opt(&p->tool, v);
-            else if (!strcmp(a, "--sysfs-root"))
-                rc = dup_opt(&p->sysfs_root, v);
-            else if (!strcmp(a, "--resume"))
-                rc = dup_opt(&p->resume, v);
-            else if (!strcmp(a, "--plugin-opt")) {
-                const char *dot = strchr(v, '.'), *eq = strchr(v, '=');
-                if (!dot || !eq || dot > eq || dot == v)
-                    return fail(why, len, "bad --plugin-opt '%s': use PLUGIN.OPTION=VALUE%s", v,
-                                NULL);
-                char **o = realloc(p->plugin_opts, (p->nplugin_opts + 1) * sizeof(*o));
-                if (!o) return SCAL_ENOMEM;
-                p->plugin_opts = o;
-                if (!(o[p->nplugin_opts++] = strdup(v))) return SCAL_ENOMEM;
-            } else if (!strcmp(a, "--idle") || !strcmp(a, "--timeout")) {
-                double d = strtod(v, &end);
-                if (*end || d < 0) return fail(why, len, "bad %s '%s': seconds, 0 or more", a, v);
-                *(!strcmp(a, "--idle") ? &p->idle_s : &p->timeout_s) = d;
-            } else if (!strcmp(a, "--order")) {
-                if (strcmp(v, "given") && strcmp(v, "shuffled"))
-                    return fail(why, len, "bad --order '%s': 'given' or 'shuffled'%s", v, NULL);
-                p->shuffled = !strcmp(v, "shuffled");
-            } else if (!strcmp(a, "--seed")) {
-                p->seed = strtoull(v, &end, 10);
-                if (*end || !*v) return fail(why, len, "bad --seed '%s': an integer%s", v, NULL);
-            } else {
-                return fail(why, len, "unknown option '%s'; see 'scal run --help'%s", a, NULL);
-            }
-        }
+    if (!strcmp(a, "--dry-run"))
+        p->dry_run = true;
+    else if (!strcmp(a, "--fail-fast"))
+        p->fail_fast = true;
+    else if (!strcmp(a, "--keep-runs"))
+        p->keep_runs = true;
+    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+        p->quiet = true;
+    else
+        return false;
+    return true;
+}
+
+/* Options whose value is kept as given. */
+static const struct {
+    const char *short_name, *name;
+    size_t offset; /* of the char * member of struct scal_run_plan */
+} text_options[] = {
+    {NULL, "--governor", offsetof(struct scal_run_plan, governor)},
+    {NULL, "--affinity", offsetof(struct scal_run_plan, affinity)},
+    {NULL, "--cores", offsetof(struct scal_run_plan, cores)},
+    {"-s", "--sensors", offsetof(struct scal_run_plan, sensors)},
+    {"-o", "--output", offsetof(struct scal_run_plan, output)},
+    {NULL, "--tool", offsetof(struct scal_run_plan, tool)},
+    {NULL, "--sysfs-root", offsetof(struct scal_run_plan, sysfs_root)},
+    {NULL, "--resume", offsetof(struct scal_run_plan, resume)},
+};
+
+static char **text_option(struct scal_run_plan *p, const char *a)
+{
+    for (size_t k = 0; k < sizeof(text_options) / sizeof(text_options[0]); k++)
+        if (!strcmp(a, text_options[k].name) ||
+            (text_options[k].short_name && !strcmp(a, text_options[k].short_name)))
+            return (char **)((char *)p + text_options[k].offset);
+    return NULL;
+}
+
+static int add_plugin_opt(struct scal_run_plan *p, const char *v)
+{
+    const char *dot = strchr(v, '.'), *eq = strchr(v, '=');
+    if (!dot || !eq || dot > eq || dot == v)
+        return scal__fail(SCAL_EINVAL, "bad --plugin-opt '%s': use PLUGIN.OPTION=VALUE", v);
+    char **o = realloc(p->plugin_opts, (p->nplugin_opts + 1) * sizeof(*o));
+    if (!o) return SCAL_ENOMEM;
+    p->plugin_opts = o;
+    return (o[p->nplugin_opts++] = strdup(v)) ? SCAL_OK : SCAL_ENOMEM;
+}
+
+/* One option a with its value v; -c's list goes to threads (int64 until the plan's copy). */
+static int parse_option(struct scal_run_plan *p, const char *a, const char *v, int64_t **threads,
+                        size_t *nthreads)
+{
+    char *end = NULL, **text = text_option(p, a);
+    if (text) return dup_opt(text, v);
+    if (!strcmp(a, "-c") || !strcmp(a, "--threads")) {
+        free(*threads);
+        if (scal_parse_int_list(v, 1, 1 << 20, threads, nthreads) < 0)
+            return scal__fail(SCAL_EINVAL,
+                              "bad thread list '%s': use counts like 1,2,4 or ranges 1-8, 1-16:2, "
+                              "1-64*2",
+                              v);
+    } else if (!strcmp(a, "-r") || !strcmp(a, "--repetitions")) {
+        long r = strtol(v, &end, 10);
+        if (*end || r < 1 || r > 100000)
+            return scal__fail(SCAL_EINVAL, "bad repetition count '%s' (1 or more)", v);
+        p->repetitions = (uint32_t)r;
+    } else if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
+        return add_input(p, NULL, v);
+    } else if (!strcmp(a, "--label")) {
+        if (!p->ninputs)
+            return scal__fail(SCAL_EINVAL, "--label '%s' must follow the -i it names", v);
+        return dup_opt(&p->inputs[p->ninputs - 1].label, v);
+    } else if (!strcmp(a, "--inputs-file")) {
+        return read_inputs_file(p, v);
+    } else if (!strcmp(a, "-f") || !strcmp(a, "--frequencies")) {
+        free(p->freqs_khz);
+        if (parse_freqs(v, &p->freqs_khz, &p->nfreqs) < 0)
+            return scal__fail(SCAL_EINVAL,
+                              "bad frequency list '%s': kHz or with a unit, e.g. "
+                              "1200000,2.4GHz,1800MHz",
+                              v);
+    } else if (!strcmp(a, "--plugin-opt")) {
+        return add_plugin_opt(p, v);
+    } else if (!strcmp(a, "--idle") || !strcmp(a, "--timeout")) {
+        double d = strtod(v, &end);
+        if (*end || d < 0) return scal__fail(SCAL_EINVAL, "bad %s '%s': seconds, 0 or more", a, v);
+        *(!strcmp(a, "--idle") ? &p->idle_s : &p->timeout_s) = d;
+    } else if (!strcmp(a, "--order")) {
+        if (strcmp(v, "given") && strcmp(v, "shuffled"))
+            return scal__fail(SCAL_EINVAL, "bad --order '%s': 'given' or 'shuffled'", v);
+        p->shuffled = !strcmp(v, "shuffled");
+    } else if (!strcmp(a, "--seed")) {
+        p->seed = strtoull(v, &end, 10);
+        if (*end || !*v) return scal__fail(SCAL_EINVAL, "bad --seed '%s': an integer", v);
+    } else {
+        return scal__fail(SCAL_EINVAL, "unknown option '%s'; see 'scal run --help'", a);
     }
-    if (rc < 0) {
-        free(threads);
-        return rc;
-    }
-    p->argv_given = argv + 1;
-    p->nargv_given = (size_t)(i - 1);
-    if (i >= argc && !p->resume) {
-        free(threads);
-        return fail(why, len, "no program given: scal run [OPTIONS] -- PROGRAM [ARGS...]%s%s", "",
-                    NULL);
-    }
-    p->program = argv + i;
-    p->nprogram = (size_t)(argc - i);
-    if (!nthreads && (rc = default_threads(&threads, &nthreads)) < 0) return rc;
-    p->threads = malloc(nthreads * sizeof(*p->threads));
-    if (!p->threads) return SCAL_ENOMEM;
-    for (size_t k = 0; k < nthreads; k++)
-        p->threads[k] = (int32_t)threads[k];
-    p->nthreads = nthreads;
-    free(threads);
+    return SCAL_OK;
+}
+
+/* Once every option is read: the program is given, and threads, inputs and frequencies have their
+ * defaults; then the matrix and its order. */
+static int complete_plan(struct scal_run_plan *p, int64_t **threads, size_t *nthreads)
+{
+    int rc = SCAL_OK;
+    if (!p->nprogram && !p->resume)
+        return scal__fail(SCAL_EINVAL, "no program given: scal run [OPTIONS] -- PROGRAM [ARGS...]");
+    if (!*nthreads && (rc = default_threads(threads, nthreads)) < 0) return rc;
+    if (!(p->threads = malloc(*nthreads * sizeof(*p->threads)))) return SCAL_ENOMEM;
+    for (size_t k = 0; k < *nthreads; k++)
+        p->threads[k] = (int32_t)(*threads)[k];
+    p->nthreads = *nthreads;
     if (p->nprogram && uses_placeholder(p, "{input}") && !p->ninputs)
-        return fail(why, len,
-                    "the program's arguments use {input} but no input is given "
-                    "(-i VALUE or --inputs-file FILE)%s%s",
-                    "", NULL);
+        return scal__fail(SCAL_EINVAL, "the program's arguments use {input} but no input is given "
+                                       "(-i VALUE or --inputs-file FILE)");
     if (!p->ninputs && (rc = add_input(p, "", "")) < 0) return rc;
     if (!p->nfreqs) {
         if (!(p->freqs_khz = malloc(sizeof(*p->freqs_khz)))) return SCAL_ENOMEM;
@@ -294,6 +280,38 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv, char *wh
     }
     p->nconfigs = p->nthreads * p->ninputs * p->nfreqs;
     return scal_run_plan_order(p);
+}
+
+int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv)
+{
+    int rc = SCAL_OK, i;
+    int64_t *threads = NULL;
+    size_t nthreads = 0;
+    memset(p, 0, sizeof(*p));
+    p->repetitions = 1;
+    p->seed = 1;
+    for (i = 1; i < argc && rc == SCAL_OK; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (a[0] != '-') break; /* the program */
+        if (parse_flag(p, a)) continue;
+        if (i + 1 >= argc)
+            rc = scal__fail(SCAL_EINVAL, "option '%s' needs a value; see 'scal run --help'", a);
+        else
+            rc = parse_option(p, a, argv[++i], &threads, &nthreads);
+    }
+    if (rc == SCAL_OK) {
+        p->argv_given = argv + 1;
+        p->nargv_given = (size_t)(i - 1);
+        p->program = argv + i;
+        p->nprogram = (size_t)(argc - i);
+        rc = complete_plan(p, &threads, &nthreads);
+    }
+    free(threads);
+    return rc;
 }
 
 /* splitmix64: a small, well-known generator; the same seed gives the same order everywhere. */

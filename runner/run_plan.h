@@ -38,8 +38,9 @@ struct scal_run_plan {
 };
 
 /* Parses `scal run` arguments (argv[0] is "run"). On a usage error returns SCAL_EINVAL with the
- * message in why. */
-int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv, char *why, size_t whylen);
+ * message recorded by scal__fail (scal__last_error). The plan is freed by scal_run_plan_free, also
+ * after an error. */
+int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv);
 /* Builds the order of the run slots (as given: config by config, repetitions innermost; shuffled:
  * a permutation from the seed). */
 int scal_run_plan_order(struct scal_run_plan *p);

@@ -46,6 +46,12 @@ struct campaign {
     size_t ndone;
     struct scal_cw_config *configs;
     char **config_argv, **config_affinity;
+    /* --resume: the stored `scal run` arguments the plan points into, and the runs already done */
+    bool resuming;
+    char **stored, **resume_args;
+    size_t nstored;
+    struct scal_run_row *runs;
+    size_t nruns;
 };
 
 static void usage(FILE *out)
@@ -135,14 +141,26 @@ static void default_tool(char *out, size_t len)
     if (realpath(out, real)) snprintf(out, len, "%s", real);
 }
 
-static int add_actuator(struct campaign *c, const char *name, const char *extra, char *why,
-                        size_t len)
+/* The actuator set still reports errors in a why buffer: carried on as scal__fail's message. */
+static int carry(int rc, const char *why)
+{
+    return rc < 0 ? scal__fail(rc, "%s", why[0] ? why : scal_strerror(rc)) : rc;
+}
+
+static int add_actuator(struct campaign *c, const char *name, const char *extra)
 {
     const char *settings[32];
+    char why[1024] = "";
     size_t n = scal_plugin_settings_for((const char *const *)c->plan.plugin_opts,
                                         c->plan.nplugin_opts, name, settings, 31);
     if (extra) settings[n++] = extra;
-    return scal_actuators_add(&c->act, name, settings, n, why, len);
+    return carry(scal_actuators_add(&c->act, name, settings, n, why, sizeof(why)), why);
+}
+
+static int apply_actuator(struct campaign *c, int index, const char *value, struct scal_launch *l)
+{
+    char why[1024] = "";
+    return carry(scal_actuators_apply(&c->act, index, value, l, why, sizeof(why)), why);
 }
 
 static bool template_has(const struct scal_run_plan *p, const char *ph)
@@ -152,45 +170,48 @@ static bool template_has(const struct scal_run_plan *p, const char *ph)
     return false;
 }
 
-static int setup(struct campaign *c, char *why, size_t len)
+/* The program's OpenMP runtime (and libomp for a libgomp program) and the tool. */
+static int find_runtime_and_tool(struct campaign *c)
 {
     struct scal_run_plan *p = &c->plan;
-    int rc = scal_omp_inspect(p->program[0], c->program_path, sizeof(c->program_path), &c->omp, why,
-                              len);
+    int rc = scal_omp_inspect(p->program[0], c->program_path, sizeof(c->program_path), &c->omp);
     if (rc < 0) return rc;
-    if (c->omp == SCAL_OMP_STATIC) {
-        snprintf(why, len,
-                 "'%s' has its OpenMP runtime linked in statically: scal measures through OMPT, "
-                 "which needs the shared libomp. Relink without -static (e.g. clang -fopenmp)",
-                 c->program_path);
-        return SCAL_EUNAVAIL;
-    }
-    if (c->omp == SCAL_OMP_LIBGOMP &&
-        (rc = scal_omp_find_libomp(c->libomp, sizeof(c->libomp), why, len)) < 0)
+    if (c->omp == SCAL_OMP_STATIC)
+        return scal__fail(SCAL_EUNAVAIL,
+                          "'%s' has its OpenMP runtime linked in statically: scal measures through "
+                          "OMPT, which needs the shared libomp. Relink without -static (e.g. clang "
+                          "-fopenmp)",
+                          c->program_path);
+    if (c->omp == SCAL_OMP_LIBGOMP && (rc = scal_omp_find_libomp(c->libomp, sizeof(c->libomp))) < 0)
         return rc;
     if (p->tool)
         snprintf(c->tool, sizeof(c->tool), "%s", p->tool);
     else
         default_tool(c->tool, sizeof(c->tool));
-    if (!c->tool[0] || access(c->tool, R_OK) != 0) {
-        snprintf(why, len, "the scal tool '%s' is missing (give --tool PATH/libscal_ompt.so)",
-                 c->tool);
-        return SCAL_ENOENT;
-    }
+    if (!c->tool[0] || access(c->tool, R_OK) != 0)
+        return scal__fail(SCAL_ENOENT,
+                          "the scal tool '%s' is missing (give --tool PATH/libscal_ompt.so)",
+                          c->tool);
+    return SCAL_OK;
+}
+
+/* The actuators the plan asks for: threads and input always, the others when given. */
+static int add_actuators(struct campaign *c)
+{
+    struct scal_run_plan *p = &c->plan;
     if (p->sysfs_root) setenv("SCAL_SYSFS_ROOT", p->sysfs_root, 1);
     c->a_freq = c->a_affinity = c->a_cores = -1;
-    if ((c->a_threads = add_actuator(c, "threads", NULL, why, len)) < 0) return c->a_threads;
-    if ((c->a_input = add_actuator(c, "input", template_has(p, "{input}") ? NULL : "append=1", why,
-                                   len)) < 0)
+    if ((c->a_threads = add_actuator(c, "threads", NULL)) < 0) return c->a_threads;
+    if ((c->a_input = add_actuator(c, "input", template_has(p, "{input}") ? NULL : "append=1")) < 0)
         return c->a_input;
     char gov[256];
     snprintf(gov, sizeof(gov), "governor=%s", p->governor ? p->governor : "");
     if ((p->freqs_khz[0] >= 0 || p->governor) &&
-        (c->a_freq = add_actuator(c, "frequency", p->governor ? gov : NULL, why, len)) < 0)
+        (c->a_freq = add_actuator(c, "frequency", p->governor ? gov : NULL)) < 0)
         return c->a_freq;
-    if (p->affinity && (c->a_affinity = add_actuator(c, "affinity", NULL, why, len)) < 0)
+    if (p->affinity && (c->a_affinity = add_actuator(c, "affinity", NULL)) < 0)
         return c->a_affinity;
-    if (p->cores && (c->a_cores = add_actuator(c, "cores", NULL, why, len)) < 0) return c->a_cores;
+    if (p->cores && (c->a_cores = add_actuator(c, "cores", NULL)) < 0) return c->a_cores;
     return SCAL_OK;
 }
 
@@ -208,7 +229,7 @@ static void affinity_value(const struct campaign *c, int32_t threads, char *out,
 /* Fills a launch for one configuration with every actuator applied (machine actuators too when
  * apply_machine). */
 static int prepare_launch(struct campaign *c, size_t config, struct scal_run_launch *l,
-                          bool apply_machine, char *why, size_t len)
+                          bool apply_machine)
 {
     struct scal_run_plan *p = &c->plan;
     int32_t threads = p->threads[scal_plan_thread_of(p, config)];
@@ -217,18 +238,16 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
     char v[256];
     int rc = scal_launch_init(l, p->program, p->nprogram);
     snprintf(v, sizeof(v), "%d", threads);
-    if (rc == SCAL_OK) rc = scal_actuators_apply(&c->act, c->a_threads, v, &l->api, why, len);
-    if (rc == SCAL_OK && in->value[0])
-        rc = scal_actuators_apply(&c->act, c->a_input, in->value, &l->api, why, len);
+    if (rc == SCAL_OK) rc = apply_actuator(c, c->a_threads, v, &l->api);
+    if (rc == SCAL_OK && in->value[0]) rc = apply_actuator(c, c->a_input, in->value, &l->api);
     affinity_value(c, threads, v, sizeof(v));
-    if (rc == SCAL_OK && c->a_affinity >= 0)
-        rc = scal_actuators_apply(&c->act, c->a_affinity, v, &l->api, why, len);
+    if (rc == SCAL_OK && c->a_affinity >= 0) rc = apply_actuator(c, c->a_affinity, v, &l->api);
     if (rc == SCAL_OK && apply_machine && c->a_freq >= 0) {
         if (freq >= 0)
             snprintf(v, sizeof(v), "%lld", (long long)freq);
         else
             v[0] = 0;
-        rc = scal_actuators_apply(&c->act, c->a_freq, v, &l->api, why, len);
+        rc = apply_actuator(c, c->a_freq, v, &l->api);
     }
     /* the tool and its settings */
     if (rc == SCAL_OK) rc = l->api.set_env(&l->api, "OMP_TOOL_LIBRARIES", c->tool);
@@ -268,7 +287,7 @@ static void config_text(const struct campaign *c, size_t config, uint32_t rep, c
 }
 
 /* The configurations as the campaign file stores them. */
-static int build_configs(struct campaign *c, char *why, size_t len)
+static int build_configs(struct campaign *c)
 {
     struct scal_run_plan *p = &c->plan;
     c->configs = calloc(p->nconfigs, sizeof(*c->configs));
@@ -278,7 +297,7 @@ static int build_configs(struct campaign *c, char *why, size_t len)
     for (size_t k = 0; k < p->nconfigs; k++) {
         struct scal_run_launch l;
         char text[8192], aff[256];
-        int rc = prepare_launch(c, k, &l, false, why, len);
+        int rc = prepare_launch(c, k, &l, false);
         if (rc < 0) {
             scal_launch_free(&l);
             return rc;
@@ -304,7 +323,7 @@ static int build_configs(struct campaign *c, char *why, size_t len)
 static int dry_run(struct campaign *c)
 {
     struct scal_run_plan *p = &c->plan;
-    char why[1024] = "", text[8192], env[8192], cfg[512];
+    char text[8192], env[8192], cfg[512];
     printf("campaign: %zu configurations x %u repetitions = %zu runs (%s order%s)\n", p->nconfigs,
            p->repetitions, p->nslots, p->shuffled ? "shuffled" : "given",
            p->shuffled ? ", seed stored" : "");
@@ -317,8 +336,9 @@ static int dry_run(struct campaign *c)
         uint32_t rep = p->order[s] % p->repetitions;
         if (c->done && c->done[p->order[s]]) continue;
         struct scal_run_launch l;
-        if (prepare_launch(c, config, &l, false, why, sizeof(why)) < 0) {
-            fprintf(stderr, "scal run: %s\n", why);
+        int rc = prepare_launch(c, config, &l, false);
+        if (rc < 0) {
+            fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
             scal_launch_free(&l);
             return 2;
         }
@@ -333,7 +353,23 @@ static int dry_run(struct campaign *c)
 
 /* ---- the campaign ------------------------------------------------------------------------- */
 
-static int create_file(struct campaign *c, char **argv_given, size_t nargv, char *why, size_t len)
+/* The CPU's model name from /proc/cpuinfo ("" when it has none). */
+static void cpu_model(char *out, size_t len)
+{
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    out[0] = 0;
+    while (ci && fgets(line, sizeof(line), ci))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            snprintf(out, len, "%s", strchr(line, ':') + 2);
+            out[strcspn(out, "\n")] = 0;
+            break;
+        }
+    if (ci) fclose(ci);
+}
+
+/* A new campaign file: the matrix, and the `scal run` arguments --resume rebuilds it from. */
+static int create_file(struct campaign *c)
 {
     struct scal_run_plan *p = &c->plan;
     const char **labels = calloc(p->ninputs, sizeof(*labels));
@@ -346,16 +382,8 @@ static int create_file(struct campaign *c, char **argv_given, size_t nargv, char
     scal_launch_init(&tmpl, p->program, p->nprogram);
     scal_launch_command_text(&tmpl, cmd, sizeof(cmd));
     scal_launch_free(&tmpl);
-    char cpu[256] = "";
-    FILE *ci = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    while (ci && fgets(line, sizeof(line), ci))
-        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
-            snprintf(cpu, sizeof(cpu), "%s", strchr(line, ':') + 2);
-            cpu[strcspn(cpu, "\n")] = 0;
-            break;
-        }
-    if (ci) fclose(ci);
+    char cpu[256];
+    cpu_model(cpu, sizeof(cpu));
     struct scal_cw_meta m = {.program = c->program_path,
                              .command = cmd,
                              .host = host,
@@ -370,17 +398,14 @@ static int create_file(struct campaign *c, char **argv_given, size_t nargv, char
     struct scal_cw *w = NULL;
     int rc = scal_cw_create(c->output, &m, c->configs, p->nconfigs, &w);
     free(labels);
-    if (rc < 0) {
-        snprintf(why, len, "%s", scal__last_error(rc));
-        return rc;
-    }
+    if (rc < 0) return rc;
     rc = scal_cw_close(w);
     if (rc == SCAL_OK) {
         hid_t f = H5Fopen(c->output, H5F_ACC_RDWR, H5P_DEFAULT);
         hid_t g = f >= 0 ? H5Gopen2(f, "campaign", H5P_DEFAULT) : -1;
-        rc = g >= 0
-                 ? scal_h5_write_strings(g, "runner_argv", (const char *const *)argv_given, nargv)
-                 : SCAL_EHDF5;
+        rc = g >= 0 ? scal_h5_write_strings(g, "runner_argv", (const char *const *)p->argv_given,
+                                            p->nargv_given + p->nprogram)
+                    : SCAL_EHDF5;
         /* what --resume needs to rebuild the same plan */
         if (rc == SCAL_OK)
             rc = scal_h5_attr_set_str(g, "omp_runtime",
@@ -389,7 +414,7 @@ static int create_file(struct campaign *c, char **argv_given, size_t nargv, char
                                                                   : "none found in the program");
         if (g >= 0) H5Gclose(g);
         if (f >= 0 && H5Fclose(f) < 0) rc = SCAL_EIO;
-        if (rc < 0) snprintf(why, len, "cannot store the plan in '%s'", c->output);
+        if (rc < 0) return scal__fail(rc, "cannot store the plan in '%s'", c->output);
     }
     return rc;
 }
@@ -403,89 +428,54 @@ static const char *status_text(int status)
     return scal_run_status_name(status);
 }
 
-/* One run: actuators, launch, result, commit. Returns 1 when the campaign must stop. */
-static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_index,
-                   struct scal_progress *pg, struct tally *t)
+/* The frequency observed while a run starts; a request the hardware ignored (off by more than 5 %)
+ * is noted in note and counted. */
+static void observe_frequency(struct campaign *c, size_t config, struct scal_run_row *row,
+                              char *note, size_t len, struct tally *t)
 {
-    struct scal_run_plan *p = &c->plan;
-    uint32_t slot = p->order[slot_index];
-    size_t config = slot / p->repetitions;
-    uint32_t rep = slot % p->repetitions;
-    char cfg[512], why[1024] = "", runfile[PATH_MAX + 64], outcome[1200];
-    struct scal_run_launch l;
-    struct scal_run_result r;
-    struct scal_run_row row = {.config = (uint32_t)config,
-                               .repetition = rep,
-                               .team_requested = p->threads[scal_plan_thread_of(p, config)],
-                               .team_observed = -1,
-                               .frequency_observed_khz = -1};
-    char message[1024] = "";
-    config_text(c, config, rep, cfg, sizeof(cfg));
-    snprintf(runfile, sizeof(runfile), "%s/run-%06u.h5", c->rundir, slot);
-    unlink(runfile);
-    scal_progress_begin(pg, cfg);
-    int rc = prepare_launch(c, config, &l, true, why, sizeof(why));
-    if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
-    memset(&r, 0, sizeof(r));
-    if (rc < 0) {
-        r.launch_failed = true;
-        snprintf(r.message, sizeof(r.message), "%s", why[0] ? why : scal_strerror(rc));
-    } else {
-        if (c->a_freq >= 0) {
-            char obs[64];
-            int64_t want = p->freqs_khz[scal_plan_freq_of(p, config)];
-            if (scal_actuators_observe(&c->act, c->a_freq, obs, sizeof(obs)) == 0 && obs[0]) {
-                row.frequency_observed_khz = atoll(obs);
-                if (want > 0 && llabs(row.frequency_observed_khz - want) * 20 > want) {
-                    snprintf(message, sizeof(message),
-                             "frequency request ignored: requested %lld kHz, observed %lld kHz",
-                             (long long)want, (long long)row.frequency_observed_khz);
-                    t->freq_ignored++;
-                }
-            }
-        }
-        scal_launch_run(&l, p->timeout_s, &stop_flag, &r);
+    char obs[64];
+    int64_t want = c->plan.freqs_khz[scal_plan_freq_of(&c->plan, config)];
+    if (scal_actuators_observe(&c->act, c->a_freq, obs, sizeof(obs)) != 0 || !obs[0]) return;
+    row->frequency_observed_khz = atoll(obs);
+    if (want > 0 && llabs(row->frequency_observed_khz - want) * 20 > want) {
+        snprintf(note, len, "frequency request ignored: requested %lld kHz, observed %lld kHz",
+                 (long long)want, (long long)row->frequency_observed_khz);
+        t->freq_ignored++;
     }
-    scal_launch_free(&l);
-    if (stop_flag && !r.launch_failed) { /* interrupted: this run is not recorded */
-        unlink(runfile);
-        scal_progress_end(pg, cfg, "interrupted (not recorded)");
-        return 1;
-    }
-    row.exit_code = r.exit_code;
-    row.signal = r.signal;
-    row.wall_s = r.wall_s;
-    row.started_unix = r.started_unix;
-    row.status = r.launch_failed ? SCAL_RUN_LAUNCH
-                 : r.timed_out   ? SCAL_RUN_TIMEOUT
-                 : r.signal      ? SCAL_RUN_SIGNALED
-                 : r.exit_code   ? SCAL_RUN_FAILED
-                                 : SCAL_RUN_OK;
-    char what[sizeof(message)] = "", frequency_note[sizeof(message)];
-    if (r.message[0])
-        snprintf(what, sizeof(what), "%s", r.message);
-    else if (row.status == SCAL_RUN_TIMEOUT)
-        snprintf(what, sizeof(what), "stopped after the %.1f s timeout", p->timeout_s);
-    else if (row.status == SCAL_RUN_SIGNALED)
-        snprintf(what, sizeof(what), "killed by signal %d (%s)", r.signal, strsignal(r.signal));
-    else if (row.status == SCAL_RUN_FAILED)
-        snprintf(what, sizeof(what), "exited with status %d", r.exit_code);
-    if (what[0]) { /* the outcome first, an ignored frequency request kept after it */
-        snprintf(frequency_note, sizeof(frequency_note), "%s", message);
-        snprintf(message, sizeof(message), "%s%s%s", what, frequency_note[0] ? "; " : "",
-                 frequency_note);
-    }
-    struct scal_commit_ack ack = {0};
-    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail,
-                               access(runfile, F_OK) == 0 ? runfile : "", p->keep_runs, &ack);
-    if (ack.nodata) row.status = SCAL_RUN_NODATA;
-    if (rc < 0) {
-        snprintf(outcome, sizeof(outcome), "NOT RECORDED: %s", ack.message);
-        scal_progress_end(pg, cfg, outcome);
-        return 2;
-    }
+}
+
+static int run_status(const struct scal_run_result *r)
+{
+    return r->launch_failed ? SCAL_RUN_LAUNCH
+           : r->timed_out   ? SCAL_RUN_TIMEOUT
+           : r->signal      ? SCAL_RUN_SIGNALED
+           : r->exit_code   ? SCAL_RUN_FAILED
+                            : SCAL_RUN_OK;
+}
+
+/* The run's message: what went wrong first, an ignored frequency request (already in message)
+ * kept after it. */
+static void describe_outcome(const struct scal_run_result *r, int status, double timeout_s,
+                             char *message, size_t len)
+{
+    char what[1024] = "", frequency_note[1024];
+    if (r->message[0])
+        snprintf(what, sizeof(what), "%s", r->message);
+    else if (status == SCAL_RUN_TIMEOUT)
+        snprintf(what, sizeof(what), "stopped after the %.1f s timeout", timeout_s);
+    else if (status == SCAL_RUN_SIGNALED)
+        snprintf(what, sizeof(what), "killed by signal %d (%s)", r->signal, strsignal(r->signal));
+    else if (status == SCAL_RUN_FAILED)
+        snprintf(what, sizeof(what), "exited with status %d", r->exit_code);
+    if (!what[0]) return;
+    snprintf(frequency_note, sizeof(frequency_note), "%s", message);
+    snprintf(message, len, "%s%s%s", what, frequency_note[0] ? "; " : "", frequency_note);
+}
+
+static void count_outcome(struct tally *t, int status, bool team_mismatch)
+{
     t->attempted++;
-    switch (row.status) {
+    switch (status) {
     case SCAL_RUN_OK:
         t->ok++;
         break;
@@ -504,7 +494,62 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     default:
         t->failed++;
     }
-    if (ack.team_mismatch) t->mismatch++;
+    if (team_mismatch) t->mismatch++;
+}
+
+/* One run: actuators, launch, result, commit. Returns 1 when the campaign must stop, 2 when it
+ * must stop because the run could not be recorded. */
+static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_index,
+                   struct scal_progress *pg, struct tally *t)
+{
+    struct scal_run_plan *p = &c->plan;
+    uint32_t slot = p->order[slot_index];
+    size_t config = slot / p->repetitions;
+    uint32_t rep = slot % p->repetitions;
+    char cfg[512], runfile[PATH_MAX + 64], outcome[1200], message[1024] = "";
+    struct scal_run_launch l;
+    struct scal_run_result r;
+    struct scal_run_row row = {.config = (uint32_t)config,
+                               .repetition = rep,
+                               .team_requested = p->threads[scal_plan_thread_of(p, config)],
+                               .team_observed = -1,
+                               .frequency_observed_khz = -1};
+    config_text(c, config, rep, cfg, sizeof(cfg));
+    snprintf(runfile, sizeof(runfile), "%s/run-%06u.h5", c->rundir, slot);
+    unlink(runfile);
+    scal_progress_begin(pg, cfg);
+    int rc = prepare_launch(c, config, &l, true);
+    if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
+    memset(&r, 0, sizeof(r));
+    if (rc < 0) {
+        r.launch_failed = true;
+        snprintf(r.message, sizeof(r.message), "%s", scal__last_error(rc));
+    } else {
+        if (c->a_freq >= 0) observe_frequency(c, config, &row, message, sizeof(message), t);
+        scal_launch_run(&l, p->timeout_s, &stop_flag, &r);
+    }
+    scal_launch_free(&l);
+    if (stop_flag && !r.launch_failed) { /* interrupted: this run is not recorded */
+        unlink(runfile);
+        scal_progress_end(pg, cfg, "interrupted (not recorded)");
+        return 1;
+    }
+    row.exit_code = r.exit_code;
+    row.signal = r.signal;
+    row.wall_s = r.wall_s;
+    row.started_unix = r.started_unix;
+    row.status = run_status(&r);
+    describe_outcome(&r, row.status, p->timeout_s, message, sizeof(message));
+    struct scal_commit_ack ack = {0};
+    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail,
+                               access(runfile, F_OK) == 0 ? runfile : "", p->keep_runs, &ack);
+    if (ack.nodata) row.status = SCAL_RUN_NODATA;
+    if (rc < 0) {
+        snprintf(outcome, sizeof(outcome), "NOT RECORDED: %s", ack.message);
+        scal_progress_end(pg, cfg, outcome);
+        return 2;
+    }
+    count_outcome(t, row.status, ack.team_mismatch);
     if (row.status == SCAL_RUN_OK)
         snprintf(outcome, sizeof(outcome), "ok %.2f s%s%s", r.wall_s, ack.message[0] ? "; " : "",
                  ack.message);
@@ -552,128 +597,170 @@ static void free_campaign(struct campaign *c)
     free(c->config_argv), free(c->config_affinity), free(c->configs), free(c->done);
     scal_actuators_free(&c->act);
     scal_run_plan_free(&c->plan);
+    free(c->resume_args);
+    scal_h5_free_strings(c->stored, c->nstored);
+    free(c->runs);
 }
 
-int scal_runner_main(int argc, char **argv)
+static bool help_requested(int argc, char **argv)
 {
-    static struct campaign cc;
-    struct campaign *c = &cc;
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return true;
+    return false;
+}
+
+/* --resume: the plan stored in the campaign file, exactly as it was given (the command line's
+ * --quiet and --dry-run still count), and which of its runs are already done. */
+static int plan_resume(struct campaign *c)
+{
+    bool quiet = c->plan.quiet, dry = c->plan.dry_run;
     char why[2048] = "";
-    char **stored = NULL, **args = NULL;
-    size_t nstored = 0;
-    struct scal_run_row *runs = NULL;
-    size_t nruns = 0;
-    int status = 2;
-    memset(c, 0, sizeof(*c));
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--")) break;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        }
+    c->resuming = true;
+    snprintf(c->output, sizeof(c->output), "%s", c->plan.resume);
+    int rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns, why, sizeof(why));
+    if (rc < 0) return scal__fail(rc, "%s", why);
+    c->resume_args = calloc(c->nstored + 2, sizeof(*c->resume_args));
+    if (!c->resume_args) return SCAL_ENOMEM;
+    c->resume_args[0] = "run";
+    memcpy(c->resume_args + 1, c->stored, c->nstored * sizeof(*c->resume_args));
+    scal_run_plan_free(&c->plan);
+    if ((rc = scal_run_plan_parse(&c->plan, (int)c->nstored + 1, c->resume_args)) < 0) return rc;
+    c->plan.quiet = quiet;
+    c->plan.dry_run = dry;
+    c->done = calloc(c->plan.nslots ? c->plan.nslots : 1, 1);
+    if (!c->done) return SCAL_ENOMEM;
+    for (size_t i = 0; i < c->nruns; i++) {
+        const struct scal_run_row *r = &c->runs[i];
+        if (r->config >= c->plan.nconfigs || r->repetition >= c->plan.repetitions)
+            return scal__fail(SCAL_EFORMAT, "'%s': run %u does not fit the stored plan", c->output,
+                              r->id);
+        size_t slot = (size_t)r->config * c->plan.repetitions + r->repetition;
+        if (!c->done[slot]) c->ndone++;
+        c->done[slot] = 1;
     }
-    int rc = scal_run_plan_parse(&c->plan, argc, argv, why, sizeof(why));
-    if (rc < 0) {
-        fprintf(stderr, "scal run: %s\n", why[0] ? why : scal_strerror(rc));
-        scal_run_plan_free(&c->plan);
-        return 2;
-    }
-    bool quiet = c->plan.quiet, dry = c->plan.dry_run, resuming = c->plan.resume != NULL;
-    char **argv_given = c->plan.argv_given;
-    size_t nargv_given = c->plan.nargv_given + c->plan.nprogram;
-    if (resuming) {
-        snprintf(c->output, sizeof(c->output), "%s", c->plan.resume);
-        if (read_resume(c->output, &stored, &nstored, &runs, &nruns, why, sizeof(why)) < 0)
-            goto out;
-        /* the stored plan, exactly as it was given */
-        args = calloc(nstored + 2, sizeof(*args)); /* the plan points into it: kept to the end */
-        if (!args) goto out;
-        args[0] = "run";
-        memcpy(args + 1, stored, nstored * sizeof(*args));
-        scal_run_plan_free(&c->plan);
-        rc = scal_run_plan_parse(&c->plan, (int)nstored + 1, args, why, sizeof(why));
-        if (rc < 0) goto out;
-        c->plan.quiet = quiet;
-        c->plan.dry_run = dry;
-        c->done = calloc(c->plan.nslots ? c->plan.nslots : 1, 1);
-        if (!c->done) goto out;
-        for (size_t i = 0; i < nruns; i++) {
-            size_t slot = (size_t)runs[i].config * c->plan.repetitions + runs[i].repetition;
-            if (runs[i].config >= c->plan.nconfigs || runs[i].repetition >= c->plan.repetitions) {
-                snprintf(why, sizeof(why), "'%s': run %u does not fit the stored plan", c->output,
-                         runs[i].id);
-                goto out;
-            }
-            if (!c->done[slot]) c->ndone++;
-            c->done[slot] = 1;
-        }
-    } else if (c->plan.output) {
+    return SCAL_OK;
+}
+
+/* The plan from the command line (or the campaign file for --resume) and the output's name. */
+static int plan_campaign(struct campaign *c, int argc, char **argv)
+{
+    int rc = scal_run_plan_parse(&c->plan, argc, argv);
+    if (rc < 0) return rc;
+    if (c->plan.resume) return plan_resume(c);
+    if (c->plan.output) {
         snprintf(c->output, sizeof(c->output), "%s", c->plan.output);
     } else {
         const char *base = strrchr(c->plan.program[0], '/');
         snprintf(c->output, sizeof(c->output), "scal-%s.h5", base ? base + 1 : c->plan.program[0]);
     }
-    if ((rc = setup(c, why, sizeof(why))) < 0) goto out;
-    if (c->omp == SCAL_OMP_LIBGOMP && !quiet)
+    return SCAL_OK;
+}
+
+/* Everything the runs need, before any of them: runtime, tool, actuators, configurations. */
+static int prepare_campaign(struct campaign *c)
+{
+    int rc = find_runtime_and_tool(c);
+    if (rc == SCAL_OK) rc = add_actuators(c);
+    if (rc < 0) return rc;
+    if (c->omp == SCAL_OMP_LIBGOMP && !c->plan.quiet)
         fprintf(stderr, "scal run: %s uses GCC's libgomp (no OMPT): running it against %s\n",
                 c->program_path, c->libomp);
-    if (c->omp == SCAL_OMP_NONE && !quiet)
+    if (c->omp == SCAL_OMP_NONE && !c->plan.quiet)
         fprintf(stderr,
                 "scal run: note: %s links no OpenMP runtime itself; runs without an "
                 "OMPT runtime will be recorded as 'no data'\n",
                 c->program_path);
-    if ((rc = build_configs(c, why, sizeof(why))) < 0) goto out;
-    if (c->plan.dry_run) {
-        status = dry_run(c);
-        goto out;
-    }
-    if (!resuming) {
-        if (access(c->output, F_OK) == 0) {
-            snprintf(why, sizeof(why),
-                     "'%s' exists: continue it with --resume %s, or choose "
-                     "another file with -o",
-                     c->output, c->output);
-            goto out;
-        }
-        if ((rc = create_file(c, argv_given, nargv_given, why, sizeof(why))) < 0) goto out;
+    return build_configs(c);
+}
+
+/* A new campaign file (an existing one is only continued by --resume) and the directory of the
+ * runs' own files. */
+static int open_output(struct campaign *c)
+{
+    int rc = SCAL_OK;
+    if (!c->resuming) {
+        if (access(c->output, F_OK) == 0)
+            return scal__fail(SCAL_EEXIST,
+                              "'%s' exists: continue it with --resume %s, or choose another file "
+                              "with -o",
+                              c->output, c->output);
+        if ((rc = create_file(c)) < 0) return rc;
     }
     snprintf(c->rundir, sizeof(c->rundir), "%s.runs", c->output);
-    if (mkdir(c->rundir, 0777) < 0 && errno != EEXIST) {
-        snprintf(why, sizeof(why), "cannot create '%s': %s", c->rundir, strerror(errno));
-        goto out;
-    }
-    struct scal_committer com;
-    if ((rc = scal_committer_start(&com, c->output, why, sizeof(why))) < 0) goto out;
-    struct sigaction sa = {0}, ign = {0}, old_int, old_term, old_hup, old_pipe;
+    if (mkdir(c->rundir, 0777) < 0 && errno != EEXIST)
+        return scal__fail(SCAL_EIO, "cannot create '%s': %s", c->rundir, strerror(errno));
+    return SCAL_OK;
+}
+
+struct saved_signals {
+    struct sigaction intr, term, hup, pipe;
+};
+
+/* SIGINT, SIGTERM and SIGHUP stop the campaign after the current run; a dead committer must show
+ * as EPIPE (recorded, actuators restored), not kill the runner. */
+static void catch_signals(struct saved_signals *old)
+{
+    struct sigaction sa = {0}, ign = {0};
     sa.sa_handler = on_stop;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    sigaction(SIGHUP, &sa, &old_hup);
-    /* A dead committer must show as EPIPE (recorded, actuators restored), not kill the runner. */
+    sigaction(SIGINT, &sa, &old->intr);
+    sigaction(SIGTERM, &sa, &old->term);
+    sigaction(SIGHUP, &sa, &old->hup);
     ign.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &ign, &old_pipe);
-    struct scal_progress pg;
-    struct tally t = {0};
-    size_t todo = c->plan.nslots - c->ndone;
-    scal_progress_start(&pg, todo, c->plan.quiet);
-    if (c->ndone && !c->plan.quiet)
-        scal_progress_note(&pg, "resuming: runs already in the file are skipped");
-    rc = scal_actuators_save(&c->act, why, sizeof(why));
-    int stop = rc < 0 ? 2 : 0;
-    if (c->a_cores >= 0 && !stop &&
-        scal_actuators_apply(&c->act, c->a_cores, c->plan.cores, NULL, why, sizeof(why)) < 0)
-        stop = 2;
+    sigaction(SIGPIPE, &ign, &old->pipe);
+}
+
+static void restore_signals(const struct saved_signals *old)
+{
+    sigaction(SIGINT, &old->intr, NULL);
+    sigaction(SIGTERM, &old->term, NULL);
+    sigaction(SIGHUP, &old->hup, NULL);
+    sigaction(SIGPIPE, &old->pipe, NULL);
+}
+
+/* The run slots not done yet, in the plan's order, with the pause between runs. Returns what
+ * one_run returned for the last run (0 go on, 1 stop, 2 stop on an error). */
+static int run_slots(struct campaign *c, struct scal_committer *com, struct scal_progress *pg,
+                     struct tally *t, size_t todo)
+{
+    int stop = 0;
     for (size_t s = 0; s < c->plan.nslots && !stop && !stop_flag; s++) {
         if (c->done && c->done[c->plan.order[s]]) continue;
-        stop = one_run(c, &com, s, &pg, &t);
-        if (!stop && c->plan.idle_s > 0 && t.attempted < todo) {
+        stop = one_run(c, com, s, pg, t);
+        if (!stop && c->plan.idle_s > 0 && t->attempted < todo) {
             struct timespec ts = {(time_t)c->plan.idle_s,
                                   (long)((c->plan.idle_s - (double)(time_t)c->plan.idle_s) * 1e9)};
             while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !stop_flag) {
             }
         }
     }
+    return stop;
+}
+
+/* The runs between saving and restoring the machine's actuators, each committed as it ends.
+ * Returns the exit status of `scal run`. */
+static int run_campaign(struct campaign *c)
+{
+    char why[1024] = "";
+    struct scal_committer com;
+    int rc = scal_committer_start(&com, c->output, why, sizeof(why));
+    if (rc < 0) {
+        fprintf(stderr, "scal run: %s\n", why[0] ? why : scal_strerror(rc));
+        return 2;
+    }
+    struct saved_signals old;
+    catch_signals(&old);
+    struct scal_progress pg;
+    struct tally t = {0};
+    size_t todo = c->plan.nslots - c->ndone;
+    scal_progress_start(&pg, todo, c->plan.quiet);
+    if (c->ndone && !c->plan.quiet)
+        scal_progress_note(&pg, "resuming: runs already in the file are skipped");
+    int stop = scal_actuators_save(&c->act, why, sizeof(why)) < 0 ? 2 : 0;
+    if (c->a_cores >= 0 && !stop &&
+        scal_actuators_apply(&c->act, c->a_cores, c->plan.cores, NULL, why, sizeof(why)) < 0)
+        stop = 2;
+    if (!stop) stop = run_slots(c, &com, &pg, &t, todo);
     scal_progress_stop(&pg);
     char rwhy[1024] = "";
     if (scal_actuators_restore(&c->act, rwhy, sizeof(rwhy)) < 0)
@@ -682,19 +769,29 @@ int scal_runner_main(int argc, char **argv)
     if (scal_committer_finish(&com, cwhy, sizeof(cwhy)) < 0)
         fprintf(stderr, "scal run: %s\n", cwhy);
     rmdir(c->rundir); /* only when empty: kept run files stay */
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
-    sigaction(SIGPIPE, &old_pipe, NULL);
+    restore_signals(&old);
     if (stop == 2 && why[0]) fprintf(stderr, "scal run: %s\n", why);
     summary(c, &t, &pg, stop_flag != 0, todo - t.attempted);
-    why[0] = 0;
-    status = stop_flag ? 130 : stop == 2 ? 2 : t.ok == t.attempted ? 0 : 1;
-out:
-    if (why[0]) fprintf(stderr, "scal run: %s\n", why);
+    return stop_flag ? 130 : stop == 2 ? 2 : t.ok == t.attempted ? 0 : 1;
+}
+
+int scal_runner_main(int argc, char **argv)
+{
+    static struct campaign cc;
+    struct campaign *c = &cc;
+    int status = 2;
+    memset(c, 0, sizeof(*c));
+    if (help_requested(argc, argv)) {
+        usage(stdout);
+        return 0;
+    }
+    int rc = plan_campaign(c, argc, argv);
+    if (rc == SCAL_OK) rc = prepare_campaign(c);
+    if (rc == SCAL_OK && c->plan.dry_run)
+        status = dry_run(c);
+    else if (rc == SCAL_OK && (rc = open_output(c)) == SCAL_OK)
+        status = run_campaign(c);
+    if (rc < 0) fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
     free_campaign(c);
-    free(args);
-    scal_h5_free_strings(stored, nstored);
-    free(runs);
     return status;
 }

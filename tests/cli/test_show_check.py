@@ -144,7 +144,11 @@ def main():
     check(all(int(by_id[i]["count"]) == int(regions[i]["count"]) for i in range(nreg)), "show --csv: counts equal the file's")
 
     rc, out, err = scal(args, "show", run, "--depth", "1", "--csv")
-    check(all(int(r["parent"]) <= 0 for r in csv.DictReader(io.StringIO(out))), "show --depth 1 keeps only top-level regions")
+    shallow = list(csv.DictReader(io.StringIO(out)))
+    top_level = sum(1 for r in regions if r["parent"] <= 0)
+    check(rc == 0 and len(shallow) == top_level and 0 < top_level < nreg,
+          "show --depth 1: one row per top-level region and the root (%d rows of %d, %d expected)" % (len(shallow), nreg, top_level))
+    check(all(int(r["parent"]) <= 0 for r in shallow), "show --depth 1 keeps only top-level regions")
     rc, out, err = scal(args, "show", run, "--top", "1", "--csv")
     top_rows = list(csv.DictReader(io.StringIO(out)))
     check(len(top_rows) == 2, "show --top 1: the largest region and the root (%d rows)" % len(top_rows))

@@ -8,8 +8,8 @@ import shutil
 import signal
 import subprocess
 import sys
+import select
 import tempfile
-import time
 
 import h5py
 
@@ -62,6 +62,44 @@ def marker(source, m):
     fail("no marker " + m)
 
 
+def wait_for_runs(proc, n):
+    """Reads the runner's progress lines ("scal run: K/N ...") until n runs are done."""
+    while True:
+        line = proc.stderr.readline()
+        check(line != "", "the runner reports %d finished runs before it ends" % n)
+        if line.startswith("scal run: %d/" % n):
+            return
+
+
+def committer_of(proc):
+    """The committer: the runner's child running the runner's own command line."""
+    with open("/proc/%d/cmdline" % proc.pid, "rb") as f:
+        runner_cmdline = f.read()
+    kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    committer = []
+    for k in kids:
+        try:
+            with open("/proc/%s/cmdline" % k, "rb") as f:
+                if f.read() == runner_cmdline:
+                    committer.append(int(k))
+        except OSError:
+            pass
+    check(len(committer) == 1, "the committer process found")
+    return committer[0]
+
+
+def wait_for_exit(pid):
+    """Blocks until the process pid (not a child of ours) has ended."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    try:
+        check(select.select([fd], [], [], 120)[0] == [fd], "process %d ended" % pid)
+    finally:
+        os.close(fd)
+
+
 def scenario_campaign(args):
     out = os.path.join(args.work, "demo.h5")
     p = scal(args, "run", "-c", "1,2,4", "-r", "2", "-i", "20", "-i", "40", "--label", "medium", "-i", "60", "-o", out, "--", args.demo, "{input}")
@@ -90,7 +128,10 @@ def scenario_campaign(args):
     check(len(c.regions) == len(per_run[0]), "no duplicate regions in the campaign (%d)" % len(c.regions))
     for r in c.runs:
         check(r["team_observed"] == c.configs[r["config"]]["threads"] and not r["team_mismatch"], "run %d used the requested team" % r["id"])
-    check(all("done" not in c.s(r["stdout_tail"]) or True for r in c.runs), "stdout tails readable")
+    for r in c.runs:  # each run's own output, with its own size and team, is kept
+        cfg = c.configs[r["config"]]
+        want = "scal_demo: size %s, threads %d," % (c.s(cfg["argv"]).split()[-1], cfg["threads"])
+        check(want in c.s(r["stdout_tail"]), "run %d's stdout tail holds %r" % (r["id"], want))
     c.f.close()  # scal report writes /analysis into the file
     p = scal(args, "check", out)
     check("ok" in p.stdout, "scal check accepts the campaign")
@@ -118,7 +159,7 @@ def scenario_sensors(args):
     cv = sorted((c.s(v["metric"]), int(v["region"]), int(v["thread"]), float(v["value"])) for v in c.f["sensor_values"][()] if v["region"] < 0)
     check(rv == cv and len(cv) >= 8, "whole-run sensor values identical in the campaign (%d)" % len(cv))
     utime = [v[3] for v in cv if v[0] == "rusage.utime"][0]
-    check(0.1 < utime < 10, "rusage.utime plausible: %.3f s" % utime)
+    check(0 < utime < 10, "rusage.utime measured: %.3f s (its size depends on the load of the machine)" % utime)
     ct = sorted((int(t["thread"]), float(t["work_s"]), float(t["barrier_s"]), int(t["instances"])) for t in c.f["thread_stats"][()])
     check(rt == ct and all(0 <= t[1] < 5 for t in ct), "per-thread rows identical and plausible")
     check(len(c.f["sensor_samples"][()]) == rsamp and rsamp >= 3, "samples kept (%d)" % rsamp)
@@ -212,13 +253,14 @@ def scenario_resume(args):
     part = os.path.join(args.work, "killed.h5")
     e = dict(os.environ, OMP_WAIT_POLICY="passive")
     proc = subprocess.Popen([args.scal, "run", *cmd, "-o", part, "--", args.prog, "{input}"], env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=args.work)
-    time.sleep(2.0)
+    wait_for_runs(proc, 2)
+    committer = committer_of(proc)
     proc.kill()  # SIGKILL: no chance to clean up
     proc.wait()
-    time.sleep(1.0)  # the committer closes the file; the orphaned program run finishes
+    wait_for_exit(committer)  # it sees the runner gone and closes the file
     c = Campaign(part)
     n = len(c.runs)
-    check(0 < n < 12, "after SIGKILL the file opens and holds %d completed runs" % n)
+    check(2 <= n < 12, "after SIGKILL the file opens and holds %d completed runs" % n)
     c.f.close()
     p = scal(args, "check", part)
     check("ok" in p.stdout, "the interrupted campaign passes scal check")
@@ -311,15 +353,20 @@ def scenario_frequency(args):
     scal(args, "run", "-c", "1", "-f", "1200000", "-i", "fail", "--sysfs-root", root, "-o", out3, "--", args.prog, "{input}", expect=1)
     m = [Campaign(out3).s(r["message"]) for r in Campaign(out3).runs]
     check(len(m) == 1 and "exited with status" in m[0] and "frequency request ignored" in m[0], "failure and ignored frequency both recorded: %r" % m)
-    # SIGINT in the middle: stops cleanly, restores, keeps completed runs
+    # SIGINT in the middle: stops cleanly, restores, keeps completed runs. The second run opens a
+    # FIFO once it runs: while it waits, every actuator is applied and the runner writes nothing.
     out2 = os.path.join(args.work, "freq-int.h5")
+    fifo = os.path.join(args.work, "running.fifo")
+    os.mkfifo(fifo)
     e = dict(os.environ, OMP_WAIT_POLICY="passive")
-    proc = subprocess.Popen([args.scal, "run", "-c", "1,2", "-r", "5", "-f", "1200000", "-i", "300", "--sysfs-root", root, "-o", out2, "--", args.prog, "{input}"],
-                            env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=args.work)
-    time.sleep(1.5)
+    proc = subprocess.Popen([args.scal, "run", "-c", "1,2", "-r", "5", "-f", "1200000", "-i", "10", "-i", "wait " + fifo, "--sysfs-root", root,
+                             "-o", out2, "--", args.prog, "{input}"], env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=args.work)
+    with open(fifo) as f:
+        check(f.readline() == "running\n", "the second run is running")
     mid = tree(root)
     with open(os.path.join(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_setspeed")) as f:
-        check(f.read().strip() == "1200000", "frequency applied during the campaign")
+        speed = f.read().strip()
+        check(speed == "1200000", "frequency applied during the campaign (%r)" % speed)
     check(mid["sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"].strip() == "userspace", "userspace governor set during the campaign")
     proc.send_signal(signal.SIGINT)
     err = proc.communicate(timeout=120)[1]
@@ -327,25 +374,13 @@ def scenario_frequency(args):
     check("--resume" in err, "says how to resume: " + err.strip().splitlines()[-2])
     check(tree(root) == before, "cpufreq files restored after SIGINT")
     n = len(Campaign(out2).runs)
-    check(0 < n < 10, "completed runs kept (%d)" % n)
+    check(n == 1, "the completed run kept, the interrupted one not recorded (%d)" % n)
     # The committer dies mid-campaign: the runner reports it and restores the machine (no SIGPIPE)
     out4 = os.path.join(args.work, "freq-committer.h5")
     proc = subprocess.Popen([args.scal, "run", "-c", "1", "-r", "40", "-f", "1200000", "-i", "10", "--sysfs-root", root, "-o", out4, "--", args.prog, "{input}"],
                             env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=args.work)
-    time.sleep(1.5)
-    with open("/proc/%d/cmdline" % proc.pid, "rb") as f:
-        runner_cmdline = f.read()
-    kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
-    committer = []
-    for k in kids:
-        try:
-            with open("/proc/%s/cmdline" % k, "rb") as f:
-                if f.read() == runner_cmdline:
-                    committer.append(int(k))
-        except OSError:
-            pass
-    check(len(committer) == 1, "the committer process found")
-    os.kill(committer[0], signal.SIGKILL)
+    wait_for_runs(proc, 1)
+    os.kill(committer_of(proc), signal.SIGKILL)
     err = proc.communicate(timeout=120)[1]
     check(proc.returncode > 0, "runner exits with a status, not killed by SIGPIPE (%d): %s" % (proc.returncode, err.strip()[-300:]))
     check(tree(root) == before, "cpufreq files restored after the committer died")

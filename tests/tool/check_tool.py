@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Integration tests of libscal_ompt.so: run real OpenMP programs under the tool, read the run file
-# with h5py and assert on regions, nesting, source lines, counts, team sizes and waits.
+# Runs one test program under libscal_ompt.so and checks the expectations written in the program's
+# own comments (RUN, SIGNAL, REGION, CHECK lines; the syntax is in tests/tool/README.md) against
+# what the runs did and the run file they wrote.
 #
-#   check_tool.py SCENARIO --tool LIB --prog PROGRAM [--source FILE] [--workdir DIR]
+#   check_tool.py TEST --source PROGRAM.c --prog EXECUTABLE --tool LIB [--libomp LIB] [--workdir DIR]
 import argparse
+import fnmatch
+import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -13,329 +18,386 @@ import tempfile
 import h5py
 import numpy as np
 
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
 from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
 
+SCHEMA = os.path.join(HERE, "..", "..", "schemas", "scal-run-1.json")
+KINDS = {"root": 0, "parallel": 1, "serial": 2, "user": 3}  # enum scal_region_kind, common/layout.h
+DIRECTIVE = re.compile(r"//\s*(RUN|SIGNAL|REGION|CHECK)(?:\[([\w,\s]*)\])?(?:\s+(\S+?))?:\s+(.*?)\s*$")
+LOOKS_LIKE_DIRECTIVE = re.compile(r"//\s*(RUN|SIGNAL|REGION|CHECK)\b")
+EXPECTATION = re.compile(r"^([A-Za-z_][\w.]*(?:\([\w.]+\))?)(<=|>=|!=|=|<|>|~)(.*)$")
+AGGREGATE = re.compile(r"^(sum|min|max|distinct)\((\w+)\)")
+ARITH = re.compile(r"^(.+?)([*+-])(\d+(?:\.\d*)?)$")
 
-def marker_line(source, marker):
-    with open(source) as f:
-        for n, line in enumerate(f, 1):
-            if marker in line:
-                return n
-    fail("marker %s not in %s" % (marker, source))
+
+class Directive:
+    def __init__(self, path, line, keyword, tests, subject, rest):
+        self.where = "%s:%d" % (os.path.basename(path), line)
+        self.line, self.keyword, self.subject, self.rest = line, keyword, subject, rest
+        self.tests = [t.strip() for t in tests.split(",") if t.strip()] if tests is not None else None
+
+    def __str__(self):
+        return "%s: %s%s%s: %s" % (self.where, self.keyword, "[%s]" % ",".join(self.tests) if self.tests else "",
+                                   " " + self.subject if self.subject else "", self.rest)
+
+
+def parse_source(path):
+    out = []
+    with open(path) as f:
+        for n, text in enumerate(f, 1):
+            m = DIRECTIVE.search(text)
+            if m:
+                out.append(Directive(path, n, *m.groups()))
+            elif LOOKS_LIKE_DIRECTIVE.search(text):
+                fail("%s:%d: malformed directive: %s" % (os.path.basename(path), n, text.strip()))
+    return out
 
 
 class Run:
-    """One program run under the tool and its run file."""
+    """One execution of the program: RUN line, environment, results and the files it left."""
 
-    def __init__(self, args, prog_args=(), env=None, expect_rc=0, out=None):
-        self.path = out or os.path.join(args.workdir, "run-%s.h5" % args.scenario)
-        if os.path.exists(self.path):
-            os.unlink(self.path)
-        e = dict(os.environ)
-        e.update({"OMP_TOOL_LIBRARIES": args.tool, "SCAL_OUTPUT": self.path})
-        e.update(env or {})
-        p = subprocess.run([args.prog] + list(prog_args), env=e, capture_output=True, text=True, cwd=args.workdir, timeout=600)
-        self.rc, self.stdout, self.stderr = p.returncode, p.stdout, p.stderr
-        if expect_rc is not None:
-            check(self.rc == expect_rc, "exit status %d (expected %d); stderr: %s" % (self.rc, expect_rc, self.stderr.strip()))
+    def __init__(self, d, args, sig):
+        self.name, self.d = d.subject or "run", d
+        self.cwd = os.path.join(args.workdir, self.name)
+        os.makedirs(self.cwd)
+        words = [w.replace("%tool", args.tool).replace("%libomp", args.libomp) for w in shlex.split(d.rest)]
+        env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        while words and words[0] != "%prog":
+            w = words.pop(0)
+            if w == "-u" and words:
+                env.pop(words.pop(0), None)
+            elif "=" in w:
+                k, v = w.split("=", 1)
+                env[k] = v
+            else:
+                fail("%s: '%s' before %%prog is neither NAME=VALUE nor -u NAME" % (d, w))
+        if not words:
+            fail("%s: no %%prog" % d)
+        self.output = env.get("SCAL_OUTPUT")
+        errpath = os.path.join(args.workdir, self.name + ".stderr")
+        with open(errpath, "w") as err:
+            p = subprocess.Popen([args.prog] + words[1:], env=env, cwd=self.cwd, stdout=subprocess.PIPE, stderr=err, text=True)
+            self.stdout = ""
+            if sig:
+                signame, line = sig.rest.split(None, 1)
+                while True:
+                    got = p.stdout.readline()
+                    check(got != "", "%s: the program printed '%s' before ending" % (sig, line))
+                    self.stdout += got
+                    if got.rstrip("\n") == line:
+                        break
+                p.send_signal(getattr(signal, signame))
+            self.stdout += p.stdout.read()
+            _, status, usage = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+        with open(errpath) as err:
+            self.stderr = err.read()
+        self.fields = {
+            "exit": p.returncode,
+            "signal": signal.Signals(-p.returncode).name if p.returncode < 0 else "none",
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "output": "written" if self.output and os.path.isfile(self.output) else "absent",
+            "files": sorted(os.listdir(self.cwd)),
+            "peak_rss_kib": usage.ru_maxrss,
+        }
 
-    def open(self):
-        check(os.path.exists(self.path), "run file %s written" % self.path)
-        self.f = h5py.File(self.path, "r")
+
+class RunFile:
+    """The run file of the run named 'run', its regions table with names and derived values."""
+
+    def __init__(self, path):
+        check(os.path.isfile(path), "run file %s written" % path)
+        self.f = h5py.File(path, "r")
         self.strings = self.f["strings"].asstr()[:]
         self.regions = self.f["regions"][:]
-        return self
+        schema = json.load(open(SCHEMA))
+        members = [t for t in schema["tables"] if t["path"] == "regions"][0]["members"]
+        self.string_fields = {m["name"] for m in members if m.get("string_index")}
+        self.ref_fields = {m["name"] for m in members if m.get("region_ref")}
+        self._trace = None
 
-    def s(self, idx):
-        return self.strings[idx]
+    def field(self, row, name):
+        r = self.regions[row]
+        if "." in name:  # parent.kind: a field of the region a reference names
+            ref, rest = name.split(".", 1)
+            if ref not in self.ref_fields or r[ref] < 0:
+                return None
+            return self.field(int(r[ref]), rest)
+        if name in self.string_fields:
+            return self.strings[r[name]]
+        if name == "kind":
+            return {v: k for k, v in KINDS.items()}.get(int(r["kind"]), str(r["kind"]))
+        if name == "thread_ids":
+            th = self.f["threads"][:]
+            return sorted(int(t) for t in set(th["thread"][th["region"] == row]))
+        if name == "children_time_s":
+            return float(sum(x["time_total_s"] for x in self.regions if x["parent"] == row))
+        if name == "trace":
+            return self.trace_agreement(row)
+        if name in self.regions.dtype.names:
+            return r[name].item()
+        return None
 
-    def by_line(self, line):
-        return [r for r in self.regions if r["line_first"] == line and r["kind"] == 1]
-
-    def users(self, name):
-        return [r for r in self.regions if r["kind"] == 3 and self.s(r["name"]) == name]
-
-
-def scenario_nested(args):
-    run = Run(args, env={"OMP_MAX_ACTIVE_LEVELS": "2", "SCAL_TRACE": "4096"}).open()
-    f = run.f
-    check(f.attrs["scal_format"] == "scal-run" and int(f.attrs["scal_schema_version"]) == 1, "format and schema version")
-    root = run.regions[0]
-    check(root["kind"] == 0 and root["parent"] == -1 and root["count"] == 1, "row 0 is the root")
-    outer_line, inner_line, flat_line = (marker_line(args.source, m) for m in ("/* OUTER */", "/* INNER */", "/* FLAT */"))
-    outer, inner, flat = run.by_line(outer_line), run.by_line(inner_line), run.by_line(flat_line)
-    check(len(outer) == 1 and len(inner) == 1 and len(flat) == 1, "one region per pragma (lines %d, %d, %d)" % (outer_line, inner_line, flat_line))
-    outer, inner, flat = outer[0], inner[0], flat[0]
-    check(outer["parent"] == 0 and flat["parent"] == 0, "outer and flat regions are children of the root")
-    check(inner["parent"] == outer["id"] and inner["depth"] == 2, "inner region nested in the outer region")
-    check(outer["count"] == 3 and flat["count"] == 1, "outer ran 3 times, flat once")
-    check(inner["count"] == 6, "inner ran 6 times (3 outer instances x 2 threads): %d" % inner["count"])
-    for r in (outer, inner, flat):
-        check(r["team_requested_max"] == 2 and r["team_actual_min"] == 2 and r["team_actual_max"] == 2, "team size 2 for %s" % run.s(r["name"]))
-        check(run.s(r["file"]).endswith("nested.c"), "file resolved for %s" % run.s(r["name"]))
-        check(r["time_total_s"] > 0 and r["time_min_s"] <= r["time_median_s"] <= r["time_max_s"], "time stats ordered for %s" % run.s(r["name"]))
-        check(r["median_exact"] == 1, "median exact at few instances")
-        check(r["threads"] == 2, "two team members measured")
-    check(flat["line_last"] >= flat_line + 2, "flat region's last line covers its braces (%d)" % flat["line_last"])
-    check(run.s(inner["function"]).startswith(".omp_outlined") or run.s(inner["function"]) == "inner_work", "inner region's function: %s" % run.s(inner["function"]))
-    serial = [r for r in run.regions if r["kind"] == 2]
-    check(any(r["gap_prev"] == -1 and r["gap_next"] == outer["id"] for r in serial), "serial gap from program start to the outer region")
-    check(any(r["gap_prev"] == outer["id"] and r["gap_next"] == outer["id"] and r["count"] == 2 for r in serial), "serial gap between outer instances, twice")
-    check(any(r["gap_prev"] == flat["id"] and r["gap_next"] == -1 for r in serial), "serial gap from the last region to the end")
-    top = [r for r in run.regions if r["parent"] == 0]
-    check(sum(r["time_total_s"] for r in top) <= root["time_total_s"] * 1.01, "top-level regions fit in the program's time")
-    th = f["threads"][:]
-    check(set(th["thread"][th["region"] == outer["id"]]) == {0, 1}, "per-thread rows for both members of the outer region")
-    check(np.all(th["work_s"] >= 0) and np.all(th["barrier_s"] >= 0), "per-thread times are non-negative")
-    meta = f["meta"].attrs
-    for key in ("command_line", "executable", "host", "cpu_model", "kernel", "date_utc", "omp_runtime", "clock_source", "exit_reason"):
-        check(isinstance(meta[key], str) and len(meta[key]) > 0, "meta %s = %r" % (key, meta[key]))
-    check(meta["cpu_count"] >= 1 and meta["max_team_observed"] == 2, "cpu count and observed team")
-    check("LLVM OMP" in meta["omp_runtime"], "OpenMP runtime version recorded")
-    env = [e.decode() if isinstance(e, bytes) else e for e in f["meta/environment"][:]]
-    check(any(e.startswith("OMP_MAX_ACTIVE_LEVELS=") for e in env), "OMP_* environment recorded")
-    check(f["diagnostics"].attrs["errors_total"] == 0, "no measurement problems")
-    ti = f["trace/instances"][:]
-    check(len(ti) == 3 + 6 + 1, "trace holds every instance (%d)" % len(ti))
-    check(np.all(ti["end_s"] >= ti["begin_s"]), "trace intervals are ordered")
-    check(len(f["trace/states"]) > 0 and f["trace"].attrs["dropped"] == 0, "trace states recorded, none dropped")
-    # The aggregated statistics equal what the trace's individual instances give.
-    for r in (outer, inner):
-        d = ti["end_s"][ti["region"] == r["id"]] - ti["begin_s"][ti["region"] == r["id"]]
+    def trace_agreement(self, row):
+        """'agrees' when the trace's instances of the region give its count, total, min, max, exact
+        median and sample variance; otherwise what differs."""
+        ti = self.f["trace/instances"][:]
+        r = self.regions[row]
+        d = ti["end_s"][ti["region"] == row] - ti["begin_s"][ti["region"] == row]
         tol = 1e-8
-        check(len(d) == r["count"], "trace has every instance of %s" % run.s(r["name"]))
-        check(abs(d.sum() - r["time_total_s"]) < tol * len(d) and abs(d.min() - r["time_min_s"]) < tol and abs(d.max() - r["time_max_s"]) < tol,
-              "total/min/max of %s equal the trace's" % run.s(r["name"]))
-        check(abs(np.median(d) - r["time_median_s"]) < tol, "exact median of %s equals the trace's" % run.s(r["name"]))
-        check(abs(np.var(d, ddof=1) - r["time_var_s2"]) <= 1e-6 * max(np.var(d, ddof=1), 1e-12) + 1e-15,
-              "sample variance of %s equals the trace's (%.3e vs %.3e)" % (run.s(r["name"]), r["time_var_s2"], np.var(d, ddof=1)))
+        if len(d) != r["count"]:
+            return "differs: %d instances in the trace, count %d" % (len(d), r["count"])
+        if len(d) == 0:
+            return "differs: no instance in the trace"
+        diffs = [("total", abs(d.sum() - r["time_total_s"]) < tol * len(d)), ("min", abs(d.min() - r["time_min_s"]) < tol),
+                 ("max", abs(d.max() - r["time_max_s"]) < tol), ("median", abs(np.median(d) - r["time_median_s"]) < tol)]
+        var = np.var(d, ddof=1) if len(d) > 1 else 0.0
+        diffs.append(("variance", abs(var - r["time_var_s2"]) <= 1e-6 * max(var, 1e-12) + 1e-15))
+        bad = [n for n, ok in diffs if not ok]
+        return "agrees" if not bad else "differs: " + ", ".join(bad)
 
 
-def scenario_nested_serialized(args):
-    run = Run(args, env={"OMP_MAX_ACTIVE_LEVELS": "1"}).open()
-    inner = run.by_line(marker_line(args.source, "/* INNER */"))
-    outer = run.by_line(marker_line(args.source, "/* OUTER */"))
-    check(len(inner) == 1 and inner[0]["parent"] == outer[0]["id"], "serialized inner region still nested in the outer one")
-    inner = inner[0]
-    check(inner["count"] == 6, "serialized inner region ran 6 times")
-    check(inner["team_requested_max"] == 2 and inner["team_actual_min"] == 1 and inner["team_actual_max"] == 1,
-          "requested team 2, actual team 1 when nesting is off")
+class Checker:
+    def __init__(self, args, directives):
+        self.args, self.ds = args, directives
+        self.runs, self.bindings, self.found, self.file = {}, {}, {}, None
 
+    # ---- values -------------------------------------------------------------------------------
+    def value(self, d, text, subject_value):
+        """A value of an expectation: @LINE[+-N], a number, BINDING.FIELD, a region binding (its
+        id), a field of the same subject, each optionally *N, +N or -N."""
+        for number in (int, float):
+            try:
+                return number(text)
+            except ValueError:
+                pass
+        if text == "@LINE":
+            return d.line
+        m = ARITH.match(text)
+        if m:
+            base, op, num = m.groups()
+            b = self.value(d, base, subject_value)
+            if not isinstance(b, (int, float)):
+                fail("%s: '%s' is not a number" % (d, base))
+            n = float(num) if "." in num else int(num)
+            return b * n if op == "*" else b + n if op == "+" else b - n
+        if "." in text:
+            name, field = text.split(".", 1)
+            if name in self.runs:
+                return self.runs[name].fields.get(field)
+            if name in self.bindings:
+                return self.file.field(self.single(d, name), field)
+        if text in self.bindings:
+            return self.single(d, text)
+        v = subject_value(text)
+        if v is None:
+            fail("%s: '%s' is neither a number, a binding nor a field" % (d, text))
+        return v
 
-def scenario_nested_team_reuse(args):
-    # Sibling inner teams end and fork concurrently, so the runtime hands a team one thread just
-    # returned to another (libomp 14 then reports the first thread's parallel_end with the second
-    # one's parallel_data). Every instance must still close under its own parent.
-    iters, team = 1000, 4
-    run = Run(args, prog_args=[str(iters), str(team)], env={"OMP_MAX_ACTIVE_LEVELS": "2", "OMP_WAIT_POLICY": "passive"}).open()
-    outer = run.by_line(marker_line(args.source, "/* OUTER */"))
-    inner = run.by_line(marker_line(args.source, "/* INNER */"))
-    check(len(outer) == 1 and len(inner) == 1, "one outer and one inner region")
-    check(inner[0]["parent"] == outer[0]["id"], "inner region nested in the outer one")
-    check(outer[0]["count"] == iters and inner[0]["count"] == team * iters,
-          "outer ran %d times (%d), inner %d times (%d)" % (iters, outer[0]["count"], team * iters, inner[0]["count"]))
-    d = run.f["diagnostics"].attrs
-    check(d["unmatched_end"] == 0 and d["open_at_exit"] == 0 and d["errors_total"] == 0,
-          "no unmatched ends, nothing open at exit (%d, %d)" % (d["unmatched_end"], d["open_at_exit"]))
+    def single(self, d, name):
+        rows = self.bindings[name]
+        if len(rows) != 1:
+            fail("%s: '%s' names %d regions, not one" % (d, name, len(rows)))
+        return rows[0]
 
+    def compare(self, d, key, op, want_text, got, subject_value, who=""):
+        """One expectation key<op>value on the value got; fails with both sides shown."""
+        what = "%s: %s%s%s%s (found %r)" % (d.where, who, key, op, want_text, got)
+        if got is None:
+            fail("%s: no such field '%s'" % (d, key))
+        if isinstance(got, list):
+            if op == "~":
+                check(any(self.match(d, x, want_text, subject_value) for x in got), what)
+                return
+            want = [w for w in want_text.split(",") if w != ""]
+            ok = len(want) == len(got) and all(self.match(d, g, w, subject_value) for g, w in zip(got, want))
+            check(ok if op == "=" else not ok if op == "!=" else fail("%s: lists compare with = or ~" % d), what)
+        elif isinstance(got, str):
+            ok = self.match(d, got, want_text, subject_value)
+            check(ok if op in ("=", "~") else not ok if op == "!=" else fail("%s: strings compare with = or !=" % d), what)
+        else:
+            want = self.value(d, want_text, subject_value)
+            ok = {"=": got == want, "!=": got != want, "<": got < want, "<=": got <= want, ">": got > want, ">=": got >= want}.get(op)
+            if ok is None:
+                fail("%s: '%s' does not apply to numbers" % (d, op))
+            check(ok, what if str(want) == want_text else "%s, want %r" % (what, want))
 
-def scenario_listing4(args):
-    run = Run(args, prog_args=["20000"], env={"OMP_NUM_THREADS": "4"}).open()
-    red = run.by_line(marker_line(args.source, "/* REDUCTION */"))
-    crit = run.by_line(marker_line(args.source, "/* CRITICAL */"))
-    check(len(red) == 1 and len(crit) == 1, "both loops found")
-    red, crit = red[0], crit[0]
-    check(red["loops"] == 1 and red["loop_iterations"] == 20000, "reduction loop: 1 loop, 20000 iterations")
-    check(crit["loops"] == 1 and crit["loop_iterations"] == 20000, "critical loop: 1 loop, 20000 iterations")
-    check(crit["lock_total_s"] > 0, "critical region shows lock wait (%.4f s)" % crit["lock_total_s"])
-    check(red["lock_total_s"] < 0.1 * crit["lock_total_s"], "reduction region has (almost) no lock wait (%.6f s)" % red["lock_total_s"])
-    check(crit["team_actual_max"] == 4, "team of 4")
+    def match(self, d, got, pattern, subject_value):
+        if isinstance(got, str):
+            return any(fnmatch.fnmatchcase(got, p) for p in pattern.split("|"))
+        return got == self.value(d, pattern, subject_value)
 
+    def expectations(self, d, words, value_of, aggregate=None, who=""):
+        for w in words:
+            m = EXPECTATION.match(w)
+            if not m:
+                fail("%s: '%s' is not KEY<op>VALUE" % (d, w))
+            key, op, want = m.groups()
+            agg = AGGREGATE.match(key)
+            if agg:
+                if aggregate is None:
+                    fail("%s: %s applies to a table or to several regions" % (d, key))
+                self.compare(d, key, op, want, aggregate(agg.group(1), agg.group(2)), value_of, who)
+            else:
+                self.compare(d, key, op, want, value_of(key), value_of, who)
 
-def scenario_user_regions(args):
-    run = Run(args, env={"OMP_NUM_THREADS": "3"}).open()
-    check("tool active" in run.stdout, "scal_tool_active() is 1 under the tool")
-    check("bad end -1" in run.stdout and "empty -1" in run.stdout, "mismatched end and empty name return SCAL_EINVAL")
-    outer, inner = run.users("outer"), run.users("inner")
-    check(len(outer) == 1 and len(inner) == 1, "one node per user region")
-    outer, inner = outer[0], inner[0]
-    par = run.regions[inner["parent"]]
-    check(outer["parent"] == 0 and par["kind"] == 1 and par["parent"] == outer["id"], "root > outer > parallel > inner")
-    check(outer["count"] == 5 and par["count"] == 5, "outer and the parallel region ran 5 times")
-    check(inner["count"] == 15, "inner ran 15 times (5 x 3 threads): %d" % inner["count"])
-    check(run.f["diagnostics"].attrs["user_region_mismatch"] == 1, "the bad end is counted")
+    # ---- REGION -------------------------------------------------------------------------------
+    def bind(self, d):
+        """Finds the rows of a REGION line's identity (kind and where) and binds its name to them;
+        the rest of the line is kept for later, when every REGION line is bound."""
+        words = shlex.split(d.rest)
+        kind = words.pop(0) if words else ""
+        if kind not in KINDS and kind != "any":
+            fail("%s: kind '%s' is not root, parallel, serial, user or any" % (d, kind))
+        test = lambda r: kind == "any" or r["kind"] == KINDS[kind]  # noqa: E731
+        ident = "kind %s" % kind
+        if words and (not EXPECTATION.match(words[0]) or "->" in words[0]):
+            where = words.pop(0)
+            if kind == "parallel":
+                line = self.value(d, where, lambda k: None)
+                test = lambda r, t=test: t(r) and r["line_first"] == line  # noqa: E731
+                ident += " at line %d" % line
+            elif kind == "serial":
+                a, b = where.split("->")
+                prev = -1 if a == "start" else self.value(d, a, lambda k: None)
+                nxt = -1 if b == "end" else self.value(d, b, lambda k: None)
+                test = lambda r, t=test: t(r) and r["gap_prev"] == prev and r["gap_next"] == nxt  # noqa: E731
+                ident += " %s" % where
+            elif kind in ("user", "any"):
+                test = lambda r, t=test: t(r) and fnmatch.fnmatchcase(self.file.strings[r["name"]], where)  # noqa: E731
+                ident += " named %r" % where
+            else:
+                fail("%s: a root region has no '%s'" % (d, where))
+        rows = [int(r["id"]) for r in self.file.regions if test(r)]
+        if d.subject:
+            if d.subject in self.bindings or d.subject in self.runs:
+                fail("%s: '%s' is bound twice" % (d, d.subject))
+            self.bindings[d.subject] = rows
+        self.found[d] = (ident, rows, words)
 
+    def region(self, d):
+        ident, rows, words = self.found[d]
+        nodes = [w for w in words if w.startswith("nodes")]
+        words = [w for w in words if not w.startswith("nodes")]
+        if nodes:
+            self.expectations(d, nodes, lambda k: len(rows))
+        else:
+            check(len(rows) == 1, "%s: one region with %s (found %d)" % (d.where, ident, len(rows)))
+        self.on_regions(d, rows, words)
 
-def scenario_user_region_left_open(args):
-    # A user region begun inside a parallel region and never ended: the program runs to its end,
-    # the file is written, and the broken nesting is reported in the diagnostics.
-    run = Run(args, prog_args=["leave-open"], env={"OMP_NUM_THREADS": "3"}).open()
-    check(any(run.s(r["name"]) == "unclosed" for r in run.regions if r["kind"] == 3), "the unclosed user region is a node")
-    check(run.users("outer")[0]["count"] == 5, "the regions before it are intact")
-    d = run.f["diagnostics"].attrs
-    check(d["unmatched_end"] >= 1 and d["errors_total"] > 0, "the parallel end that found a user region open is counted (%d)" % d["unmatched_end"])
+    def on_regions(self, d, rows, words):
+        """Aggregates (sum(f), min(f), max(f), distinct(f)) over the rows once, the rest on each."""
+        whole = [w for w in words if AGGREGATE.match(w)]
+        self.expectations(d, whole, lambda k: None, lambda fn, k: self.aggregate(fn, [self.file.field(r, k) for r in rows]),
+                          "%d regions: " % len(rows))
+        for row in rows:
+            self.expectations(d, [w for w in words if w not in whole], lambda k, row=row: self.file.field(row, k),
+                              who="region %d %s: " % (row, self.file.field(row, "name")))
 
+    @staticmethod
+    def aggregate(fn, values):
+        return {"sum": lambda: sum(values), "min": lambda: min(values), "max": lambda: max(values),
+                "distinct": lambda: len(set(values))}[fn]()
 
-def scenario_without_tool(args):
-    e = dict(os.environ)
-    e.pop("OMP_TOOL_LIBRARIES", None)
-    p = subprocess.run([args.prog], env=e, capture_output=True, text=True, cwd=args.workdir)
-    check(p.returncode == 0 and "tool absent" in p.stdout, "user region API runs unchanged without the tool")
+    # ---- CHECK --------------------------------------------------------------------------------
+    def check_directive(self, d):
+        words = shlex.split(d.rest)
+        s = d.subject or ""
+        if s and all(b in self.runs or b in self.bindings for b in s.split(",")):
+            for b in s.split(","):
+                if b in self.runs:
+                    self.expectations(d, words, lambda k: self.runs[b].fields.get(k), who="run %s: " % b)
+                else:
+                    self.on_regions(d, self.bindings[b], words)
+        elif "/" in s:
+            fname, path = s.split(":", 1) if ":" in s else (None, s)
+            if fname:
+                f = h5py.File(os.path.join(self.runs["run"].cwd, fname), "r")
+            else:
+                f = self.file.f
+            check(path in f, "%s: %s holds %s" % (d.where, fname or "the run file", path))
+            self.hdf5_object(d, f[path], words)
+        else:
+            fail("%s: '%s' is neither a run, a region bound by REGION, nor /an/hdf5/path" % (d, s))
 
+    def hdf5_object(self, d, obj, words):
+        if isinstance(obj, h5py.Group):
+            attrs = obj.attrs
+            self.expectations(d, words, lambda k: self.plain(attrs[k]) if k in attrs else None)
+            return
+        data = obj[()]
+        rows_words = [w for w in words if w.startswith("rows")]
+        self.expectations(d, rows_words, lambda k: len(data))
+        words = [w for w in words if not w.startswith("rows")]
+        if data.dtype.names:
+            whole = [w for w in words if AGGREGATE.match(w)]
+            self.expectations(d, whole, lambda k: None, lambda fn, k: self.aggregate(fn, [x.item() for x in data[k]]))
+            for row in data:
+                self.expectations(d, [w for w in words if w not in whole],
+                                  lambda k, row=row: row[k].item() if k in data.dtype.names else None)
+        else:
+            values = [self.plain(x) for x in data]
+            self.expectations(d, words, lambda k: values if k == "values" else None)
 
-def scenario_disabled(args):
-    out = os.path.join(args.workdir, "disabled.h5")
-    run = Run(args, env={"SCAL_ENABLE": "0"}, out=out)
-    check(not os.path.exists(out), "SCAL_ENABLE=0 writes nothing")
+    @staticmethod
+    def plain(x):
+        if isinstance(x, bytes):
+            return x.decode()
+        return x.item() if hasattr(x, "item") else x
 
-
-def scenario_preload(args):
-    out = os.path.join(args.workdir, "preload.h5")
-    e = {"LD_PRELOAD": args.tool, "OMP_TOOL_LIBRARIES": ""}
-    run = Run(args, env=e, out=out).open()
-    check(any(r["kind"] == 1 for r in run.regions), "loaded through LD_PRELOAD, regions measured")
-
-
-def scenario_no_debug_info(args):
-    run = Run(args, env={"OMP_NUM_THREADS": "2"}).open()
-    par = [r for r in run.regions if r["kind"] == 1]
-    check(len(par) == 2, "both regions found without debug info")
-    for r in par:
-        check(r["line_first"] == -1 and run.s(r["file"]) == "", "no source line without debug info")
-        check(run.s(r["module"]).endswith(os.path.basename(args.prog)) and r["offset"] > 0, "module and offset identify the region")
-        check(len(run.s(r["name"])) > 0 and "+0x" in run.s(r["name"]), "label is symbol+offset: %s" % run.s(r["name"]))
-
-
-def scenario_gcc(args):
-    libomp = args.libomp
-    run = Run(args, prog_args=["5000"], env={"LD_PRELOAD": libomp, "OMP_NUM_THREADS": "2"}).open()
-    red = run.by_line(marker_line(args.source, "/* REDUCTION */"))
-    crit = run.by_line(marker_line(args.source, "/* CRITICAL */"))
-    check(len(red) == 1 and len(crit) == 1, "gcc-built program: both regions found with source lines")
-    check(crit[0]["lock_total_s"] > 0 and crit[0]["team_actual_max"] == 2, "gcc-built program: lock wait and team size measured")
-
-
-def scenario_exit_in_parallel(args):
-    run = Run(args, expect_rc=3).open()
-    meta = run.f["meta"].attrs
-    check("exit()" in meta["exit_reason"], "exit reason says exit(): %s" % meta["exit_reason"])
-    done = run.by_line(marker_line(args.source, "/* COMPLETED */"))
-    exits = run.by_line(marker_line(args.source, "/* EXITS */"))
-    check(len(done) == 1 and done[0]["count"] == 1, "the completed region is recorded")
-    check(len(exits) == 1 and exits[0]["count"] == 1, "the interrupted region is recorded, closed at exit")
-    check(run.f["diagnostics"].attrs["open_at_exit"] >= 1, "open regions at exit are counted")
-
-
-def scenario_sigterm(args):
-    path = os.path.join(args.workdir, "sigterm.h5")
-    if os.path.exists(path):
-        os.unlink(path)
-    e = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=path)
-    p = subprocess.Popen([args.prog], env=e, stdout=subprocess.PIPE, text=True, cwd=args.workdir)
-    check(p.stdout.readline().strip() == "ready", "program reached the spinning region")
-    p.send_signal(signal.SIGTERM)
-    rc = p.wait(timeout=60)
-    check(rc == -signal.SIGTERM, "program still dies of SIGTERM (status %d)" % rc)
-    run = Run.__new__(Run)
-    run.path = path
-    run.open()
-    check(run.f["meta"].attrs["exit_reason"] == "signal SIGTERM", "exit reason is the signal")
-    check(len(run.by_line(marker_line(args.source, "/* COMPLETED */"))) == 1, "the completed region is recorded")
-    check(len(run.by_line(marker_line(args.source, "/* SPINS */"))) == 1, "the interrupted region is recorded")
-
-
-def scenario_uses_hdf5(args):
-    own = os.path.join(args.workdir, "own.h5")
-    run = Run(args, prog_args=[own]).open()
-    check(len([r for r in run.regions if r["kind"] == 1]) == 1, "the program's region is measured")
-    with h5py.File(own, "r") as f:
-        check(int(f["total"][0]) == 499500, "the program's own HDF5 file, finished at exit, is intact next to the run file")
-
-
-def scenario_two_parents(args):
-    run = Run(args).open()
-    par = [r for r in run.regions if r["kind"] == 1]
-    check(len(par) == 40, "one parallel node per enclosing user region (%d)" % len(par))
-    check(len(set(int(r["line_first"]) for r in par)) == 1, "all of them the same pragma")
-    parents = [run.regions[r["parent"]] for r in par]
-    check(all(p["kind"] == 3 for p in parents) and len(set(int(p["id"]) for p in parents)) == 40,
-          "each under a different user region: the same code under two parents is two nodes")
-    check(all(r["count"] == 1 for r in par), "each node ran once")
-
-
-def scenario_overflow(args):
-    run = Run(args, env={"SCAL_MAX_REGIONS": "16"}).open()
-    check("beyond SCAL_MAX_REGIONS" in run.stderr or "measurement problem" in run.stderr, "the overflow is reported on stderr")
-    check(len(run.regions) == 16, "exactly SCAL_MAX_REGIONS regions kept (%d)" % len(run.regions))
-    over = [r for r in run.regions if "beyond SCAL_MAX_REGIONS" in run.s(r["name"])]
-    check(len(over) == 1 and over[0]["count"] > 0, "the overflow region holds the rest (%d instances)" % (over[0]["count"] if over else 0))
-    # 40 user regions + 40 parallel regions + 41 serial gaps (before each top-level region, and the last)
-    kept = sum(int(r["count"]) for r in run.regions[1:])
-    check(kept == 121, "every instance is counted somewhere (%d of 121)" % kept)
-    check(run.f["diagnostics"].attrs["regions_overflow"] > 0, "the overflow is counted in the diagnostics")
-
-
-def peak_rss_kib(args, count):
-    e = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=os.path.join(args.workdir, "mem-%d.h5" % count), OMP_NUM_THREADS="2")
-    p = subprocess.Popen([args.prog, str(count)], env=e, stdout=subprocess.DEVNULL, cwd=args.workdir)
-    _, status, usage = os.wait4(p.pid, 0)
-    check(os.waitstatus_to_exitcode(status) == 0, "%d-instance run succeeded" % count)
-    return usage.ru_maxrss
-
-
-def scenario_memory(args):
-    small = peak_rss_kib(args, 10)
-    big = peak_rss_kib(args, args.instances)
-    print("peak RSS: %d KiB at 10 instances, %d KiB at %d instances" % (small, big, args.instances))
-    check(big <= small + 1024, "memory does not grow with instances (%d KiB vs %d KiB, bound +1 MiB)" % (big, small))
-    f = h5py.File(os.path.join(args.workdir, "mem-%d.h5" % args.instances), "r")
-    par = [r for r in f["regions"][:] if r["kind"] == 1]
-    check(len(par) == 1 and par[0]["count"] == args.instances, "all %d instances counted" % args.instances)
-    check(par[0]["median_exact"] == 0 and par[0]["time_median_s"] > 0, "median approximated beyond the exact sample count")
-
-
-def scenario_bad_env(args):
-    cases = [
-        ({"SCAL_OUTPUT": "/nonexistent-scal-dir/"}, "does not exist"),
-        ({"SCAL_OUTPUT": "/proc/scal-cannot-write.h5"}, "cannot create"),
-        ({"SCAL_TRACE": "lots"}, "SCAL_TRACE"),
-        ({"SCAL_MAX_REGIONS": "-5"}, "SCAL_MAX_REGIONS"),
-        ({"SCAL_ENABLE": "maybe"}, "SCAL_ENABLE"),
-    ]
-    for env, expected in cases:
-        for f in os.listdir(args.workdir):
-            if f.startswith("scal-") and f.endswith(".h5"):
-                os.unlink(os.path.join(args.workdir, f))
-        e = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, OMP_NUM_THREADS="2")
-        e.update(env)
-        p = subprocess.run([args.prog, "2000"], env=e, capture_output=True, text=True, cwd=args.workdir)
-        check(p.returncode == 0 and "listing4: sum" in p.stdout, "%s: program output and exit status unchanged" % env)
-        check(expected in p.stderr and "scal:" in p.stderr, "%s: clear message (%s)" % (env, p.stderr.strip().replace("\n", " | ")))
-        written = [f for f in os.listdir(args.workdir) if f.startswith("scal-") and f.endswith(".h5")]
-        if "SCAL_OUTPUT" in env:
-            check(len(written) == 1, "%s: data kept in the current directory instead" % env)
-        h5 = [f for f in os.listdir(args.workdir) if f.endswith(".h5")]
-        check(len(h5) >= 1, "%s: a run file exists" % env)
+    # ---- the test -----------------------------------------------------------------------------
+    def run_test(self, test):
+        mine = [d for d in self.ds if d.tests is None or test in d.tests]
+        runs = [d for d in mine if d.keyword == "RUN"]
+        expect = [d for d in mine if d.keyword in ("REGION", "CHECK")]
+        check(len(runs) > 0, "%s: a RUN[%s] line runs the program" % (self.args.source, test))
+        check(len(expect) > 0, "%s: test %s has expectations (REGION or CHECK lines)" % (self.args.source, test))
+        signals = {d.subject or "run": d for d in mine if d.keyword == "SIGNAL"}
+        for d in runs:
+            r = Run(d, self.args, signals.get(d.subject or "run"))
+            self.runs[r.name] = r
+            print("ran %s: exit %d; stderr: %s" % (d, r.fields["exit"], r.stderr.strip()[-500:]))
+        for name, r in self.runs.items():  # a run exits 0 unless its expectations say otherwise
+            if not any(d.keyword == "CHECK" and name in (d.subject or "").split(",") and re.search(r"(^|\s)(exit|signal)\W", d.rest) for d in expect):
+                check(r.fields["exit"] == 0, "run %s exits 0 (exit %d)" % (name, r.fields["exit"]))
+        if any(d.keyword == "REGION" or d.subject and d.subject.startswith("/") for d in expect):
+            if "run" not in self.runs:
+                fail("%s: REGION and /path lines read the file of the run named 'run'" % self.args.source)
+            self.file = RunFile(self.runs["run"].output)
+        regions = [d for d in expect if d.keyword == "REGION"]  # serial gaps name their neighbours
+        for d in sorted(regions, key=lambda d: d.rest.split()[0] == "serial"):
+            self.bind(d)
+        for d in expect:
+            self.region(d) if d.keyword == "REGION" else self.check_directive(d)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("scenario")
-    ap.add_argument("--tool", required=True)
+    ap.add_argument("test")
+    ap.add_argument("--source", required=True)
     ap.add_argument("--prog", required=True)
-    ap.add_argument("--source")
+    ap.add_argument("--tool", required=True)
     ap.add_argument("--libomp", default="/usr/lib/llvm-14/lib/libomp.so.5")
-    ap.add_argument("--instances", type=int, default=10_000_000)
     ap.add_argument("--workdir")
     args = ap.parse_args()
     tmp = None
     if not args.workdir:
-        tmp = tempfile.TemporaryDirectory(prefix="scal-tool-test-")
+        tmp = tempfile.TemporaryDirectory(prefix="scal-tool-%s-" % args.test)
         args.workdir = tmp.name
-    globals()["scenario_" + args.scenario.replace("-", "_")](args)
-    print("PASS: %s" % args.scenario)
+    directives = parse_source(args.source)
+    known = {d.tests[0] for d in directives if d.keyword == "RUN" and d.tests and len(d.tests) == 1}
+    for d in directives:
+        if d.keyword == "RUN" and (not d.tests or len(d.tests) != 1):
+            fail("%s: a RUN line names exactly one test: RUN[test]" % d)
+        for t in d.tests or []:
+            if t not in known:
+                fail("%s: test '%s' has no RUN line" % (d, t))
+    if args.test not in known:
+        fail("%s: no RUN[%s] line" % (args.source, args.test))
+    Checker(args, directives).run_test(args.test)
+    print("PASS: %s" % args.test)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@
 //   campaign_prog fail           one region, then exit status 3
 //   campaign_prog hang           one region, then sleeps until killed
 //   campaign_prog ignore MS      always uses 3 threads, whatever OMP_NUM_THREADS says
+//   campaign_prog wait FIFO      one region, then writes "running" into FIFO (so a test knows the
+//                                run is under way) and sleeps until killed
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "hang")) {
         regions(1, 0);
+        for (;;)
+            pause();
+    }
+    if (!strcmp(argv[1], "wait") && argc > 2) {
+        regions(1, 0);
+        FILE *f = fopen(argv[2], "w"); /* a FIFO: blocks until the test reads it */
+        if (!f) return 4;
+        fputs("running\n", f);
+        fclose(f);
         for (;;)
             pause();
     }

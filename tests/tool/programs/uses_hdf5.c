@@ -2,6 +2,11 @@
 // A program that uses HDF5 itself (the same library instance as the tool) and finishes its own file
 // in an atexit handler: both its file and scal's run file must come out intact.
 //   uses_hdf5 OUTPUT.h5
+// Expectations: see tests/tool/README.md.
+//
+// RUN[program_uses_hdf5]: %prog own.h5
+// REGION: parallel nodes=1
+// CHECK own.h5:/total: values=499500
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
