@@ -1,22 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Where the tool meets sensor plugins: the plugin host's sensor session when scal is built with
- * plugin support (SCAL_HAVE_PLUGIN_HOST), otherwise inline no-ops so the tool builds on its own. */
+ * plugin support (SCAL_HAVE_PLUGIN_HOST), otherwise inline no-ops so the tool builds on its own.
+ * Part of the hot path: free of HDF5 (the writer's side is in writer.h). */
 #ifndef SCAL_SENSOR_HOOKS_H
 #define SCAL_SENSOR_HOOKS_H
 
 #ifdef SCAL_HAVE_PLUGIN_HOST
 #include "sensor_session.h"
-#include <hdf5.h>
-
-#include "strtab.h"
-/* ompt_tool/sensor_write.c (the writer library) */
-int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct scal_strtab *st,
-                              uint32_t nnodes);
 #else
-#include <hdf5.h>
 #include <stdint.h>
-
-#include "strtab.h"
 
 struct scal_sensor_session;
 struct scal_sensor_thread_ctx;
@@ -37,11 +29,6 @@ static inline void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t 
 }
 static inline void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t r, uint32_t i, int e)
 {
-}
-static inline int scal_sensor_session_write(struct scal_sensor_session *s, hid_t f,
-                                            struct scal_strtab *st, uint32_t n)
-{
-    return 0;
 }
 static inline void scal_sensor_session_stop(struct scal_sensor_session *s) {}
 static inline void scal_sensor_session_close(struct scal_sensor_session *s) {}

@@ -10,7 +10,6 @@
 
 #include "errmsg.h"
 #include "scal/version.h"
-#include "sensor_hooks.h"
 #include "strtab.h"
 #include "tool.h"
 #include "writer.h"

@@ -5,8 +5,14 @@
 #define SCAL_TOOL_WRITER_H
 
 #include "h5util.h"
+#include "strtab.h"
 #include "tool.h"
 
 int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed);
+/* /sensors (sensor_write.c): what the tool's sensor session gathered; a no-op returning 0 when scal
+ * is built without the plugin host. */
+struct scal_sensor_session;
+int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct scal_strtab *st,
+                              uint32_t nnodes);
 
 #endif
