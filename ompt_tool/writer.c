@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "scal/export.h"
 #include "scal/version.h"
 #include "strtab.h"
 #include "tool.h"
@@ -486,7 +487,7 @@ static uint64_t diagnostics_total(void)
     for (int i = 0; i < SCAL_DIAG_COUNT; i++) {
         /* A documented bound and a property of the binary, not measurement errors. */
         if (i == SCAL_DIAG_trace_dropped || i == SCAL_DIAG_regions_without_source) continue;
-        total += atomic_load(&scal_diag_counters[i]);
+        total += scal_diag_value(i);
     }
     return total;
 }
@@ -500,8 +501,7 @@ static int write_diagnostics(hid_t file)
     if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create /diagnostics");
     rc |= scal_h5_attr_set_i64(g, "errors_total", (int64_t)diagnostics_total());
     for (int i = 0; i < SCAL_DIAG_COUNT; i++)
-        rc |= scal_h5_attr_set_i64(g, scal_diag_name(i),
-                                   (int64_t)atomic_load(&scal_diag_counters[i]));
+        rc |= scal_h5_attr_set_i64(g, scal_diag_name(i), (int64_t)scal_diag_value(i));
     rc |= scal_h5_write_strings(g, "messages", messages, nmsg);
     H5Gclose(g);
     return rc < 0 ? SCAL_EHDF5 : SCAL_OK;
@@ -556,10 +556,14 @@ static int write_file(const char *path, uint64_t end_ns)
     return rc;
 }
 
-int scal_write_run_file(const char *unused, uint64_t end_ns)
+SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_t end_ns)
 {
     char path[4200], tmp[4300];
-    int rc;
+    int rc = scal_writer_attach(tool);
+    if (rc < 0) {
+        fprintf(stderr, "scal: measurements lost: %s\n", scal__last_error(rc));
+        return rc;
+    }
     /* Our flush may run from exit handlers: HDF5 must not have shut itself down first. (A no-op
      * when the program already initialised HDF5 itself.) */
     H5dont_atexit();

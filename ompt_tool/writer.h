@@ -7,6 +7,10 @@
 #include "h5util.h"
 #include "strtab.h"
 #include "tool.h"
+#include "tool_access.h"
+
+/* writer_access.c: keeps the tool's accessor table for the writer's sources (0 or SCAL_EABI). */
+int scal_writer_attach(const struct scal_tool_access *access);
 
 int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed);
 /* /sensors (sensor_write.c): what the tool's sensor session gathered; a no-op returning 0 when scal
