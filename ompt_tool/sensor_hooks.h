@@ -13,7 +13,7 @@
 struct scal_sensor_session;
 struct scal_sensor_thread_ctx;
 static inline int scal_sensor_session_open(struct scal_sensor_session **s, const char *spec,
-                                           uint32_t max_nodes)
+                                           uint32_t max_nodes, uint32_t max_levels)
 {
     *s = 0;
     return spec && *spec ? -10 /* SCAL_EUNAVAIL */ : 0;
@@ -23,11 +23,9 @@ scal_sensor_thread_attach(struct scal_sensor_session *s, uint32_t i)
 {
     return 0;
 }
-static inline void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t r, uint32_t i,
-                                     int e)
-{
-}
-static inline void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t r, uint32_t i, int e)
+static inline void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t level, int e) {}
+static inline void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t level, uint32_t r,
+                                    uint32_t i, int e)
 {
 }
 static inline void scal_sensor_session_stop(struct scal_sensor_session *s) {}

@@ -191,6 +191,7 @@ enum scal_frame_role { SCAL_FRAME_ROOT, SCAL_FRAME_ENCOUNTER, SCAL_FRAME_MEMBER 
 struct scal_frame {
     uint32_t node;
     uint8_t kind, role;
+    bool sensed; /* sensor readings were taken at its level when it opened (scal_sensor_enter) */
     uint32_t team_index;
     uint64_t begin_ns;
     struct scal_instance *inst; /* parallel frames */
@@ -230,6 +231,12 @@ struct scal_thread {
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;
 };
+
+/* A frame's level: its index in the thread's stack, which keys the sensor readings taken there. */
+static inline uint32_t scal_frame_level(const struct scal_thread *t, const struct scal_frame *f)
+{
+    return (uint32_t)(f - t->frames);
+}
 
 /* The calling thread's state, created at its first event (NULL when the thread table is full or
  * memory could not be reserved: the event is then not measured). */

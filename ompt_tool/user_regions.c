@@ -39,7 +39,8 @@ static int user_begin(const char *name)
     f->begin_ns = now;
     f->name_hash = hash; /* matched at the end: the node may be the overflow node */
     f->prev_member = -1;
-    if (t->sensors) scal_sensor_enter(t->sensors, node, 0, 1);
+    f->sensed = t->sensors != NULL;
+    if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
     return SCAL_OK;
 }
 
@@ -57,7 +58,7 @@ static int user_end(const char *name)
     scal_stats_add_time(row, now - f->begin_ns);
     scal_stats_add_team(row, 1, 1); /* a user region runs on one thread */
     if (t->trace) scal_trace_instance(t, f->node, f->begin_ns, now);
-    if (t->sensors) scal_sensor_exit(t->sensors, f->node, 0, 1);
+    if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), f->node, 0, 1);
     t->depth--;
     scal_child_ended(t, f->node, now);
     return SCAL_OK;
