@@ -103,7 +103,8 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
         codeptr_ra = scal_callsite_outside_runtime(codeptr_ra);
     int32_t parent = current_parent(t);
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
-    unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & 63u;
+    /* call sites are at least 16 bytes apart in practice: the low bits carry little */
+    unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
     uint32_t node;
     if (t->node_cache[slot].codeptr == key && t->node_cache[slot].parent == parent && key) {
         node = t->node_cache[slot].node;

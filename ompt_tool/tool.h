@@ -24,6 +24,13 @@
 
 /* ---- configuration (config.c) ------------------------------------------------------------- */
 
+/* Defaults of the SCAL_* limits (config.c checks the ranges). */
+#define SCAL_DEFAULT_MAX_REGIONS 4096
+#define SCAL_DEFAULT_MAX_TEAM 256
+#define SCAL_DEFAULT_MAX_THREADS 1024
+#define SCAL_DEFAULT_TRACE_ENTRIES 65536 /* SCAL_TRACE=1/on/yes/true */
+#define SCAL_MAX_DEPTH 64                /* frames per thread: nesting of regions */
+
 struct scal_config {
     bool enabled;
     char output[4096]; /* SCAL_OUTPUT as given ("" = default name in the cwd) */
@@ -41,6 +48,13 @@ struct scal_config {
 /* Reads SCAL_* from the environment; never fails (bad values fall back to defaults and are
  * described in cfg->messages). */
 void scal_config_load(struct scal_config *cfg);
+
+/* Per-thread and per-instance data is laid out in cache lines so threads never share one. */
+#define SCAL_CACHE_LINE 64
+static inline size_t scal_cache_align(size_t n)
+{
+    return (n + SCAL_CACHE_LINE - 1) & ~(size_t)(SCAL_CACHE_LINE - 1);
+}
 
 /* ---- clock ------------------------------------------------------------------------------- */
 
@@ -112,7 +126,6 @@ uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char
                           int32_t gap_prev, int32_t gap_next);
 uint32_t scal_nodes_count(void);
 const struct scal_node *scal_node_get(uint32_t id);
-uint32_t scal_nodes_overflow_id(void);
 
 /* ---- statistics of one node on one thread (stats.c) -------------------------------------- */
 
@@ -163,7 +176,7 @@ struct scal_slot {
     _Atomic uint64_t lock_ns;
     _Atomic uint32_t gtid;
     _Atomic uint64_t barrier_ns; /* reaching the region's closing barrier */
-} __attribute__((aligned(64)));
+} __attribute__((aligned(SCAL_CACHE_LINE)));
 
 /* A parallel-region instance, owned by its encountering thread, shared with the team through
  * parallel_data->ptr. Its config.max_team slots follow it in memory, so a member finds its slot
@@ -175,7 +188,7 @@ struct scal_instance {
     _Atomic uint32_t generation; /* incremented (release) at every instance; lazy readers acquire */
     uint64_t begin_ns;
     const void *codeptr; /* the region's codeptr_ra (recognises its join barrier) */
-} __attribute__((aligned(64)));
+} __attribute__((aligned(SCAL_CACHE_LINE)));
 
 static inline struct scal_slot *scal_inst_slots(struct scal_instance *inst)
 {
@@ -206,6 +219,9 @@ struct scal_frame {
     uint32_t gap_cache_node;
 };
 
+/* Entries of a thread's direct-mapped cache of parallel-node lookups (a power of two). */
+#define SCAL_NODE_CACHE_SLOTS 64
+
 struct scal_trace_buf;
 struct scal_sensor_session;
 struct scal_sensor_thread_ctx;
@@ -226,7 +242,7 @@ struct scal_thread {
         uint64_t codeptr;
         int32_t parent;
         uint32_t node;
-    } node_cache[64];
+    } node_cache[SCAL_NODE_CACHE_SLOTS];
     uint64_t wait_begin_ns, lock_begin_ns;
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;

@@ -10,11 +10,14 @@
 #include "sensor_hooks.h"
 #include "tool.h"
 
+/* 64-bit FNV-1a of a region name. */
+#define FNV_OFFSET_BASIS 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
 static uint64_t name_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = FNV_OFFSET_BASIS;
     for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+        h = (h ^ (unsigned char)*s) * FNV_PRIME;
     return h;
 }
 

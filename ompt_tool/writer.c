@@ -492,16 +492,24 @@ static uint64_t diagnostics_total(void)
     return total;
 }
 
+/* /diagnostics: one int64 attribute per counter, "descriptions" saying what each counts
+ * ("name: description", in counter order) and the messages of the cold paths. */
 static int write_diagnostics(hid_t file)
 {
     int rc = SCAL_OK;
     const char *const *messages;
     size_t nmsg = scal_diag_messages(&messages);
+    char text[SCAL_DIAG_COUNT][256];
+    const char *descriptions[SCAL_DIAG_COUNT];
     hid_t g = H5Gcreate2(file, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create /diagnostics");
     rc |= scal_h5_attr_set_i64(g, "errors_total", (int64_t)diagnostics_total());
-    for (int i = 0; i < SCAL_DIAG_COUNT; i++)
+    for (int i = 0; i < SCAL_DIAG_COUNT; i++) {
         rc |= scal_h5_attr_set_i64(g, scal_diag_name(i), (int64_t)scal_diag_value(i));
+        snprintf(text[i], sizeof(text[i]), "%s: %s", scal_diag_name(i), scal_diag_text(i));
+        descriptions[i] = text[i];
+    }
+    rc |= scal_h5_write_strings(g, "descriptions", descriptions, SCAL_DIAG_COUNT);
     rc |= scal_h5_write_strings(g, "messages", messages, nmsg);
     H5Gclose(g);
     return rc < 0 ? SCAL_EHDF5 : SCAL_OK;

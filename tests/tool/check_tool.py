@@ -152,6 +152,11 @@ def scenario_listing4(args):
     check(crit["lock_total_s"] > 0, "critical region shows lock wait (%.4f s)" % crit["lock_total_s"])
     check(red["lock_total_s"] < 0.1 * crit["lock_total_s"], "reduction region has (almost) no lock wait (%.6f s)" % red["lock_total_s"])
     check(crit["team_actual_max"] == 4, "team of 4")
+    diag = run.f["diagnostics"]
+    described = [x.decode() if isinstance(x, bytes) else x for x in diag["descriptions"][()]]
+    counters = sorted(k for k in diag.attrs if k != "errors_total")
+    check(sorted(d.split(": ")[0] for d in described) == counters and all(len(d.split(": ")[1]) > 10 for d in described),
+          "every diagnostics counter is described (%d)" % len(described))
 
 
 def scenario_user_regions(args):
