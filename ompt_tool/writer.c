@@ -287,141 +287,163 @@ static int unify(const struct identity *ids, uint32_t nnodes, uint32_t *out_of, 
     return SCAL_OK;
 }
 
+/* Orders the table nodes by unified region: the group of new id k is members[first[k] ..
+ * first[k + 1]) (a counting sort of out_of; first has nnew + 1 entries). */
+static int group_by_region(const uint32_t *out_of, uint32_t nnodes, uint32_t nnew, uint32_t *first,
+                           uint32_t *members)
+{
+    uint32_t *fill = calloc(nnew + 1, sizeof(*fill));
+    if (!fill) return scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
+    for (uint32_t id = 0; id < nnodes; id++)
+        first[out_of[id] + 1]++;
+    for (uint32_t k = 0; k < nnew; k++)
+        first[k + 1] += first[k];
+    for (uint32_t id = 0; id < nnodes; id++)
+        members[first[out_of[id]] + fill[out_of[id]]++] = id;
+    free(fill);
+    return SCAL_OK;
+}
+
+/* The identity (from the group's first node) and the merged time statistics of region nid. */
+static void fill_region_row(struct scal_region_row *r, uint32_t nid, const struct group *g,
+                            const struct identity *ids, const uint32_t *out_of)
+{
+    uint32_t rep = g->nodes[0];
+    const struct scal_node *n = scal_node_get(rep);
+    struct merged m;
+    merge_group(g, &m);
+    r->id = nid;
+    r->parent = n->parent >= 0 ? (int32_t)out_of[n->parent] : -1;
+    r->depth = n->depth;
+    r->kind = n->kind;
+    r->name = ids[rep].name;
+    r->module = ids[rep].module;
+    r->build_id = ids[rep].build_id;
+    r->offset = ids[rep].offset;
+    r->file = ids[rep].file;
+    r->line_first = ids[rep].line_first;
+    r->line_last = ids[rep].line_last;
+    r->function = ids[rep].function;
+    r->gap_prev = n->gap_prev >= 0 ? (int32_t)out_of[n->gap_prev] : -1;
+    r->gap_next = n->gap_next >= 0 ? (int32_t)out_of[n->gap_next] : -1;
+    r->count = m.count;
+    r->time_total_s = s_of(m.sum);
+    r->time_min_s = s_of(m.min);
+    r->time_max_s = s_of(m.max);
+    r->time_mean_s = m.count ? s_of(m.sum) / (double)m.count : 0.0;
+    r->time_var_s2 = m.count > 1 ? m.m2 / (double)(m.count - 1) * 1e-18 : 0.0;
+    bool exact = true;
+    r->time_median_s = median_ns(g, m.count, &exact) * 1e-9;
+    r->median_exact = exact;
+    r->team_requested_min = m.req_min == INT32_MAX ? -1 : m.req_min;
+    r->team_requested_max = m.req_min == INT32_MAX ? -1 : m.req_max;
+    r->team_actual_min = m.act_min == INT32_MAX ? -1 : m.act_min;
+    r->team_actual_max = m.act_min == INT32_MAX ? -1 : m.act_max;
+    r->work_total_s = s_of(m.work);
+    r->work_inst_max_s = s_of(m.work_max);
+    r->work_inst_min_s = s_of(m.work_min);
+    r->barrier_total_s = s_of(m.bar);
+    r->barrier_inst_max_s = s_of(m.bar_max);
+    r->lock_total_s = s_of(m.lock);
+    r->lock_inst_max_s = s_of(m.lock_max);
+    r->imbalance = m.work_max > 0 ? 1.0 - m.inst_mean_work / (double)m.work_max : 0.0;
+    r->loops = m.loops;
+    r->loop_iterations = m.iters;
+}
+
+/* The /threads rows gathered so far. */
+struct thread_rows {
+    struct scal_thread_row *rows;
+    size_t n, cap;
+};
+
+/* Appends region nid's rows of /threads (per team index, summed over every row of its group) and
+ * fills the region's per-thread work summary. */
+static int add_team_rows(const struct group *g, uint32_t nid, struct thread_rows *out,
+                         struct scal_region_row *r)
+{
+    const struct scal_node_stats *s;
+    uint32_t tracked = 0, nmembers = 0;
+    FOR_EACH_ROW(g, s)
+    if (s->team_tracked > tracked) tracked = s->team_tracked;
+    double wmax = 0, wmin = INFINITY, wsum = 0;
+    for (uint32_t k = 0; k < tracked; k++) {
+        struct scal_team_total sum = {0};
+        FOR_EACH_ROW(g, s)
+        {
+            if (k >= s->team_tracked) continue;
+            sum.instances += s->team[k].instances;
+            sum.work_ns += s->team[k].work_ns;
+            sum.barrier_ns += s->team[k].barrier_ns;
+            sum.lock_ns += s->team[k].lock_ns;
+        }
+        if (!sum.instances) continue;
+        if (out->n == out->cap) {
+            size_t cap = out->cap ? out->cap * 2 : 256;
+            struct scal_thread_row *grown = realloc(out->rows, cap * sizeof(*grown));
+            if (!grown) return scal__fail(SCAL_ENOMEM, "out of memory for per-thread rows");
+            out->rows = grown;
+            out->cap = cap;
+        }
+        out->rows[out->n++] = (struct scal_thread_row){
+            nid, k, sum.instances, s_of(sum.work_ns), s_of(sum.barrier_ns), s_of(sum.lock_ns)};
+        double w = s_of(sum.work_ns);
+        wmax = w > wmax ? w : wmax;
+        wmin = w < wmin ? w : wmin;
+        wsum += w;
+        nmembers++;
+    }
+    r->threads = nmembers;
+    r->thread_work_max_s = nmembers ? wmax : 0.0;
+    r->thread_work_min_s = nmembers ? wmin : 0.0;
+    r->thread_work_mean_s = nmembers ? wsum / nmembers : 0.0;
+    return SCAL_OK;
+}
+
+/* /regions and /threads: the table's nodes, resolved and unified by source identity, one row per
+ * region with its statistics merged over threads and nodes. *max_team: the largest team seen. */
 static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, int32_t *max_team)
 {
     int rc = SCAL_OK;
     uint32_t nnew = 0;
     struct identity *ids = calloc(nnodes ? nnodes : 1, sizeof(*ids));
     uint32_t *out_of = calloc(nnodes ? nnodes : 1, sizeof(*out_of));
-    uint32_t *members =
-        calloc(nnodes ? nnodes : 1, sizeof(*members));    /* old ids sorted by new id */
-    uint32_t *first = calloc(nnodes + 1, sizeof(*first)); /* new id -> start in members */
+    uint32_t *members = calloc(nnodes ? nnodes : 1, sizeof(*members));
+    uint32_t *first = calloc(nnodes + 1, sizeof(*first));
     struct scal_region_row *rows = calloc(nnodes ? nnodes : 1, sizeof(*rows));
-    struct scal_thread_row *trows = NULL;
-    size_t ntrows = 0, tcap = 0;
+    struct thread_rows trows = {0};
     if (!rows || !ids || !out_of || !members || !first) {
         rc = scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
         goto done;
     }
     rc = resolve_identities(st, nnodes, ids);
     if (rc == SCAL_OK) rc = unify(ids, nnodes, out_of, &nnew);
+    if (rc == SCAL_OK) rc = group_by_region(out_of, nnodes, nnew, first, members);
     if (rc < 0) goto done;
-    for (uint32_t id = 0; id < nnodes; id++)
-        first[out_of[id] + 1]++;
-    for (uint32_t k = 0; k < nnew; k++)
-        first[k + 1] += first[k];
-    {
-        uint32_t *fill = calloc(nnew + 1, sizeof(*fill));
-        if (!fill) {
-            rc = scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
-            goto done;
-        }
-        for (uint32_t id = 0; id < nnodes; id++)
-            members[first[out_of[id]] + fill[out_of[id]]++] = id;
-        free(fill);
-    }
     *max_team = 0;
     for (uint32_t nid = 0; nid < nnew; nid++) {
         struct group g = {members + first[nid], first[nid + 1] - first[nid]};
-        uint32_t rep = g.nodes[0]; /* the first node of the group gives the identity */
-        const struct scal_node *n = scal_node_get(rep);
         struct scal_region_row *r = &rows[nid];
-        const struct scal_node_stats *s;
-        struct merged m;
-        merge_group(&g, &m);
-        r->id = nid;
-        r->parent = n->parent >= 0 ? (int32_t)out_of[n->parent] : -1;
-        r->depth = n->depth;
-        r->kind = n->kind;
-        r->name = ids[rep].name;
-        r->module = ids[rep].module;
-        r->build_id = ids[rep].build_id;
-        r->offset = ids[rep].offset;
-        r->file = ids[rep].file;
-        r->line_first = ids[rep].line_first;
-        r->line_last = ids[rep].line_last;
-        r->function = ids[rep].function;
-        r->gap_prev = n->gap_prev >= 0 ? (int32_t)out_of[n->gap_prev] : -1;
-        r->gap_next = n->gap_next >= 0 ? (int32_t)out_of[n->gap_next] : -1;
-        r->count = m.count;
-        r->time_total_s = s_of(m.sum);
-        r->time_min_s = s_of(m.min);
-        r->time_max_s = s_of(m.max);
-        r->time_mean_s = m.count ? s_of(m.sum) / (double)m.count : 0.0;
-        r->time_var_s2 = m.count > 1 ? m.m2 / (double)(m.count - 1) * 1e-18 : 0.0;
-        bool exact = true;
-        r->time_median_s = median_ns(&g, m.count, &exact) * 1e-9;
-        r->median_exact = exact;
-        r->team_requested_min = m.req_min == INT32_MAX ? -1 : m.req_min;
-        r->team_requested_max = m.req_min == INT32_MAX ? -1 : m.req_max;
-        r->team_actual_min = m.act_min == INT32_MAX ? -1 : m.act_min;
-        r->team_actual_max = m.act_min == INT32_MAX ? -1 : m.act_max;
-        if (n->kind == SCAL_KIND_PARALLEL && r->team_actual_max > *max_team)
+        fill_region_row(r, nid, &g, ids, out_of);
+        if (r->kind == SCAL_KIND_PARALLEL && r->team_actual_max > *max_team)
             *max_team = r->team_actual_max;
-        r->work_total_s = s_of(m.work);
-        r->work_inst_max_s = s_of(m.work_max);
-        r->work_inst_min_s = s_of(m.work_min);
-        r->barrier_total_s = s_of(m.bar);
-        r->barrier_inst_max_s = s_of(m.bar_max);
-        r->lock_total_s = s_of(m.lock);
-        r->lock_inst_max_s = s_of(m.lock_max);
-        r->imbalance = m.work_max > 0 ? 1.0 - m.inst_mean_work / (double)m.work_max : 0.0;
-        r->loops = m.loops;
-        r->loop_iterations = m.iters;
-
-        /* Per team index: sums over every row of the group. */
-        uint32_t tracked = 0, nmembers = 0;
-        FOR_EACH_ROW(&g, s)
-        if (s->team_tracked > tracked) tracked = s->team_tracked;
-        double wmax = 0, wmin = INFINITY, wsum = 0;
-        for (uint32_t k = 0; k < tracked; k++) {
-            struct scal_team_total sum = {0};
-            FOR_EACH_ROW(&g, s)
-            {
-                if (k >= s->team_tracked) continue;
-                sum.instances += s->team[k].instances;
-                sum.work_ns += s->team[k].work_ns;
-                sum.barrier_ns += s->team[k].barrier_ns;
-                sum.lock_ns += s->team[k].lock_ns;
-            }
-            if (!sum.instances) continue;
-            if (ntrows == tcap) {
-                size_t cap = tcap ? tcap * 2 : 256;
-                struct scal_thread_row *grown = realloc(trows, cap * sizeof(*grown));
-                if (!grown) {
-                    rc = scal__fail(SCAL_ENOMEM, "out of memory for per-thread rows");
-                    goto done;
-                }
-                trows = grown;
-                tcap = cap;
-            }
-            trows[ntrows++] = (struct scal_thread_row){
-                nid, k, sum.instances, s_of(sum.work_ns), s_of(sum.barrier_ns), s_of(sum.lock_ns)};
-            double w = s_of(sum.work_ns);
-            wmax = w > wmax ? w : wmax;
-            wmin = w < wmin ? w : wmin;
-            wsum += w;
-            nmembers++;
-        }
-        r->threads = nmembers;
-        r->thread_work_max_s = nmembers ? wmax : 0.0;
-        r->thread_work_min_s = nmembers ? wmin : 0.0;
-        r->thread_work_mean_s = nmembers ? wsum / nmembers : 0.0;
+        rc = add_team_rows(&g, nid, &trows, r);
+        if (rc < 0) goto done;
     }
     rc = scal_h5_write_table(file, "regions", scal_table_run_regions.fields,
                              scal_table_run_regions.nfields, scal_table_run_regions.row_size, rows,
                              nnew);
     if (rc == SCAL_OK)
         rc = scal_h5_write_table(file, "threads", scal_table_threads.fields,
-                                 scal_table_threads.nfields, scal_table_threads.row_size, trows,
-                                 ntrows);
+                                 scal_table_threads.nfields, scal_table_threads.row_size,
+                                 trows.rows, trows.n);
     if (rc == SCAL_OK) {
         scal_tool_state.region_of_node = out_of; /* sensors and trace rows use the unified ids */
         out_of = NULL;
         scal_tool_state.nregions = nnew;
     }
 done:
-    free(trows);
+    free(trows.rows);
     free(rows);
     free(first);
     free(members);
