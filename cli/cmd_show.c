@@ -12,6 +12,7 @@
 #include "h5util.h"
 #include "layout.h"
 #include "scal/status.h"
+#include "region_identity.h"
 #include "scal_file.h"
 #include "table_out.h"
 
@@ -57,6 +58,7 @@ struct run_view {
     struct scal_file *f;
     struct scal_region_row *rows;
     size_t n;
+    char **labels; /* the one label rule (region_identity.h) */
     bool *keep;
     double *metric_values; /* n * metrics.n, NaN = none */
     struct metrics metrics;
@@ -69,20 +71,7 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
     char label[1024], c[24][64];
     double program = v->rows[0].time_total_s > 0 ? v->rows[0].time_total_s : NAN;
     double busy = r->work_total_s + r->barrier_total_s + r->lock_total_s;
-    const char *name = scal_file_str(v->f, r->name);
-    char gap[600];
-    if (r->kind == SCAL_KIND_ROOT) name = "whole program";
-    if (r->kind == SCAL_KIND_SERIAL) {
-        /* A serial gap is named by the regions around it. */
-        snprintf(gap, sizeof(gap), "serial: %.280s -> %.280s",
-                 r->gap_prev >= 0 && (size_t)r->gap_prev < v->n
-                     ? scal_file_str(v->f, v->rows[r->gap_prev].name)
-                     : "start",
-                 r->gap_next >= 0 && (size_t)r->gap_next < v->n
-                     ? scal_file_str(v->f, v->rows[r->gap_next].name)
-                     : "end");
-        name = gap;
-    }
+    const char *name = v->labels[i];
     snprintf(label, sizeof(label), "%*s%s", o->csv ? 0 : (int)(2 * r->depth), "", name);
     snprintf(c[0], 64, "%u", r->id);
     snprintf(c[1], 64, "%d", r->parent);
@@ -198,9 +187,19 @@ static void print_run_header(const struct scal_file *f, FILE *out)
     fputc('\n', out);
 }
 
+static int run_labels(const struct scal_file *f, const struct scal_region_row *rows, size_t n,
+                      char ***labels)
+{
+    struct scal_region_id_row *ids = scal_region_id_rows(rows, n);
+    if (!ids) return scal__fail(SCAL_ENOMEM, "out of memory for %zu regions", n);
+    int rc = scal_region_labels(ids, n, f->strings, f->nstrings, labels);
+    free(ids);
+    return rc;
+}
+
 static int show_run(struct scal_file *f, const struct show_opts *o)
 {
-    struct run_view v = {f, NULL, 0, NULL, NULL, {0}};
+    struct run_view v = {f, NULL, 0, NULL, NULL, NULL, {0}};
     struct scal_sensor_value_row *sv = NULL;
     size_t nsv = 0;
     struct table_out t;
@@ -212,6 +211,7 @@ static int show_run(struct scal_file *f, const struct show_opts *o)
         free(v.rows);
         return scal__fail(SCAL_EEMPTY, "/regions is empty");
     }
+    if ((rc = run_labels(f, v.rows, v.n, &v.labels)) < 0) goto done;
     if (scal_h5_exists(f->id, "sensors/values"))
         scal_h5_read_table(f->id, "sensors/values", scal_table_sensor_values.fields,
                            scal_table_sensor_values.nfields, scal_table_sensor_values.row_size,
@@ -274,6 +274,7 @@ done:
     free(sv);
     free(v.keep);
     free(v.metric_values);
+    scal_region_identities_free(v.labels, v.n);
     free(v.rows);
     return rc;
 }
@@ -299,7 +300,7 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
     size_t nconfigs = 0, nruns = 0, nregions = 0, nstats = 0, nsv = 0;
     struct metrics metrics = {0};
     struct table_out t;
-    char c[16][64];
+    char c[16][64], **labels = NULL;
     int rc;
     if ((rc = scal_h5_read_table(f->id, "configs", scal_table_configs.fields,
                                  scal_table_configs.nfields, scal_table_configs.row_size,
@@ -318,6 +319,8 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
         rc = scal__fail(SCAL_EEMPTY, "the campaign holds no runs yet");
         goto done;
     }
+    if ((rc = scal_region_labels(regions, nregions, f->strings, f->nstrings, &labels)) < 0)
+        goto done;
     if (scal_h5_exists(f->id, "sensor_values"))
         scal_h5_read_table(f->id, "sensor_values", scal_table_run_sensor_values.fields,
                            scal_table_run_sensor_values.nfields,
@@ -380,8 +383,7 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
         snprintf(c[5], 64, "%llu", (unsigned long long)st->count);
         fmt(c[6], 64, "%.6f", st->time_total_s);
         fmt(c[7], 64, "%.6f", st->count ? st->time_mean_s : NAN);
-        const char *label =
-            reg->kind == SCAL_KIND_ROOT ? "whole program" : scal_file_str(f, reg->name);
+        const char *label = labels[st->region];
         const char *cells[48] = {c[0], c[1],  cfg ? scal_file_str(f, cfg->input_label) : "?",
                                  c[2], c[3],  scal_run_status_name(run->status),
                                  c[4], label, c[5],
@@ -402,6 +404,7 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
     table_print(&t, stdout, o->csv);
     table_free(&t);
 done:
+    scal_region_identities_free(labels, nregions);
     free(configs);
     free(runs);
     free(regions);

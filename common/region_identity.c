@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Identity strings of regions, stable across runs, for unifying regions in campaigns.
+// Region identities (what makes two regions the same) and labels (how people see them).
 #include "region_identity.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errmsg.h"
 #include "scal/status.h"
+
+/* Identities nest, so they can be long; one region's own part is bounded by this. */
+#define OWN_PART_MAX 8192
 
 static const char *str_at(char *const *strings, size_t nstrings, uint32_t i)
 {
@@ -29,74 +33,138 @@ void scal_region_identities_free(char **ids, size_t n)
     free(ids);
 }
 
-/* The region's own part of the identity (without the parent prefix). */
-static int own_part(const struct scal_region_id_row *r, char **ids, char *const *strings,
-                    size_t nstrings, size_t i, char *buf, size_t len)
+/* The invariants every reader relies on: ids are row numbers, and a row refers (as parent or gap
+ * neighbour) only to earlier rows, so one pass in row order sees every referenced row first. */
+static int check_row(const struct scal_region_id_row *r, size_t i)
+{
+    if (r->id != i)
+        return scal__fail(SCAL_EFORMAT, "/regions row %zu has id %u", i, (unsigned)r->id);
+    if (r->parent >= 0 && (size_t)r->parent >= i)
+        return scal__fail(SCAL_EFORMAT, "/regions row %zu: parent %d is not an earlier row", i,
+                          (int)r->parent);
+    if (r->kind == SCAL_KIND_SERIAL && ((r->gap_prev >= 0 && (size_t)r->gap_prev >= i) ||
+                                        (r->gap_next >= 0 && (size_t)r->gap_next >= i)))
+        return scal__fail(SCAL_EFORMAT, "/regions row %zu: serial gap refers to a later row", i);
+    if (r->kind > SCAL_KIND_USER)
+        return scal__fail(SCAL_EFORMAT, "/regions row %zu: unknown kind %u", i, (unsigned)r->kind);
+    return SCAL_OK;
+}
+
+/* The region's own identity part (without the parent prefix). */
+static void identity_part(const struct scal_region_id_row *r, char *const *done,
+                          char *const *strings, size_t nstrings, char *buf, size_t len)
 {
     switch (r->kind) {
     case SCAL_KIND_ROOT:
         snprintf(buf, len, "R");
-        return SCAL_OK;
+        break;
     case SCAL_KIND_USER:
         snprintf(buf, len, "U:%s", str_at(strings, nstrings, r->name));
-        return SCAL_OK;
+        break;
     case SCAL_KIND_PARALLEL:
         if (r->line_first >= 0)
-            snprintf(buf, len, "P:%s:%s:%d:%s", base_name(str_at(strings, nstrings, r->module)),
-                     str_at(strings, nstrings, r->file), (int)r->line_first,
-                     str_at(strings, nstrings, r->function));
+            snprintf(buf, len, "P:%s:%d:%s", base_name(str_at(strings, nstrings, r->file)),
+                     (int)r->line_first, str_at(strings, nstrings, r->function));
         else
-            snprintf(buf, len, "P:%s+%" PRIu64, base_name(str_at(strings, nstrings, r->module)),
+            snprintf(buf, len, "P:%s+%" PRIx64, base_name(str_at(strings, nstrings, r->module)),
                      r->offset);
-        return SCAL_OK;
-    case SCAL_KIND_SERIAL: {
-        /* The tool creates a gap after both of its neighbours, so they precede it. */
-        if ((r->gap_prev >= 0 && (size_t)r->gap_prev >= i) ||
-            (r->gap_next >= 0 && (size_t)r->gap_next >= i))
-            return scal__fail(SCAL_EFORMAT, "/regions row %zu: serial gap refers to a later row",
-                              i);
-        snprintf(buf, len, "S:%s>%s", r->gap_prev >= 0 ? ids[r->gap_prev] : "start",
-                 r->gap_next >= 0 ? ids[r->gap_next] : "end");
-        return SCAL_OK;
+        break;
+    default: /* SCAL_KIND_SERIAL */
+        snprintf(buf, len, "S:%s>%s", r->gap_prev >= 0 ? done[r->gap_prev] : "start",
+                 r->gap_next >= 0 ? done[r->gap_next] : "end");
+        break;
     }
+}
+
+/* The region's label. */
+static void label_of(const struct scal_region_id_row *r, char *const *done, char *const *strings,
+                     size_t nstrings, char *buf, size_t len)
+{
+    const char *file = str_at(strings, nstrings, r->file);
+    const char *fn = str_at(strings, nstrings, r->function);
+    const char *name = str_at(strings, nstrings, r->name);
+    switch (r->kind) {
+    case SCAL_KIND_ROOT:
+        snprintf(buf, len, "whole program");
+        break;
+    case SCAL_KIND_USER:
+        snprintf(buf, len, "%s", name);
+        break;
+    case SCAL_KIND_PARALLEL: {
+        char lines[32];
+        if (r->line_first < 0 || !*file) {
+            if (*name)
+                snprintf(buf, len, "%s", name);
+            else
+                snprintf(buf, len, "%s+%#" PRIx64, base_name(str_at(strings, nstrings, r->module)),
+                         r->offset);
+            break;
+        }
+        if (r->line_last > r->line_first)
+            snprintf(lines, sizeof(lines), "%d-%d", (int)r->line_first, (int)r->line_last);
+        else
+            snprintf(lines, sizeof(lines), "%d", (int)r->line_first);
+        snprintf(buf, len, *fn ? "%s:%s (%s)" : "%s:%s%s", base_name(file), lines, fn);
+        break;
     }
-    return scal__fail(SCAL_EFORMAT, "/regions row %zu: unknown kind %u", i, (unsigned)r->kind);
+    default: /* SCAL_KIND_SERIAL */
+        snprintf(buf, len, "serial: %s -> %s", r->gap_prev >= 0 ? done[r->gap_prev] : "start",
+                 r->gap_next >= 0 ? done[r->gap_next] : "end");
+        break;
+    }
+}
+
+/* One pass in row order: identities (with_parent: prefixed by the parent's) or labels. */
+static int derive(const struct scal_region_id_row *rows, size_t n, char *const *strings,
+                  size_t nstrings, bool with_parent, char ***out)
+{
+    char own[OWN_PART_MAX];
+    int rc = SCAL_OK;
+    char **done = calloc(n ? n : 1, sizeof(*done));
+    *out = NULL;
+    if (!done) return scal__fail(SCAL_ENOMEM, "out of memory for %zu region names", n);
+    for (size_t i = 0; i < n && rc == SCAL_OK; i++) {
+        const struct scal_region_id_row *r = &rows[i];
+        if ((rc = check_row(r, i)) < 0) break;
+        if (with_parent)
+            identity_part(r, done, strings, nstrings, own, sizeof(own));
+        else
+            label_of(r, done, strings, nstrings, own, sizeof(own));
+        const char *parent = with_parent && r->parent >= 0 ? done[r->parent] : "";
+        size_t len = strlen(parent) + strlen(own) + 2;
+        if (!(done[i] = malloc(len))) {
+            rc = scal__fail(SCAL_ENOMEM, "out of memory for region names");
+            break;
+        }
+        snprintf(done[i], len, "%s%s%s", parent, *parent ? "/" : "", own);
+    }
+    if (rc < 0) {
+        scal_region_identities_free(done, n);
+        return rc;
+    }
+    *out = done;
+    return SCAL_OK;
 }
 
 int scal_region_identities(const struct scal_region_id_row *rows, size_t n, char *const *strings,
-                           size_t nstrings, char ***out)
+                           size_t nstrings, char ***ids)
 {
-    char own[8192];
-    int rc = SCAL_OK;
-    char **ids = calloc(n ? n : 1, sizeof(*ids));
-    *out = NULL;
-    if (!ids) return scal__fail(SCAL_ENOMEM, "out of memory for %zu region identities", n);
-    for (size_t i = 0; i < n; i++) {
-        const struct scal_region_id_row *r = &rows[i];
-        if (r->id != i) {
-            rc = scal__fail(SCAL_EFORMAT, "/regions row %zu has id %u", i, (unsigned)r->id);
-            break;
-        }
-        if (r->parent >= 0 && (size_t)r->parent >= i) {
-            rc = scal__fail(SCAL_EFORMAT, "/regions row %zu: parent %d is not an earlier row", i,
-                            (int)r->parent);
-            break;
-        }
-        rc = own_part(r, ids, strings, nstrings, i, own, sizeof(own));
-        if (rc < 0) break;
-        const char *parent = r->parent >= 0 ? ids[r->parent] : "";
-        size_t len = strlen(parent) + strlen(own) + 2;
-        ids[i] = malloc(len);
-        if (!ids[i]) {
-            rc = scal__fail(SCAL_ENOMEM, "out of memory for region identities");
-            break;
-        }
-        snprintf(ids[i], len, "%s%s%s", parent, r->parent >= 0 ? "/" : "", own);
+    return derive(rows, n, strings, nstrings, true, ids);
+}
+
+int scal_region_labels(const struct scal_region_id_row *rows, size_t n, char *const *strings,
+                       size_t nstrings, char ***labels)
+{
+    return derive(rows, n, strings, nstrings, false, labels);
+}
+
+struct scal_region_id_row *scal_region_id_rows(const struct scal_region_row *rows, size_t n)
+{
+    struct scal_region_id_row *ids = calloc(n ? n : 1, sizeof(*ids));
+    for (size_t i = 0; ids && i < n; i++) {
+#define SCAL_COPY_ID(h5, ctype, member) ids[i].member = rows[i].member;
+        SCAL_REGION_IDENTITY_FIELDS(SCAL_COPY_ID)
+#undef SCAL_COPY_ID
     }
-    if (rc < 0) {
-        scal_region_identities_free(ids, n);
-        return rc;
-    }
-    *out = ids;
-    return SCAL_OK;
+    return ids;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "region_identity.h"
 #include "scal/export.h"
 #include "scal/version.h"
 #include "strtab.h"
@@ -185,9 +186,10 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             *out = ids[same];
             continue;
         }
-        if (scal_resolve(r, n->key, res) < 0)
+        if (scal_resolve(r, n->key, res) < 0) {
             scal_diag_count(SCAL_DIAG_resolve_failed);
-        else if (res->line_first < 0)
+            res->offset = n->key; /* no module: the address keeps distinct regions distinct */
+        } else if (res->line_first < 0)
             scal_diag_count(SCAL_DIAG_regions_without_source);
         out->module = (uint32_t)scal_strtab_add(st, res->module);
         out->build_id = (uint32_t)scal_strtab_add(st, res->build_id);
@@ -251,40 +253,48 @@ __attribute__((no_sanitize("thread"))) static void close_open_regions(uint64_t e
     }
 }
 
-/* Unifies nodes with the same source identity under the same (unified) parent: an unrolled loop
- * or an inlined function gives one pragma several call sites. Parents always precede their
- * children in the node table, so one pass in id order suffices. out_of[old] = new id. */
-static int unify(const struct identity *ids, uint32_t nnodes, uint32_t *out_of, uint32_t *nnew)
+/* Unifies nodes with the same region identity (common/region_identity.h): an unrolled loop or an
+ * inlined function gives one pragma several call sites. Parents and gap neighbours always precede
+ * the nodes that name them in the node table, as the identity rule requires. out_of[old] = new
+ * id. */
+static int unify(const struct identity *ids, const struct scal_strtab *st, uint32_t nnodes,
+                 uint32_t *out_of, uint32_t *nnew)
 {
     struct scal_strtab keys;
-    char key[256];
+    char **idents = NULL;
+    struct scal_region_id_row *rows = calloc(nnodes ? nnodes : 1, sizeof(*rows));
     int rc = scal_strtab_init(&keys);
-    if (rc < 0) return rc;
+    if (rc < 0 || !rows) {
+        free(rows);
+        if (rc == SCAL_OK) scal_strtab_free(&keys);
+        return scal__fail(SCAL_ENOMEM, "out of memory unifying %u regions", nnodes);
+    }
     for (uint32_t id = 0; id < nnodes; id++) {
         const struct scal_node *n = scal_node_get(id);
-        int32_t parent = n->parent >= 0 ? (int32_t)out_of[n->parent] : -1;
-        if (n->kind == SCAL_KIND_SERIAL)
-            snprintf(key, sizeof(key), "S|%d|%d|%d", parent,
-                     n->gap_prev >= 0 ? (int)out_of[n->gap_prev] : -1,
-                     n->gap_next >= 0 ? (int)out_of[n->gap_next] : -1);
-        else if (n->kind == SCAL_KIND_PARALLEL && ids[id].line_first >= 0)
-            snprintf(key, sizeof(key), "P|%d|%u|%u|%d|%u", parent, ids[id].module, ids[id].file,
-                     ids[id].line_first, ids[id].function);
-        else if (n->kind == SCAL_KIND_USER)
-            snprintf(key, sizeof(key), "U|%d|%u", parent, ids[id].name);
-        else
-            snprintf(key, sizeof(key), "A|%d|%u|%llu", (int)n->kind, id,
-                     (unsigned long long)n->key);
-        int64_t k = scal_strtab_add(&keys, key);
-        if (k < 0) {
-            scal_strtab_free(&keys);
-            return (int)k;
-        }
+        rows[id] = (struct scal_region_id_row){.id = id,
+                                               .parent = n->parent,
+                                               .kind = n->kind,
+                                               .name = ids[id].name,
+                                               .module = ids[id].module,
+                                               .offset = ids[id].offset,
+                                               .file = ids[id].file,
+                                               .line_first = ids[id].line_first,
+                                               .line_last = ids[id].line_last,
+                                               .function = ids[id].function,
+                                               .gap_prev = n->gap_prev,
+                                               .gap_next = n->gap_next};
+    }
+    rc = scal_region_identities(rows, nnodes, st->strings, st->count, &idents);
+    for (uint32_t id = 0; id < nnodes && rc == SCAL_OK; id++) {
+        int64_t k = scal_strtab_add(&keys, idents[id]);
+        if (k < 0) rc = (int)k;
         out_of[id] = (uint32_t)(k - 1); /* index 0 of a strtab is "" */
     }
     *nnew = (uint32_t)keys.count - 1;
+    scal_region_identities_free(idents, nnodes);
     scal_strtab_free(&keys);
-    return SCAL_OK;
+    free(rows);
+    return rc;
 }
 
 /* Orders the table nodes by unified region: the group of new id k is members[first[k] ..
@@ -417,7 +427,7 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
         goto done;
     }
     rc = resolve_identities(st, nnodes, ids);
-    if (rc == SCAL_OK) rc = unify(ids, nnodes, out_of, &nnew);
+    if (rc == SCAL_OK) rc = unify(ids, st, nnodes, out_of, &nnew);
     if (rc == SCAL_OK) rc = group_by_region(out_of, nnodes, nnew, first, members);
     if (rc < 0) goto done;
     *max_team = 0;

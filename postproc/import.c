@@ -170,7 +170,7 @@ static int parse(struct imp *m, json_t *root, const char *path)
                                           "%s: region %zu, argument %s, %lld "
                                           "threads: time %g is not positive",
                                           path, i, a, (long long)json_integer_value(th), t);
-                    uint32_t c;
+                    uint32_t c = 0;
                     int rc = config_of(m, a, (int32_t)json_integer_value(th), &c);
                     if (rc < 0 || (rc = add_time(m, id, c, t)) < 0) return rc;
                 }

@@ -11,6 +11,7 @@
 
 #include "errmsg.h"
 #include "probe.h"
+#include "region_identity.h"
 #include "h5util.h"
 #include "layout.h"
 #include "report.h"
@@ -182,101 +183,38 @@ static const char *str_at(char **strings, size_t n, uint32_t idx)
 struct file_regions {
     struct scal_region_id_row *rows;
     size_t n;
-    int64_t *merged; /* -1 until resolved, -2 while resolving (cycle guard) */
-    char **keys;
+    int64_t *merged;
 };
 
-static int resolve_region(struct pp_campaign *c, struct file_regions *fr, char **strings,
-                          size_t nstrings, size_t i, const char *path)
-{
-    if (fr->merged[i] >= 0) return 0;
-    if (fr->merged[i] == -2)
-        return scal__fail(SCAL_EFORMAT, "%s: /regions: parent cycle at region %zu", path, i);
-    fr->merged[i] = -2;
-    const struct scal_region_id_row *r = &fr->rows[i];
-    int32_t parent = -1;
-    const char *pkey = "";
-    if (r->parent >= 0) {
-        if ((size_t)r->parent >= fr->n)
-            return scal__fail(SCAL_EFORMAT, "%s: /regions: region %zu has parent %d out of range",
-                              path, i, r->parent);
-        int rc = resolve_region(c, fr, strings, nstrings, (size_t)r->parent, path);
-        if (rc < 0) return rc;
-        parent = (int32_t)fr->merged[r->parent];
-        pkey = fr->keys[r->parent];
-    } else if (i != 0 || r->kind != SCAL_KIND_ROOT) {
-        /* A parentless node other than the root hangs under the root. */
-        if (i != 0 && fr->merged[0] >= 0) {
-            parent = (int32_t)fr->merged[0];
-            pkey = fr->keys[0];
-        }
-    }
-    const char *name = str_at(strings, nstrings, r->name);
-    const char *file = str_at(strings, nstrings, r->file);
-    const char *fn = str_at(strings, nstrings, r->function);
-    char key[2048], label[512];
-    if (r->kind == SCAL_KIND_ROOT)
-        snprintf(key, sizeof(key), "root");
-    else if (r->kind == SCAL_KIND_PARALLEL && r->module != SCAL_NO_STRING)
-        snprintf(key, sizeof(key), "%s/P:%s+%llx", pkey, str_at(strings, nstrings, r->module),
-                 (unsigned long long)r->offset);
-    else if (r->kind == SCAL_KIND_PARALLEL)
-        snprintf(key, sizeof(key), "%s/P:%s:%d-%d:%s", pkey, file, r->line_first, r->line_last,
-                 name);
-    else if (r->kind == SCAL_KIND_SERIAL) {
-        const char *prev =
-            r->gap_prev >= 0 && (size_t)r->gap_prev < fr->n && fr->merged[r->gap_prev] >= 0
-                ? fr->keys[r->gap_prev]
-                : "-";
-        snprintf(key, sizeof(key), "%s/S:%s:%s", pkey, name, prev);
-    } else
-        snprintf(key, sizeof(key), "%s/%d:%s", pkey, r->kind, name);
-    if (r->kind == SCAL_KIND_ROOT)
-        snprintf(label, sizeof(label), "whole program");
-    else if (*file && r->line_first >= 0) {
-        const char *base = strrchr(file, '/');
-        base = base ? base + 1 : file;
-        if (*fn)
-            snprintf(label, sizeof(label), "%s:%d-%d (%s)", base, r->line_first, r->line_last, fn);
-        else
-            snprintf(label, sizeof(label), "%s:%d-%d", base, r->line_first, r->line_last);
-    } else if (r->kind == SCAL_KIND_SERIAL && r->gap_prev >= 0 && (size_t)r->gap_prev < fr->n &&
-               fr->merged[r->gap_prev] >= 0)
-        snprintf(label, sizeof(label), "serial after %.400s",
-                 c->regions[fr->merged[r->gap_prev]].label);
-    else if (r->kind == SCAL_KIND_SERIAL && r->gap_prev < 0)
-        snprintf(label, sizeof(label), "serial (program start)");
-    else
-        snprintf(label, sizeof(label), "%s", *name ? name : scal_region_kind_name(r->kind));
-    uint32_t idx;
-    int rc = add_region(c, key, label, parent, r->kind, &idx);
-    if (rc < 0) return rc;
-    fr->merged[i] = idx;
-    if (!(fr->keys[i] = strdup(key))) return SCAL_ENOMEM;
-    return 0;
-}
-
+/* Maps a file's regions to the campaign's by the one identity rule, naming new ones by the one
+ * label rule (common/region_identity.h). */
 static int map_regions(struct pp_campaign *c, struct file_regions *fr, char **strings,
                        size_t nstrings, const char *path)
 {
+    char **ids = NULL, **labels = NULL;
+    int rc;
     fr->merged = malloc((fr->n ? fr->n : 1) * sizeof(*fr->merged));
-    fr->keys = calloc(fr->n ? fr->n : 1, sizeof(*fr->keys));
-    if (!fr->merged || !fr->keys) return SCAL_ENOMEM;
-    for (size_t i = 0; i < fr->n; i++)
-        fr->merged[i] = -1;
-    for (size_t i = 0; i < fr->n; i++) {
-        int rc = resolve_region(c, fr, strings, nstrings, i, path);
-        if (rc < 0) return rc;
+    if (!fr->merged) return scal__fail(SCAL_ENOMEM, "%s: out of memory for regions", path);
+    if ((rc = scal_region_identities(fr->rows, fr->n, strings, nstrings, &ids)) < 0 ||
+        (rc = scal_region_labels(fr->rows, fr->n, strings, nstrings, &labels)) < 0) {
+        rc = scal__fail(rc, "%s: %s", path, scal__last_error(rc));
+        goto done;
     }
-    return 0;
+    for (size_t i = 0; i < fr->n && rc == SCAL_OK; i++) {
+        const struct scal_region_id_row *r = &fr->rows[i];
+        int32_t parent = r->parent >= 0 ? (int32_t)fr->merged[r->parent] : -1;
+        uint32_t idx = 0;
+        rc = add_region(c, ids[i], labels[i], parent, r->kind, &idx);
+        fr->merged[i] = idx;
+    }
+done:
+    scal_region_identities_free(ids, fr->n);
+    scal_region_identities_free(labels, fr->n);
+    return rc;
 }
 
 static void free_file_regions(struct file_regions *fr)
 {
-    if (fr->keys)
-        for (size_t i = 0; i < fr->n; i++)
-            free(fr->keys[i]);
-    free(fr->keys);
     free(fr->merged);
     free(fr->rows);
 }
@@ -337,15 +275,9 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, hid_t f, con
     }
     int32_t threads = (int32_t)(req > 0 ? req : obs > 0 ? obs : 1);
     fr.n = n;
-    fr.rows = calloc(n, sizeof(*fr.rows));
-    if (!fr.rows) {
+    if (!(fr.rows = scal_region_id_rows(rows, n))) {
         rc = SCAL_ENOMEM;
         goto out;
-    }
-    for (size_t i = 0; i < n; i++) {
-#define COPY_ID(h5, ctype, m) fr.rows[i].m = rows[i].m;
-        SCAL_REGION_IDENTITY_FIELDS(COPY_ID)
-#undef COPY_ID
     }
     if ((rc = map_regions(c, &fr, strings, nstrings, path)) < 0) goto out;
     uint32_t input;
