@@ -287,10 +287,6 @@ struct scal_tool {
     struct scal_sensor_session *sensors;
     _Atomic int flushed;
     char exit_reason[64];
-    /* Set by the writer: node id -> region id in the file (nodes with one source identity are one
-     * region), for sensor and trace rows. */
-    uint32_t *region_of_node;
-    uint32_t nregions;
 };
 #ifdef SCAL_TOOL_WRITER
 /* In libscal_ompt_writer.so: the tool's state, through the accessor table (writer_access.c). */

@@ -411,8 +411,11 @@ static int add_team_rows(const struct group *g, uint32_t nid, struct thread_rows
 }
 
 /* /regions and /threads: the table's nodes, resolved and unified by source identity, one row per
- * region with its statistics merged over threads and nodes. *max_team: the largest team seen. */
-static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, int32_t *max_team)
+ * region with its statistics merged over threads and nodes. *max_team: the largest team seen;
+ * *region_of_node: node id -> region id in the file, for the sensor and trace rows (the caller
+ * frees it). */
+static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, int32_t *max_team,
+                         uint32_t **region_of_node)
 {
     int rc = SCAL_OK;
     uint32_t nnew = 0;
@@ -448,9 +451,8 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
                                  scal_table_threads.nfields, scal_table_threads.row_size,
                                  trows.rows, trows.n);
     if (rc == SCAL_OK) {
-        scal_tool_state.region_of_node = out_of; /* sensors and trace rows use the unified ids */
+        *region_of_node = out_of;
         out_of = NULL;
-        scal_tool_state.nregions = nnew;
     }
 done:
     free(trows.rows);
@@ -462,7 +464,7 @@ done:
     return rc;
 }
 
-static int write_trace(hid_t file)
+static int write_trace(hid_t file, const uint32_t *region_of_node)
 {
     size_t ni = 0, ns = 0;
     uint64_t dropped = 0;
@@ -484,7 +486,7 @@ static int write_trace(hid_t file)
         goto done;
     }
     ni = ns = 0;
-    const uint32_t *remap = scal_tool_state.region_of_node;
+    const uint32_t *remap = region_of_node;
     for (uint32_t i = 0; i < nthreads; i++) {
         const struct scal_thread *t = scal_thread_at(i);
         if (!t || !t->trace) continue;
@@ -570,6 +572,7 @@ static int write_file(const char *path, uint64_t end_ns)
     int rc = SCAL_OK;
     struct scal_strtab st;
     int32_t max_team = 0;
+    uint32_t *region_of_node = NULL;
     hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (file < 0)
         return scal__fail(SCAL_EIO, "cannot create '%s': %s", path, strerror(errno ? errno : EIO));
@@ -581,17 +584,19 @@ static int write_file(const char *path, uint64_t end_ns)
     if (rc == SCAL_OK)
         rc = scal_h5_attr_set_i64(file, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION);
     if (rc == SCAL_OK) rc = scal_h5_attr_set_str(file, SCAL_ATTR_TOOL_VERSION, SCAL_VERSION_STRING);
-    if (rc == SCAL_OK) rc = write_regions(file, &st, scal_nodes_count(), &max_team);
-    if (rc == SCAL_OK && scal_tool_state.cfg.trace_entries) rc = write_trace(file);
-    if (rc == SCAL_OK && scal_tool_state.sensors) {
-        if (scal_sensor_session_write(scal_tool_state.sensors, file, &st, scal_nodes_count()) < 0)
-            scal_diag_count(SCAL_DIAG_sensor_errors);
-    }
+    if (rc == SCAL_OK)
+        rc = write_regions(file, &st, scal_nodes_count(), &max_team, &region_of_node);
+    if (rc == SCAL_OK && scal_tool_state.cfg.trace_entries) rc = write_trace(file, region_of_node);
+    if (rc == SCAL_OK && scal_tool_state.sensors &&
+        scal_sensor_session_write(scal_tool_state.sensors, file, &st, scal_nodes_count(),
+                                  region_of_node) < 0)
+        scal_diag_count(SCAL_DIAG_sensor_errors);
     if (rc == SCAL_OK) rc = scal_write_run_meta(file, end_ns, max_team);
     if (rc == SCAL_OK) rc = write_diagnostics(file);
     if (rc == SCAL_OK)
         rc = scal_h5_write_strings(file, "strings", (const char *const *)st.strings, st.count);
     scal_strtab_free(&st);
+    free(region_of_node);
     if (H5Fclose(file) < 0 && rc == SCAL_OK) rc = scal__fail(SCAL_EHDF5, "cannot close '%s'", path);
     return rc;
 }
