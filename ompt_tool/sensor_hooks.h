@@ -10,13 +10,15 @@
 #else
 #include <stdint.h>
 
+#include "scal/status.h"
+
 struct scal_sensor_session;
 struct scal_sensor_thread_ctx;
 static inline int scal_sensor_session_open(struct scal_sensor_session **s, const char *spec,
                                            uint32_t max_nodes, uint32_t max_levels)
 {
     *s = 0;
-    return spec && *spec ? -10 /* SCAL_EUNAVAIL */ : 0;
+    return spec && *spec ? SCAL_EUNAVAIL : SCAL_OK;
 }
 static inline struct scal_sensor_thread_ctx *
 scal_sensor_thread_attach(struct scal_sensor_session *s, uint32_t i)
