@@ -358,7 +358,7 @@ int scal_cmd_check(int argc, char **argv)
                    "the region tree, references between tables). Prints 'FILE: ok (...)' or one "
                    "line per\n"
                    "problem. Exit status: 0 all files ok, 1 a file has problems, 2 usage error.\n"
-                   "Schemas are read from $SCAL_SCHEMA_DIR, the source tree or the install's "
+                   "Schemas are read from $SCAL_SCHEMA_DIR or the install's "
                    "share/scal/schemas.\n");
             return 0;
         }

@@ -53,18 +53,18 @@ static int probe(struct scal_loaded_plugin *p, char *why, size_t whylen, char *e
         for (size_t i = 0; i < n && used < elen; i++)
             used += (size_t)snprintf(extra + used, elen - used, "%s%s [%s]", i ? ", " : "",
                                      m[i].name, m[i].unit);
-        if (d->sensor->fini) d->sensor->fini(st);
+        d->sensor->fini(st);
     } else if (d->kind == SCAL_PLUGIN_ACTUATOR) {
         scal_actuator_state *st = NULL;
         rc = d->actuator->init(&p->env, &st, why, whylen);
         if (rc < 0) return rc;
-        if (d->actuator->test) rc = d->actuator->test(st, why, whylen);
-        if (rc == 0 && d->actuator->observe) {
+        rc = d->actuator->test(st, why, whylen);
+        if (rc == 0) {
             char now[256] = "";
             if (d->actuator->observe(st, now, sizeof(now)) == 0 && now[0])
                 snprintf(extra, elen, "current setting: %s", now);
         }
-        if (d->actuator->fini) d->actuator->fini(st);
+        d->actuator->fini(st);
     }
     return rc;
 }
@@ -114,7 +114,7 @@ static void usage(FILE *out)
         "Lists the plugins scal finds (SCAL_PLUGIN_PATH, then the built-in directory) with their\n"
         "kind, options and whether they work on this machine (and why not).\n"
         "Options are set as SCAL_<PLUGIN>_<OPTION>=VALUE in the environment or with\n"
-        "`scal run --plugin-opt PLUGIN.OPTION=VALUE`.\n",
+        "`scal run` / `scal report --plugin-opt PLUGIN.OPTION=VALUE`.\n",
         out);
 }
 
@@ -155,9 +155,9 @@ int scal_cmd_plugins(int argc, char **argv)
     }
     if (!named) {
         char dirs[8192];
-        scal_plugin_search_path(dirs, sizeof(dirs));
+        scal_plugin_search_path(dirs, sizeof(dirs), NULL);
         printf("plugin directories: %s\n\n", dirs[0] ? dirs : "(none found)");
-        scal_plugin_foreach_file(list_one, &l);
+        scal_plugin_foreach_file(NULL, list_one, &l);
         printf("\n%u plugins, %u unavailable here, %u broken\n", l.shown, l.unavailable, l.broken);
     }
     return missing ? 1 : 0;

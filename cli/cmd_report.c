@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `scal report`: matrices, findings and PaScal Viewer diagrams of one or more campaign files.
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +25,9 @@ static void usage(FILE *out)
             "      --top K             draw only the K regions losing most efficiency\n"
             "      --region PATTERN    draw only regions whose label matches (fnmatch)\n"
             "      --no-write          do not write /analysis into the campaign file\n"
-            "      --plugin-dir DIR    search DIR for plugins first (also SCAL_PLUGIN_PATH)\n");
-}
-
-/* User directories first (SCAL_PLUGIN_PATH, --plugin-dir), then the built-in ones next to the
- * executable: <bin>/../lib/scal/plugins (build tree) and <bin>/../<SCAL_PLUGIN_INSTALL_DIR>. */
-static void plugin_dirs(char *out, size_t len, const char *extra)
-{
-    char exe[PATH_MAX] = "";
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = '\0';
-    const char *env = getenv("SCAL_PLUGIN_PATH");
-    snprintf(out, len, "%s%s%s%s%s/../lib/scal/plugins:%s/../%s", env ? env : "", env ? ":" : "",
-             extra ? extra : "", extra ? ":" : "", exe, exe, SCAL_PLUGIN_INSTALL_DIR);
+            "      --plugin-dir DIR    search DIR for plugins first (after SCAL_PLUGIN_PATH)\n"
+            "      --plugin-opt P.O=V  option O of plugin P (repeatable), e.g. diagrams.jobs=1;\n"
+            "                          also SCAL_<P>_<O>=V in the environment\n");
 }
 
 static void print_note(void *arg, const char *text)
@@ -64,23 +51,42 @@ static void print_plugin(void *arg, const struct scal_report_plugin_info *p)
             printf(" %s", *s);
         printf("\n");
     }
+    for (const struct scal_option_desc *o = p->options; o && o->name; o++)
+        printf("%-19s option %s (default %s): %s\n", "", o->name,
+               o->default_value ? o->default_value : "none", o->description ? o->description : "");
     printf("%-19s %s\n", "", p->path);
 }
 
 int scal_cmd_report(int argc, char **argv)
 {
-    enum { O_ONLY = 256, O_SKIP, O_LIST, O_MODE, O_STAT, O_TOP, O_REGION, O_NOWRITE, O_PDIR };
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},   {"only", required_argument, NULL, O_ONLY},
-        {"skip", required_argument, NULL, O_SKIP},  {"list", no_argument, NULL, O_LIST},
-        {"mode", required_argument, NULL, O_MODE},  {"stat", required_argument, NULL, O_STAT},
-        {"top", required_argument, NULL, O_TOP},    {"region", required_argument, NULL, O_REGION},
-        {"no-write", no_argument, NULL, O_NOWRITE}, {"plugin-dir", required_argument, NULL, O_PDIR},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    enum {
+        O_ONLY = 256,
+        O_SKIP,
+        O_LIST,
+        O_MODE,
+        O_STAT,
+        O_TOP,
+        O_REGION,
+        O_NOWRITE,
+        O_PDIR,
+        O_POPT
+    };
+    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"only", required_argument, NULL, O_ONLY},
+                                             {"skip", required_argument, NULL, O_SKIP},
+                                             {"list", no_argument, NULL, O_LIST},
+                                             {"mode", required_argument, NULL, O_MODE},
+                                             {"stat", required_argument, NULL, O_STAT},
+                                             {"top", required_argument, NULL, O_TOP},
+                                             {"region", required_argument, NULL, O_REGION},
+                                             {"no-write", no_argument, NULL, O_NOWRITE},
+                                             {"plugin-dir", required_argument, NULL, O_PDIR},
+                                             {"plugin-opt", required_argument, NULL, O_POPT},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
     bool list = false;
-    const char *extra = NULL;
-    char dirs[8192];
+    const char *opts[64];
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -134,8 +140,23 @@ int scal_cmd_report(int argc, char **argv)
             o.no_write = true;
             break;
         case O_PDIR:
-            extra = optarg;
+            o.plugin_dir = optarg;
             break;
+        case O_POPT: {
+            const char *dot = strchr(optarg, '.'), *eq = strchr(optarg, '=');
+            if (!dot || dot == optarg || !eq || eq < dot + 2) {
+                fprintf(stderr, "scal report: bad --plugin-opt '%s': use PLUGIN.OPTION=VALUE\n",
+                        optarg);
+                return 2;
+            }
+            if (o.nplugin_opts == sizeof(opts) / sizeof(opts[0])) {
+                fprintf(stderr, "scal report: too many --plugin-opt\n");
+                return 2;
+            }
+            opts[o.nplugin_opts++] = optarg;
+            o.plugin_opts = opts;
+            break;
+        }
         case 'h':
             usage(stdout);
             return 0;
@@ -144,10 +165,8 @@ int scal_cmd_report(int argc, char **argv)
             return 2;
         }
     }
-    plugin_dirs(dirs, sizeof(dirs), extra);
-    o.plugin_dirs = dirs;
     if (list) {
-        int rc = scal_report_list(dirs, print_plugin, NULL);
+        int rc = scal_report_list(o.plugin_dir, print_plugin, NULL);
         if (rc < 0) {
             fprintf(stderr, "scal report: %s\n", scal__last_error(rc));
             return 1;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "suggest.h"
 #include "scal/version.h"
 
 struct command {
@@ -45,6 +46,14 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; commands[i].name; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "scal: '%s' is not a scal command; see 'scal --help'\n", argv[1]);
+    const char *names[sizeof(commands) / sizeof(commands[0])];
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        names[i] = commands[i].name;
+    const char *near = scal_suggest(argv[1], names);
+    if (near)
+        fprintf(stderr, "scal: '%s' is not a scal command; did you mean 'scal %s'?\n", argv[1],
+                near);
+    else
+        fprintf(stderr, "scal: '%s' is not a scal command; see 'scal --help'\n", argv[1]);
     return 2;
 }

@@ -26,9 +26,6 @@ json_t *schema_load(const char *format, int64_t version, char *err, size_t errle
     const char *env = getenv("SCAL_SCHEMA_DIR");
     json_t *doc = NULL;
     if (env && *env && (doc = try_dir(env, format, version))) return doc;
-#ifdef SCAL_SOURCE_SCHEMA_DIR
-    if ((doc = try_dir(SCAL_SOURCE_SCHEMA_DIR, format, version))) return doc;
-#endif
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
     if (n > 0) {
         exe[n] = '\0';
@@ -38,8 +35,8 @@ json_t *schema_load(const char *format, int64_t version, char *err, size_t errle
         if ((doc = try_dir(dir, format, version))) return doc;
     }
     snprintf(err, errlen,
-             "no schema %s-%lld.json found (looked in $SCAL_SCHEMA_DIR, the source tree and "
-             "../%s/schemas next to scal)",
+             "no schema %s-%lld.json found (looked in $SCAL_SCHEMA_DIR and ../%s/schemas next "
+             "to scal)",
              format, (long long)version, SCAL_DATA_INSTALL_DIR);
     return NULL;
 }

@@ -8,9 +8,8 @@
 /* Records a message for the calling thread and returns status, so that callers write
  * `return scal__fail(SCAL_EIO, "cannot open '%s': %s", path, strerror(errno));`. */
 int scal__fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The last message recorded on this thread, or the status text when none was recorded since
- * scal__clear_error(). Never NULL. */
+/* The last message recorded on this thread when it was recorded with this status, else the status
+ * text (scal_strerror), so that a stale message never describes another error. Never NULL. */
 const char *scal__last_error(int status);
-void scal__clear_error(void);
 
 #endif

@@ -387,6 +387,11 @@ void pp_host_select(struct pp_host *h, const char *pattern, size_t top)
     }
 }
 
+void pp_host_set_env(struct pp_host *h, const struct scal_plugin_env *env)
+{
+    h->api.env = env;
+}
+
 const struct scal_pp_host *pp_host_api(struct pp_host *h)
 {
     return &h->api;

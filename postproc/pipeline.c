@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// `scal report`: loads the campaign, runs the analysis plugins in dependency order, then the
-// outputs.
+// `scal report`: loads the campaign and the post-processing plugins (through the one plugin
+// loader), runs the analyses in dependency order, then the outputs.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "errmsg.h"
+#include "plugin_loader.h"
 #include "report.h"
 
 static bool in_list(const char *list, const char *name)
@@ -52,11 +53,104 @@ static const char *missing_need(const struct avail *a, const struct scal_postpro
     return NULL;
 }
 
-static int run_one(const struct scal_pp_host *api, const struct pp_plugin *p, int *first_err)
+/* The post-processing plugins of the search path, sorted by name. */
+struct pp_plugins {
+    struct scal_loaded_plugin **p;
+    size_t n;
+    const struct scal_report_options *o;
+    const struct scal_pp_host *api; /* where notes go; NULL when only listing */
+    int rc;                         /* an error that stops the report */
+};
+
+static int load_one(const char *path, const char *file_name, void *arg)
 {
+    struct pp_plugins *l = arg;
+    const char *settings[32];
+    char why[SCAL_PLUGIN_WHY_MAX] = "", msg[SCAL_PLUGIN_WHY_MAX + 64];
+    size_t ns = l->o ? scal_plugin_settings_for(l->o->plugin_opts, l->o->nplugin_opts, file_name,
+                                                settings, 32)
+                     : 0;
+    struct scal_loaded_plugin *p = calloc(1, sizeof(*p));
+    struct scal_loaded_plugin **grown = realloc(l->p, (l->n + 1) * sizeof(*grown));
+    if (grown) l->p = grown;
+    if (!p || !grown) {
+        free(p);
+        l->rc = SCAL_ENOMEM;
+        return 1;
+    }
+    int rc = scal_plugin_load(path, SCAL_PLUGIN_POSTPROC, settings, ns, p, why, sizeof(why));
+    if (rc < 0 && p->kind && p->kind != SCAL_PLUGIN_POSTPROC) { /* a sensor or an actuator */
+        free(p);
+        return 0;
+    }
+    if (rc < 0 && ns) { /* the user set options of this plugin: its failure is an error */
+        free(p);
+        l->rc = scal__fail(rc, "%s", why);
+        return 1;
+    }
+    if (rc < 0) { /* reported; the other plugins still run */
+        snprintf(msg, sizeof(msg), "a plugin file was not loaded: %s", why);
+        if (l->api) l->api->note(l->api, -1, msg);
+        free(p);
+        return 0;
+    }
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->p[i]->name, p->name)) { /* an earlier directory wins */
+            scal_plugin_unload(p);
+            free(p);
+            return 0;
+        }
+    l->p[l->n++] = p;
+    return 0;
+}
+
+static int cmp_plugin(const void *a, const void *b)
+{
+    return strcmp((*(struct scal_loaded_plugin *const *)a)->name,
+                  (*(struct scal_loaded_plugin *const *)b)->name);
+}
+
+static void plugins_free(struct pp_plugins *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        scal_plugin_unload(l->p[i]);
+        free(l->p[i]);
+    }
+    free(l->p);
+    l->p = NULL;
+    l->n = 0;
+}
+
+static int plugins_load(struct pp_plugins *l, const struct scal_report_options *o,
+                        const struct scal_pp_host *api)
+{
+    *l = (struct pp_plugins){.o = o, .api = api};
+    scal_plugin_foreach_file(o ? o->plugin_dir : NULL, load_one, l);
+    if (l->rc < 0) return l->rc;
+    if (l->n) qsort(l->p, l->n, sizeof(*l->p), cmp_plugin);
+    for (size_t k = 0; o && k < o->nplugin_opts; k++) { /* every --plugin-opt names a plugin */
+        const char *opt = o->plugin_opts[k], *dot = strchr(opt, '.');
+        bool found = false;
+        for (size_t i = 0; dot && i < l->n; i++)
+            found |= strlen(l->p[i]->name) == (size_t)(dot - opt) &&
+                     !strncmp(l->p[i]->name, opt, (size_t)(dot - opt));
+        if (!found)
+            return scal__fail(SCAL_EINVAL,
+                              "--plugin-opt '%s': no post-processing plugin of that name (use "
+                              "PLUGIN.OPTION=VALUE; see scal report --list)",
+                              opt);
+    }
+    return 0;
+}
+
+static int run_one(struct pp_host *h, const struct scal_loaded_plugin *p, int *first_err)
+{
+    const struct scal_pp_host *api = pp_host_api(h);
     char why[512] = "";
     char msg[700];
+    pp_host_set_env(h, &p->env);
     int rc = p->desc->postproc->run(api, why, sizeof(why));
+    pp_host_set_env(h, NULL);
     if (rc == SCAL_EUNAVAIL) {
         snprintf(msg, sizeof(msg), "plugin %s had nothing to do: %s", p->name, why);
         api->note(api, -1, msg);
@@ -74,8 +168,7 @@ int scal_report_run(const struct scal_report_options *o,
 {
     struct pp_campaign c = {0};
     struct pp_host *h = NULL;
-    struct pp_plugin *pl = NULL;
-    size_t npl = 0;
+    struct pp_plugins all = {0};
     struct avail av = {0};
     bool *done = NULL;
     int first_err = 0, rc;
@@ -96,20 +189,13 @@ int scal_report_run(const struct scal_report_options *o,
     }
     if (c.ninputs < 2 && !c.single_run)
         api->note(api, -1, "only one input: the input-growth and weak-scaling diagrams are empty");
-    int lr = pp_plugins_load(o->plugin_dirs, &pl, &npl);
-    if (lr < 0) {
-        rc = lr;
-        goto out;
-    }
-    if (lr > 0) {
-        char buf[700];
-        snprintf(buf, sizeof(buf), "a plugin file was not loaded: %s",
-                 scal__last_error(SCAL_EDLOPEN));
-        api->note(api, -1, buf);
-    }
+    if ((rc = plugins_load(&all, o, api)) < 0) goto out;
+    struct scal_loaded_plugin **pl = all.p;
+    size_t npl = all.n;
     if (npl == 0) {
-        rc = scal__fail(SCAL_ENOENT, "no post-processing plugin found in '%s'",
-                        o->plugin_dirs ? o->plugin_dirs : "");
+        char dirs[8192];
+        scal_plugin_search_path(dirs, sizeof(dirs), o->plugin_dir);
+        rc = scal__fail(SCAL_ENOENT, "no post-processing plugin found in '%s'", dirs);
         goto out;
     }
     for (int which = 0; which < 2; which++) { /* every name in --only/--skip must exist */
@@ -119,7 +205,7 @@ int scal_report_run(const struct scal_report_options *o,
             size_t len = e ? (size_t)(e - p) : strlen(p);
             bool found = false;
             for (size_t i = 0; i < npl; i++)
-                found |= strlen(pl[i].name) == len && !strncmp(pl[i].name, p, len);
+                found |= strlen(pl[i]->name) == len && !strncmp(pl[i]->name, p, len);
             if (!found && len) {
                 rc = scal__fail(SCAL_EINVAL,
                                 "no post-processing plugin named '%.*s' (--%s); "
@@ -135,7 +221,7 @@ int scal_report_run(const struct scal_report_options *o,
         goto out;
     }
     for (size_t i = 0; i < npl; i++)
-        if ((o->only && !in_list(o->only, pl[i].name)) || in_list(o->skip, pl[i].name))
+        if ((o->only && !in_list(o->only, pl[i]->name)) || in_list(o->skip, pl[i]->name))
             done[i] = true;
     for (const char *const *m = api->metrics(api, 0, 0); *m; m++)
         if ((rc = avail_add(&av, *m)) < 0) goto out;
@@ -143,23 +229,23 @@ int scal_report_run(const struct scal_report_options *o,
     for (bool progress = true; progress;) {
         progress = false;
         for (size_t i = 0; i < npl; i++) {
-            const struct scal_postproc_ops *ops = pl[i].desc->postproc;
+            const struct scal_postproc_ops *ops = pl[i]->desc->postproc;
             if (done[i] || ops->stage != SCAL_PP_ANALYSIS || missing_need(&av, ops)) continue;
             done[i] = progress = true;
-            if (run_one(api, &pl[i], &first_err) < 0) continue;
+            if (run_one(h, pl[i], &first_err) < 0) continue;
             for (const char *const *p = ops->produces; p && *p; p++)
                 if ((rc = avail_add(&av, *p)) < 0) goto out;
         }
     }
     for (size_t i = 0; i < npl; i++) {
-        const struct scal_postproc_ops *ops = pl[i].desc->postproc;
+        const struct scal_postproc_ops *ops = pl[i]->desc->postproc;
         const char *need = done[i] ? NULL : missing_need(&av, ops);
         if (need) {
             char buf[300];
             snprintf(buf, sizeof(buf),
                      "plugin %s skipped: it needs '%s', which no selected plugin "
                      "produced",
-                     pl[i].name, need);
+                     pl[i]->name, need);
             api->note(api, -1, buf);
             done[i] = true;
         }
@@ -171,9 +257,9 @@ int scal_report_run(const struct scal_report_options *o,
         goto out;
     }
     for (size_t i = 0; i < npl; i++)
-        if (!done[i] && pl[i].desc->postproc->stage == SCAL_PP_OUTPUT) {
+        if (!done[i] && pl[i]->desc->postproc->stage == SCAL_PP_OUTPUT) {
             done[i] = true;
-            run_one(api, &pl[i], &first_err);
+            run_one(h, pl[i], &first_err);
         }
     if (note_cb) {
         const char *const *notes;
@@ -185,29 +271,30 @@ int scal_report_run(const struct scal_report_options *o,
 out:
     free(done);
     free(av.names);
-    pp_plugins_free(pl, npl);
+    plugins_free(&all);
     pp_host_free(h);
     pp_campaign_free(&c);
     return rc;
 }
 
-int scal_report_list(const char *dirs, void (*cb)(void *, const struct scal_report_plugin_info *),
+int scal_report_list(const char *dir, void (*cb)(void *, const struct scal_report_plugin_info *),
                      void *arg)
 {
-    struct pp_plugin *pl = NULL;
-    size_t n = 0;
-    int rc = pp_plugins_load(dirs, &pl, &n);
-    if (rc < 0) return rc;
-    for (size_t i = 0; i < n; i++) {
+    struct scal_report_options o = {.plugin_dir = dir};
+    struct pp_plugins l;
+    int rc = plugins_load(&l, &o, NULL);
+    for (size_t i = 0; rc == 0 && i < l.n; i++) {
+        const struct scal_plugin_desc *d = l.p[i]->desc;
         struct scal_report_plugin_info info = {0};
-        snprintf(info.name, sizeof(info.name), "%s", pl[i].name);
-        snprintf(info.path, sizeof(info.path), "%s", pl[i].path);
-        info.description = pl[i].desc->description ? pl[i].desc->description : "";
-        info.stage = pl[i].desc->postproc->stage;
-        info.needs = pl[i].desc->postproc->needs;
-        info.produces = pl[i].desc->postproc->produces;
+        snprintf(info.name, sizeof(info.name), "%s", l.p[i]->name);
+        snprintf(info.path, sizeof(info.path), "%s", l.p[i]->path);
+        info.description = d->description ? d->description : "";
+        info.stage = d->postproc->stage;
+        info.needs = d->postproc->needs;
+        info.produces = d->postproc->produces;
+        info.options = d->options;
         cb(arg, &info);
     }
-    pp_plugins_free(pl, n);
-    return 0;
+    plugins_free(&l);
+    return rc;
 }

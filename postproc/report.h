@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal interface of the post-processor (scal_postproc): options of `scal report`, the merged
- * campaign model, the matrix store behind struct scal_pp_host, and the plugin loader. */
+ * campaign model and the matrix store behind struct scal_pp_host. Plugins are loaded by the one
+ * plugin loader (plugins/host/plugin_loader.h). */
 #ifndef SCAL_POSTPROC_REPORT_H
 #define SCAL_POSTPROC_REPORT_H
 
@@ -22,7 +23,9 @@ struct scal_report_options {
     size_t top;
     const char *region_pattern; /* fnmatch pattern on label or slug, or NULL */
     bool no_write;
-    const char *plugin_dirs; /* colon-separated directories searched for libscal_*.so */
+    const char *plugin_dir; /* searched first after $SCAL_PLUGIN_PATH (--plugin-dir), or NULL */
+    const char *const *plugin_opts; /* "plugin.option=value" (--plugin-opt) */
+    size_t nplugin_opts;
 };
 
 /* One line of `scal report --list`. */
@@ -33,13 +36,14 @@ struct scal_report_plugin_info {
     int stage;
     const char *const *needs;
     const char *const *produces;
+    const struct scal_option_desc *options; /* terminated by a NULL name, or NULL */
 };
 
 /* Runs the whole report. Notes (baseline, gaps, skipped plugins) are handed to note_cb. */
 int scal_report_run(const struct scal_report_options *opts,
                     void (*note_cb)(void *arg, const char *text), void *arg);
-/* Lists the post-processing plugins found in plugin_dirs. */
-int scal_report_list(const char *plugin_dirs,
+/* Lists the post-processing plugins found in the search path (plugin_dir first, may be NULL). */
+int scal_report_list(const char *plugin_dir,
                      void (*cb)(void *arg, const struct scal_report_plugin_info *info), void *arg);
 /* Converts a PaScal Viewer JSON file into a campaign file. */
 int scal_import_pascal(const char *json_path, const char *campaign_path);
@@ -94,19 +98,11 @@ int pp_host_create(struct pp_host **out, struct pp_campaign *c,
                    const struct scal_report_options *o);
 const struct scal_pp_host *pp_host_api(struct pp_host *h);
 void pp_host_free(struct pp_host *h);
+/* The environment (options) of the plugin about to run, handed to it as scal_pp_host.env. */
+void pp_host_set_env(struct pp_host *h, const struct scal_plugin_env *env);
 /* Applies --region PATTERN and --top K (by the "rank" scalar) to selected(). */
 void pp_host_select(struct pp_host *h, const char *pattern, size_t top);
 /* Statistics of samples: "median", "mean", "min", "max". */
 double pp_stat(double *v, size_t n, const char *stat);
-
-/* ---- the loader (loader.c): the one place that turns a .so into a descriptor ---- */
-struct pp_plugin {
-    void *handle;
-    char name[64];
-    char path[512];
-    const struct scal_plugin_desc *desc;
-};
-int pp_plugins_load(const char *dirs, struct pp_plugin **out, size_t *n);
-void pp_plugins_free(struct pp_plugin *p, size_t n);
 
 #endif

@@ -22,11 +22,11 @@ int scal_actuators_add(struct scal_actuator_set *s, const char *name, const char
     }
     const struct scal_actuator_ops *ops = a->lp.desc->actuator;
     rc = ops->init(&a->lp.env, &a->state, reason, sizeof(reason));
-    if (rc == SCAL_OK && ops->test) rc = ops->test(a->state, reason, sizeof(reason));
+    if (rc == SCAL_OK) rc = ops->test(a->state, reason, sizeof(reason));
     if (rc < 0) {
         snprintf(why, whylen, "actuator '%s' unavailable: %s", name,
                  reason[0] ? reason : scal_strerror(rc));
-        if (a->state && ops->fini) ops->fini(a->state);
+        if (a->state) ops->fini(a->state);
         scal_plugin_unload(&a->lp);
         return rc;
     }
@@ -45,10 +45,7 @@ int scal_actuators_save(struct scal_actuator_set *s, char *why, size_t whylen)
     for (size_t i = 0; i < s->n; i++) {
         struct scal_actuator *a = &s->a[i];
         char reason[SCAL_PLUGIN_WHY_MAX] = "";
-        if (a->saved || !a->lp.desc->actuator->save) {
-            a->saved = true;
-            continue;
-        }
+        if (a->saved) continue;
         int rc = a->lp.desc->actuator->save(a->state, reason, sizeof(reason));
         if (rc < 0) {
             snprintf(why, whylen, "actuator '%s' cannot save the current setting: %s", a->lp.name,
@@ -76,8 +73,7 @@ int scal_actuators_observe(struct scal_actuator_set *s, int index, char *out, si
 {
     struct scal_actuator *a = &s->a[index];
     out[0] = 0;
-    return a->lp.desc->actuator->observe ? a->lp.desc->actuator->observe(a->state, out, len)
-                                         : SCAL_EUNAVAIL;
+    return a->lp.desc->actuator->observe(a->state, out, len);
 }
 
 int scal_actuators_restore(struct scal_actuator_set *s, char *why, size_t whylen)
@@ -100,8 +96,7 @@ int scal_actuators_restore(struct scal_actuator_set *s, char *why, size_t whylen
 void scal_actuators_free(struct scal_actuator_set *s)
 {
     for (size_t i = 0; i < s->n; i++) {
-        if (s->a[i].state && s->a[i].lp.desc->actuator->fini)
-            s->a[i].lp.desc->actuator->fini(s->a[i].state);
+        if (s->a[i].state) s->a[i].lp.desc->actuator->fini(s->a[i].state);
         scal_plugin_unload(&s->a[i].lp);
     }
     s->n = 0;

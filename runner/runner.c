@@ -135,22 +135,12 @@ static void default_tool(char *out, size_t len)
     if (realpath(out, real)) snprintf(out, len, "%s", real);
 }
 
-/* Settings "option=value" of --plugin-opt for one plugin. */
-static size_t settings_for(const struct scal_run_plan *p, const char *plugin, const char **out,
-                           size_t max)
-{
-    size_t n = 0, plen = strlen(plugin);
-    for (size_t i = 0; i < p->nplugin_opts && n < max; i++)
-        if (!strncmp(p->plugin_opts[i], plugin, plen) && p->plugin_opts[i][plen] == '.')
-            out[n++] = p->plugin_opts[i] + plen + 1;
-    return n;
-}
-
 static int add_actuator(struct campaign *c, const char *name, const char *extra, char *why,
                         size_t len)
 {
     const char *settings[32];
-    size_t n = settings_for(&c->plan, name, settings, 31);
+    size_t n = scal_plugin_settings_for((const char *const *)c->plan.plugin_opts,
+                                        c->plan.nplugin_opts, name, settings, 31);
     if (extra) settings[n++] = extra;
     return scal_actuators_add(&c->act, name, settings, n, why, len);
 }

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Spack package for scal: scalability analysis for OpenMP programs.
 #
-#   spack repo add <scal>/spack-repo  (or copy this file to <repo>/packages/scal/package.py)
-#   spack install scal +papi +cairo
+#   spack repo add <scal source>/spack      (this folder is a Spack repository: repo.yaml and
+#                                            packages/scal/package.py, a link to this file)
+#   spack install scal +papi +cairo %gcc    (or %clang)
+#   spack load scal && scal exec -- ./app   (SCAL_OMPT_TOOL, SCAL_LIBOMP and PYTHONPATH are set)
 #
 # Version constraints stay at or below what Debian 12 ships (hdf5 1.10.8, papi 7.0.0,
 # llvm-openmp 14.0.6, elfutils 0.188, cairo 1.16, jansson 2.14) so system packages work as externals.
+
+import os
 
 from spack.package import *
 
@@ -22,7 +26,17 @@ class Scal(CMakePackage):
     license("BSD-3-Clause")
 
     version("develop", branch="main")
+    version("0.1.0", tag="v0.1.0")
 
+    requires("platform=linux", msg="scal measures through OMPT, ELF and /proc: Linux only")
+
+    # Debug information is what names regions by file and line, in scal's own test programs too.
+    variant(
+        "build_type",
+        default="RelWithDebInfo",
+        values=("Debug", "Release", "RelWithDebInfo", "MinSizeRel"),
+        description="CMake build type",
+    )
     variant("papi", default=True, description="PAPI hardware/software counter sensor plugin")
     variant("cairo", default=True, description="PNG scalability diagrams and charts (cairo)")
     variant("tests", default=False, description="Build the test suite (needs clang/libomp)")
@@ -33,19 +47,58 @@ class Scal(CMakePackage):
     depends_on("hdf5@1.10:~mpi")
     depends_on("elfutils@0.170:")
     depends_on("jansson@2.10:")
-    depends_on("llvm-openmp@12:", type=("build", "link", "run", "test"))
+    # omp-tools.h at build time; libomp at run time, which measures gcc-built (libgomp) programs.
+    depends_on("llvm-openmp@12:", type=("build", "run"))
     depends_on("papi@6:", when="+papi")
-    depends_on("cairo@1.14:+png+ft", when="+cairo")
+    # Text in the diagrams needs fontconfig.
+    depends_on("cairo@1.14:+png+ft+fc", when="+cairo")
+    # The test suite: h5py/numpy checks of the files.
+    depends_on("python@3.8:", type=("build", "test"), when="+tests")
+    depends_on("py-h5py", type=("build", "test"), when="+tests")
+    depends_on("py-numpy", type=("build", "test"), when="+tests")
+    conflicts(
+        "%gcc",
+        when="+tests",
+        msg="the test suite's OpenMP programs need clang's libomp (OMPT): use %clang, or ~tests",
+    )
 
     def cmake_args(self):
-        return [
+        args = [
             self.define_from_variant("SCAL_ENABLE_PAPI", "papi"),
             self.define_from_variant("SCAL_ENABLE_CAIRO", "cairo"),
             self.define_from_variant("SCAL_ENABLE_TESTS", "tests"),
             self.define("SCAL_ENABLE_BENCH", False),
             self.define("OMP_TOOLS_INCLUDE_DIR", self.spec["llvm-openmp"].prefix.include),
         ]
+        if self.spec.satisfies("+tests"):
+            args.append(self.define("SCAL_PYTHON", self.spec["python"].command.path))
+        return args
+
+    def libomp(self):
+        lib = self.spec["llvm-openmp"].prefix.lib
+        for name in ("libomp.so.5", "libomp.so"):
+            if os.path.exists(join_path(lib, name)):
+                return join_path(lib, name)
+        return join_path(lib, "libomp.so")
 
     def setup_run_environment(self, env):
         # OMP_TOOL_LIBRARIES=$SCAL_OMPT_TOOL ./app measures a program without the runner.
         env.set("SCAL_OMPT_TOOL", join_path(self.prefix.lib, "libscal_ompt.so"))
+        # gcc-built programs run against libomp's GOMP layer: scal run and scal exec preload it.
+        env.set("SCAL_LIBOMP", self.libomp())
+
+    def test_demo(self):
+        """measure the installed demo under the installed tool and check its run file"""
+        demo = which(join_path(self.prefix.share.scal.examples.bin, "scal_demo"))
+        out = join_path(os.getcwd(), "scal-demo-test.h5")
+        measured = dict(os.environ)
+        measured.update(
+            OMP_NUM_THREADS="2",
+            OMP_TOOL_LIBRARIES=join_path(self.prefix.lib, "libscal_ompt.so"),
+            SCAL_OUTPUT=out,
+        )
+        demo("10", env=measured)
+        assert os.path.exists(out), "the tool wrote no run file for the demo"
+        scal = which(join_path(self.prefix.bin, "scal"))
+        report = scal("check", out, output=str, error=str)
+        assert ": ok" in report, report

@@ -8,7 +8,16 @@
  *  - The descriptor begins with abi_version and struct_size; members are only ever appended, and
  * the host reads a member only when struct_size says the plugin has it. A plugin built for a newer
  *    ABI major than the host is refused with a message naming the file and both versions.
- *  - Optional operations may be NULL; the host supplies the defaults (in one place: the loader).
+ *  - Every table (the descriptor and each operation table) starts with its struct_size. A table
+ *    smaller than the host's is fine as long as it holds the required operations (sensor: init,
+ *    metrics; actuator: init, apply; post-processing: run): the members it lacks are treated as
+ *    NULL. A larger (newer) table is fine too.
+ *  - Optional operations may be NULL; the host supplies the defaults (in one place: the loader):
+ *    sensor read/thread_read: none (the timing bits that need them are dropped), thread_init: no
+ *    per-thread state, thread_fini/fini: nothing; actuator test/save/restore: nothing to do
+ *    (success), observe: SCAL_EUNAVAIL, fini: nothing.
+ *  - Plugins that read sysfs get the root in env->sysfs_root, resolved by the host with one rule:
+ *    the plugin's own `sysfs_root` option when the user set it, else SCAL_SYSFS_ROOT, else "/".
  *  - "Unavailable here" is not a failure: init returns SCAL_EUNAVAIL (or SCAL_EPERM) and fills the
  *    reason; the plugin stays listed with that reason and the run goes on without it.
  *  - Plugins never print and never call exit(); they return negative scal status codes and write a
@@ -29,7 +38,7 @@ extern "C" {
 #endif
 
 #define SCAL_PLUGIN_ABI_MAJOR 1
-#define SCAL_PLUGIN_ABI_MINOR 1
+#define SCAL_PLUGIN_ABI_MINOR 2 /* 1.1: scal_launch.set_cpus; 1.2: scal_pp_host.env */
 #define SCAL_PLUGIN_ABI_VERSION ((SCAL_PLUGIN_ABI_MAJOR << 16) | SCAL_PLUGIN_ABI_MINOR)
 #define SCAL_PLUGIN_ENTRY_NAME "scal_plugin_entry"
 
@@ -67,7 +76,7 @@ struct scal_plugin_env {
     uint32_t struct_size;
     const struct scal_options *options;
     scal_option_get_fn get_option;
-    const char *sysfs_root; /* "/" unless a test points it elsewhere; also an option of its own */
+    const char *sysfs_root; /* "/" unless pointed elsewhere: see the sysfs-root rule above */
 };
 
 /* ---- Sensors ---------------------------------------------------------------------------- */

@@ -96,6 +96,10 @@ struct scal_pp_host {
     int (*selected)(const struct scal_pp_host *host, size_t region);
     /* Names of the metrics stored for a region and slice (NULL-terminated, host-owned). */
     const char *const *(*metrics)(const struct scal_pp_host *host, size_t region, size_t slice);
+    /* ABI 1.2: the running plugin's environment: its options (declared in its descriptor, set as
+     * SCAL_<PLUGIN>_<OPTION> or `scal report --plugin-opt PLUGIN.OPTION=VALUE`). Check
+     * struct_size before use. */
+    const struct scal_plugin_env *env;
 };
 
 struct scal_postproc_ops {

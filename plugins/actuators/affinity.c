@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The affinity actuator: pins a run to a CPU list ("0-3,6", "compact:N", "spread:N") through the
  * launch's CPU mask and OMP_PLACES/OMP_PROC_BIND. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_util.h"
 #include "scal/plugin.h"
 #include "sysfs_io.h"
 
@@ -20,10 +20,9 @@ static int affinity_init(const struct scal_plugin_env *env, scal_actuator_state 
                          size_t whylen)
 {
     scal_actuator_state *s = calloc(1, sizeof(*s));
-    if (!s || !(s->root = strdup(sysfs_root_of(env)))) {
+    if (!s || !(s->root = strdup(scal__sysfs_root(env)))) {
         free(s);
-        snprintf(why, whylen, "affinity: out of memory");
-        return SCAL_ENOMEM;
+        return scal__why(why, whylen, SCAL_ENOMEM, "affinity: out of memory");
     }
     *state = s;
     return SCAL_OK;
@@ -32,38 +31,20 @@ static int affinity_init(const struct scal_plugin_env *env, scal_actuator_state 
 static int affinity_test(scal_actuator_state *state, char *why, size_t whylen)
 {
     char buf[1024], msg[512];
-    int rc = sysfs_read(state->root, ONLINE_REL, buf, sizeof(buf), msg, sizeof(msg));
-    if (rc != SCAL_OK) {
-        snprintf(why, whylen, "affinity: %s", msg);
-        return rc == SCAL_EPERM ? SCAL_EPERM : SCAL_EUNAVAIL;
-    }
+    int rc = scal__sysfs_read(state->root, ONLINE_REL, buf, sizeof(buf), msg, sizeof(msg));
+    if (rc != SCAL_OK)
+        return scal__why(why, whylen, rc == SCAL_EPERM ? SCAL_EPERM : SCAL_EUNAVAIL, "affinity: %s",
+                         msg);
     return SCAL_OK;
-}
-
-static int affinity_save(scal_actuator_state *state, char *why, size_t whylen)
-{
-    return SCAL_OK; /* changes only the launch */
 }
 
 static int read_online(scal_actuator_state *state, int **cpus, size_t *n, char *why, size_t whylen)
 {
     char buf[4096], msg[512];
-    int rc = sysfs_read(state->root, ONLINE_REL, buf, sizeof(buf), msg, sizeof(msg));
-    if (rc == SCAL_OK) rc = cpulist_parse(buf, cpus, n, msg, sizeof(msg));
-    if (rc != SCAL_OK) snprintf(why, whylen, "affinity: online CPUs: %s", msg);
-    return rc;
-}
-
-/* Parses "compact:N"/"spread:N"'s N; false when not a positive integer. */
-static bool parse_count(const char *text, size_t *n)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno != 0 || v <= 0 || text[0] == '+' || text[0] == ' ')
-        return false;
-    *n = (size_t)v;
-    return true;
+    int rc = scal__sysfs_read(state->root, ONLINE_REL, buf, sizeof(buf), msg, sizeof(msg));
+    if (rc == SCAL_OK) rc = scal__cpulist_parse(buf, cpus, n, msg, sizeof(msg));
+    if (rc != SCAL_OK) return scal__why(why, whylen, rc, "affinity: online CPUs: %s", msg);
+    return SCAL_OK;
 }
 
 /* Chooses the CPUs of value from the online ones into *chosen (malloc'd); *spread says whether the
@@ -81,21 +62,22 @@ static int choose(scal_actuator_state *state, const char *value, int **chosen, s
     if (rc != SCAL_OK) goto out;
     if (is_compact || is_spread) {
         const char *count = value + (is_compact ? 8 : 7);
-        if (!parse_count(count, &npick)) {
-            snprintf(why, whylen, "affinity: '%s': '%s' is not a positive CPU count", value, count);
-            rc = SCAL_EINVAL;
+        long n = 0;
+        if (!scal__parse_positive(count, SCAL_SYSFS_MAX_CPUS, &n)) {
+            rc = scal__why(why, whylen, SCAL_EINVAL,
+                           "affinity: '%s': '%s' is not a positive CPU count", value, count);
             goto out;
         }
+        npick = (size_t)n;
         if (npick > nonline) {
-            snprintf(why, whylen, "affinity: '%s' asks for %zu CPUs but only %zu are online", value,
-                     npick, nonline);
-            rc = SCAL_EINVAL;
+            rc = scal__why(why, whylen, SCAL_EINVAL,
+                           "affinity: '%s' asks for %zu CPUs but only %zu are online", value, npick,
+                           nonline);
             goto out;
         }
         pick = malloc(npick * sizeof(*pick));
         if (!pick) {
-            snprintf(why, whylen, "affinity: out of memory");
-            rc = SCAL_ENOMEM;
+            rc = scal__why(why, whylen, SCAL_ENOMEM, "affinity: out of memory");
             goto out;
         }
         /* compact: the first N; spread: N evenly spaced over the online CPUs. */
@@ -103,9 +85,9 @@ static int choose(scal_actuator_state *state, const char *value, int **chosen, s
             pick[i] = online[is_compact ? i : i * nonline / npick];
     } else {
         char msg[512];
-        rc = cpulist_parse(value, &pick, &npick, msg, sizeof(msg));
+        rc = scal__cpulist_parse(value, &pick, &npick, msg, sizeof(msg));
         if (rc != SCAL_OK) {
-            snprintf(why, whylen, "affinity: %s", msg);
+            rc = scal__why(why, whylen, rc, "affinity: %s", msg);
             goto out;
         }
         for (size_t i = 0, j = 0; i < npick; i++) {
@@ -113,10 +95,10 @@ static int choose(scal_actuator_state *state, const char *value, int **chosen, s
                 j++;
             if (j == nonline || online[j] != pick[i]) {
                 char list[1024];
-                if (cpulist_format(online, nonline, list, sizeof(list)) != SCAL_OK)
+                if (scal__cpulist_format(online, nonline, list, sizeof(list)) != SCAL_OK)
                     snprintf(list, sizeof(list), "...");
-                snprintf(why, whylen, "affinity: CPU %d is not online (online: %s)", pick[i], list);
-                rc = SCAL_EINVAL;
+                rc = scal__why(why, whylen, SCAL_EINVAL,
+                               "affinity: CPU %d is not online (online: %s)", pick[i], list);
                 goto out;
             }
         }
@@ -141,23 +123,21 @@ static int affinity_apply(scal_actuator_state *state, const char *value, struct 
     int rc;
     const char *v = value ? value : "";
     if (!launch) {
-        snprintf(why, whylen, "affinity: needs a launch to apply '%s'", v);
-        rc = SCAL_EINVAL;
+        rc = scal__why(why, whylen, SCAL_EINVAL, "affinity: needs a launch to apply '%s'", v);
         goto out;
     }
     rc = choose(state, v, &cpus, &ncpus, &spread, why, whylen);
     if (rc != SCAL_OK) goto out;
-    if (cpulist_format(cpus, ncpus, list, sizeof(list)) != SCAL_OK) {
-        snprintf(why, whylen, "affinity: the CPU list of '%s' is too long", v);
-        rc = SCAL_ERANGE;
+    if (scal__cpulist_format(cpus, ncpus, list, sizeof(list)) != SCAL_OK) {
+        rc = scal__why(why, whylen, SCAL_ERANGE, "affinity: the CPU list of '%s' is too long", v);
         goto out;
     }
-    /* "{0},{1},...": one place per CPU; at most 7 characters per CPU id below SYSFS_MAX_CPUS. */
+    /* "{0},{1},...": one place per CPU; at most 7 characters per CPU id below
+     * SCAL_SYSFS_MAX_CPUS. */
     size_t cap = ncpus * 8 + 1, used = 0;
     places = malloc(cap);
     if (!places) {
-        snprintf(why, whylen, "affinity: out of memory");
-        rc = SCAL_ENOMEM;
+        rc = scal__why(why, whylen, SCAL_ENOMEM, "affinity: out of memory");
         goto out;
     }
     places[0] = '\0';
@@ -167,14 +147,14 @@ static int affinity_apply(scal_actuator_state *state, const char *value, struct 
         launch->set_cpus) {
         rc = launch->set_cpus(launch, list);
         if (rc != SCAL_OK) {
-            snprintf(why, whylen, "affinity: cannot restrict the run to CPUs %s", list);
+            rc = scal__why(why, whylen, rc, "affinity: cannot restrict the run to CPUs %s", list);
             goto out;
         }
     }
     rc = launch->set_env(launch, "OMP_PLACES", places);
     if (rc == SCAL_OK) rc = launch->set_env(launch, "OMP_PROC_BIND", spread ? "spread" : "close");
     if (rc != SCAL_OK) {
-        snprintf(why, whylen, "affinity: cannot set OMP_PLACES/OMP_PROC_BIND");
+        rc = scal__why(why, whylen, rc, "affinity: cannot set OMP_PLACES/OMP_PROC_BIND");
         goto out;
     }
     snprintf(state->applied, sizeof(state->applied), "%s", list);
@@ -190,11 +170,6 @@ static int affinity_observe(scal_actuator_state *state, char *out, size_t outlen
     return SCAL_OK;
 }
 
-static int affinity_restore(scal_actuator_state *state, char *why, size_t whylen)
-{
-    return SCAL_OK;
-}
-
 static void affinity_fini(scal_actuator_state *state)
 {
     if (!state) return;
@@ -206,15 +181,14 @@ static const struct scal_actuator_ops affinity_ops = {
     .struct_size = sizeof(struct scal_actuator_ops),
     .init = affinity_init,
     .test = affinity_test,
-    .save = affinity_save,
-    .apply = affinity_apply,
+    .apply = affinity_apply, /* changes only the launch: save and restore are the host's */
     .observe = affinity_observe,
-    .restore = affinity_restore,
     .fini = affinity_fini,
 };
 
 static const struct scal_option_desc affinity_options[] = {
-    {"sysfs_root", SCAL_OPT_STRING, "/", "root of the sysfs tree (tests point it elsewhere)"},
+    {"sysfs_root", SCAL_OPT_STRING, NULL,
+     "root of the sysfs tree (default: SCAL_SYSFS_ROOT, else /; tests point it elsewhere)"},
     {0},
 };
 

@@ -2,11 +2,13 @@
 /* The cores actuator: keeps the first N CPUs online (CPU hotplug) or switches SMT on/off, and puts
  * every CPU and the SMT control back as save() found them. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "plugin_util.h"
 #include "scal/plugin.h"
 #include "sysfs_io.h"
 
@@ -32,15 +34,12 @@ static int read_online(scal_actuator_state *s, int cpu, int *on, char *why, size
 {
     char rel[128], buf[16], msg[512];
     online_rel(rel, sizeof(rel), cpu);
-    int rc = sysfs_read(s->root, rel, buf, sizeof(buf), msg, sizeof(msg));
+    int rc = scal__sysfs_read(s->root, rel, buf, sizeof(buf), msg, sizeof(msg));
     if (rc == SCAL_ENOENT) {
         *on = -1;
         return SCAL_OK;
     }
-    if (rc != SCAL_OK) {
-        snprintf(why, whylen, "cores: %s", msg);
-        return rc;
-    }
+    if (rc != SCAL_OK) return scal__why(why, whylen, rc, "cores: %s", msg);
     *on = strcmp(buf, "0") == 0 ? 0 : 1;
     return SCAL_OK;
 }
@@ -49,9 +48,8 @@ static int write_online(scal_actuator_state *s, int cpu, bool on, char *why, siz
 {
     char rel[128], msg[512];
     online_rel(rel, sizeof(rel), cpu);
-    int rc = sysfs_write(s->root, rel, on ? "1" : "0", msg, sizeof(msg));
-    if (rc != SCAL_OK) snprintf(why, whylen, "cores: %s", msg);
-    return rc;
+    int rc = scal__sysfs_write(s->root, rel, on ? "1" : "0", msg, sizeof(msg));
+    return rc == SCAL_OK ? SCAL_OK : scal__why(why, whylen, rc, "cores: %s", msg);
 }
 
 /* Sets one CPU's state when it differs; CPUs without an online file only accept "online". */
@@ -64,9 +62,9 @@ static int set_online(scal_actuator_state *s, int cpu, bool on, char *why, size_
         if (on) return SCAL_OK;
         char rel[128], path[4096];
         online_rel(rel, sizeof(rel), cpu);
-        sysfs_path(s->root, rel, path, sizeof(path));
-        snprintf(why, whylen, "cores: cpu%d cannot be taken offline: %s does not exist", cpu, path);
-        return SCAL_EINVAL;
+        scal__sysfs_path(s->root, rel, path, sizeof(path));
+        return scal__why(why, whylen, SCAL_EINVAL,
+                         "cores: cpu%d cannot be taken offline: %s does not exist", cpu, path);
     }
     if ((cur == 1) == on) return SCAL_OK;
     return write_online(s, cpu, on, why, whylen);
@@ -86,12 +84,11 @@ static int cores_init(const struct scal_plugin_env *env, scal_actuator_state **s
 {
     char msg[512];
     scal_actuator_state *s = calloc(1, sizeof(*s));
-    if (!s || !(s->root = strdup(sysfs_root_of(env)))) {
+    if (!s || !(s->root = strdup(scal__sysfs_root(env)))) {
         cores_fini(s);
-        snprintf(why, whylen, "cores: out of memory");
-        return SCAL_ENOMEM;
+        return scal__why(why, whylen, SCAL_ENOMEM, "cores: out of memory");
     }
-    if (sysfs_list_cpus(s->root, NULL, &s->cpus, &s->ncpus, msg, sizeof(msg)) != SCAL_OK)
+    if (scal__sysfs_list_cpus(s->root, NULL, &s->cpus, &s->ncpus, msg, sizeof(msg)) != SCAL_OK)
         s->ncpus = 0; /* reported by test() */
     *state = s;
     return SCAL_OK;
@@ -103,21 +100,20 @@ static int cores_test(scal_actuator_state *state, char *why, size_t whylen)
     size_t with_file = 0;
     for (size_t i = 0; i < state->ncpus; i++) {
         online_rel(rel, sizeof(rel), state->cpus[i]);
-        sysfs_path(state->root, rel, path, sizeof(path));
+        scal__sysfs_path(state->root, rel, path, sizeof(path));
         if (access(path, F_OK) != 0) continue;
         with_file++;
         if (access(path, W_OK) != 0) {
             char msg[4200];
-            int rc = sysfs_unwritable(path, errno, msg, sizeof(msg));
-            snprintf(why, whylen, "cores: %s", msg);
-            return rc;
+            int rc = scal__sysfs_unwritable(path, errno, msg, sizeof(msg));
+            return scal__why(why, whylen, rc, "cores: %s", msg);
         }
     }
     if (with_file == 0) {
         online_rel(rel, sizeof(rel), state->ncpus > 1 ? state->cpus[1] : 1);
-        sysfs_path(state->root, rel, path, sizeof(path));
-        snprintf(why, whylen, "cores: no CPU hotplug: %s does not exist", path);
-        return SCAL_EUNAVAIL;
+        scal__sysfs_path(state->root, rel, path, sizeof(path));
+        return scal__why(why, whylen, SCAL_EUNAVAIL, "cores: no CPU hotplug: %s does not exist",
+                         path);
     }
     return SCAL_OK;
 }
@@ -131,8 +127,7 @@ static int cores_save(scal_actuator_state *state, char *why, size_t whylen)
     if (state->ncpus == 0) return cores_test(state, why, whylen);
     saved = calloc(state->ncpus, sizeof(*saved));
     if (!saved) {
-        snprintf(why, whylen, "cores: out of memory");
-        rc = SCAL_ENOMEM;
+        rc = scal__why(why, whylen, SCAL_ENOMEM, "cores: out of memory");
         goto out;
     }
     for (size_t i = 0; i < state->ncpus; i++) {
@@ -141,13 +136,13 @@ static int cores_save(scal_actuator_state *state, char *why, size_t whylen)
         if (rc != SCAL_OK) goto out;
         saved[i] = (signed char)on;
     }
-    rc = sysfs_read(state->root, SMT_REL, state->saved_smt, sizeof(state->saved_smt), msg,
-                    sizeof(msg));
+    rc = scal__sysfs_read(state->root, SMT_REL, state->saved_smt, sizeof(state->saved_smt), msg,
+                          sizeof(msg));
     if (rc == SCAL_ENOENT) {
         state->saved_smt[0] = '\0';
         rc = SCAL_OK;
     } else if (rc != SCAL_OK) {
-        snprintf(why, whylen, "cores: %s", msg);
+        rc = scal__why(why, whylen, rc, "cores: %s", msg);
         goto out;
     }
     free(state->saved_online);
@@ -162,20 +157,15 @@ out:
 static int apply_smt(scal_actuator_state *state, const char *mode, char *why, size_t whylen)
 {
     char msg[512], path[4096];
-    if (strcmp(mode, "on") != 0 && strcmp(mode, "off") != 0) {
-        snprintf(why, whylen, "cores: 'smt=%s': SMT is 'on' or 'off'", mode);
-        return SCAL_EINVAL;
+    if (strcmp(mode, "on") != 0 && strcmp(mode, "off") != 0)
+        return scal__why(why, whylen, SCAL_EINVAL, "cores: 'smt=%s': SMT is 'on' or 'off'", mode);
+    if (!scal__sysfs_exists(state->root, SMT_REL)) {
+        scal__sysfs_path(state->root, SMT_REL, path, sizeof(path));
+        return scal__why(why, whylen, SCAL_EUNAVAIL, "cores: no SMT control: %s does not exist",
+                         path);
     }
-    if (!sysfs_exists(state->root, SMT_REL)) {
-        sysfs_path(state->root, SMT_REL, path, sizeof(path));
-        snprintf(why, whylen, "cores: no SMT control: %s does not exist", path);
-        return SCAL_EUNAVAIL;
-    }
-    int rc = sysfs_write(state->root, SMT_REL, mode, msg, sizeof(msg));
-    if (rc != SCAL_OK) {
-        snprintf(why, whylen, "cores: %s", msg);
-        return rc;
-    }
+    int rc = scal__sysfs_write(state->root, SMT_REL, mode, msg, sizeof(msg));
+    if (rc != SCAL_OK) return scal__why(why, whylen, rc, "cores: %s", msg);
     state->last_smt = true;
     return SCAL_OK;
 }
@@ -191,17 +181,13 @@ static int cores_apply(scal_actuator_state *state, const char *value, struct sca
         if (rc != SCAL_OK) return rc;
     }
     if (strncmp(v, "smt=", 4) == 0) return apply_smt(state, v + 4, why, whylen);
-    char *end = NULL;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || errno != 0 || n <= 0 || v[0] == '+' || v[0] == ' ') {
-        snprintf(why, whylen, "cores: '%s' is neither a CPU count nor smt=on/off", v);
-        return SCAL_EINVAL;
-    }
-    if ((size_t)n > state->ncpus) {
-        snprintf(why, whylen, "cores: %ld CPUs asked for, the machine has %zu", n, state->ncpus);
-        return SCAL_ERANGE;
-    }
+    long n = 0;
+    if (!scal__parse_positive(v, LONG_MAX, &n))
+        return scal__why(why, whylen, SCAL_EINVAL,
+                         "cores: '%s' is neither a CPU count nor smt=on/off", v);
+    if ((size_t)n > state->ncpus)
+        return scal__why(why, whylen, SCAL_ERANGE, "cores: %ld CPUs asked for, the machine has %zu",
+                         n, state->ncpus);
     /* Bring CPUs online before taking others offline so that the machine never runs short. */
     for (size_t i = 0; i < (size_t)n && rc == SCAL_OK; i++)
         rc = set_online(state, state->cpus[i], true, why, whylen);
@@ -216,7 +202,7 @@ static int cores_observe(scal_actuator_state *state, char *out, size_t outlen)
     char why[512], buf[32];
     if (outlen > 0) out[0] = '\0';
     if (state->last_smt) {
-        int rc = sysfs_read(state->root, SMT_REL, buf, sizeof(buf), why, sizeof(why));
+        int rc = scal__sysfs_read(state->root, SMT_REL, buf, sizeof(buf), why, sizeof(why));
         if (rc != SCAL_OK) return rc;
         snprintf(out, outlen, "smt=%s", buf);
         return SCAL_OK;
@@ -241,22 +227,16 @@ static int cores_restore(scal_actuator_state *state, char *why, size_t whylen)
     char msg[1024], cur[32];
     if (!state || !state->saved_valid) return SCAL_OK;
     if (strcmp(state->saved_smt, "on") == 0 || strcmp(state->saved_smt, "off") == 0) {
-        int rc = sysfs_read(state->root, SMT_REL, cur, sizeof(cur), msg, sizeof(msg));
+        int rc = scal__sysfs_read(state->root, SMT_REL, cur, sizeof(cur), msg, sizeof(msg));
         if (rc != SCAL_OK || strcmp(cur, state->saved_smt) != 0)
-            rc = sysfs_write(state->root, SMT_REL, state->saved_smt, msg, sizeof(msg));
-        if (rc != SCAL_OK) {
-            first = rc;
-            snprintf(why, whylen, "cores: %s", msg);
-        }
+            rc = scal__sysfs_write(state->root, SMT_REL, state->saved_smt, msg, sizeof(msg));
+        if (rc != SCAL_OK) first = scal__why(why, whylen, rc, "cores: %s", msg);
     }
     for (int pass = 1; pass >= 0; pass--)
         for (size_t i = 0; i < state->ncpus; i++) {
             if (state->saved_online[i] != pass) continue;
             int rc = set_online(state, state->cpus[i], pass == 1, msg, sizeof(msg));
-            if (rc != SCAL_OK && first == SCAL_OK) {
-                first = rc;
-                snprintf(why, whylen, "%s", msg);
-            }
+            if (rc != SCAL_OK && first == SCAL_OK) first = scal__why(why, whylen, rc, "%s", msg);
         }
     if (first == SCAL_OK) state->saved_valid = false;
     return first;
@@ -274,7 +254,8 @@ static const struct scal_actuator_ops cores_ops = {
 };
 
 static const struct scal_option_desc cores_options[] = {
-    {"sysfs_root", SCAL_OPT_STRING, "/", "root of the sysfs tree (tests point it elsewhere)"},
+    {"sysfs_root", SCAL_OPT_STRING, NULL,
+     "root of the sysfs tree (default: SCAL_SYSFS_ROOT, else /; tests point it elsewhere)"},
     {0},
 };
 

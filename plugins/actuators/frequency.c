@@ -2,11 +2,13 @@
 /* The frequency actuator: sets the CPU clock through cpufreq (userspace governor + setspeed, or a
  * min = max clamp under intel_pstate/amd-pstate) and restores what it saved. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "plugin_util.h"
 #include "scal/plugin.h"
 #include "sysfs_io.h"
 
@@ -40,19 +42,20 @@ static int read_file(scal_actuator_state *s, int cpu, const char *file, char *bu
 {
     char rel[128], msg[512];
     cpufreq_rel(rel, sizeof(rel), cpu, file);
-    int rc = sysfs_read(s->root, rel, buf, len, msg, sizeof(msg));
-    if (rc != SCAL_OK) snprintf(why, whylen, "frequency: %s", msg);
-    return rc;
+    int rc = scal__sysfs_read(s->root, rel, buf, len, msg, sizeof(msg));
+    return rc == SCAL_OK ? SCAL_OK : scal__why(why, whylen, rc, "frequency: %s", msg);
 }
 
 static int read_khz(scal_actuator_state *s, int cpu, const char *file, long *khz, char *why,
                     size_t whylen)
 {
     char rel[128], msg[512];
+    uint64_t v = 0;
     cpufreq_rel(rel, sizeof(rel), cpu, file);
-    int rc = sysfs_read_long(s->root, rel, khz, msg, sizeof(msg));
-    if (rc != SCAL_OK) snprintf(why, whylen, "frequency: %s", msg);
-    return rc;
+    int rc = scal__sysfs_read_u64(s->root, rel, &v, msg, sizeof(msg));
+    if (rc != SCAL_OK) return scal__why(why, whylen, rc, "frequency: %s", msg);
+    *khz = (long)v;
+    return SCAL_OK;
 }
 
 static int write_file(scal_actuator_state *s, int cpu, const char *file, const char *text,
@@ -60,9 +63,8 @@ static int write_file(scal_actuator_state *s, int cpu, const char *file, const c
 {
     char rel[128], msg[512];
     cpufreq_rel(rel, sizeof(rel), cpu, file);
-    int rc = sysfs_write(s->root, rel, text, msg, sizeof(msg));
-    if (rc != SCAL_OK) snprintf(why, whylen, "frequency: %s", msg);
-    return rc;
+    int rc = scal__sysfs_write(s->root, rel, text, msg, sizeof(msg));
+    return rc == SCAL_OK ? SCAL_OK : scal__why(why, whylen, rc, "frequency: %s", msg);
 }
 
 static int write_khz(scal_actuator_state *s, int cpu, const char *file, long khz, char *why,
@@ -111,28 +113,28 @@ static int frequency_init(const struct scal_plugin_env *env, scal_actuator_state
 {
     int rc = SCAL_OK;
     scal_actuator_state *s = calloc(1, sizeof(*s));
-    const char *cpus = sysfs_option(env, "cpus");
-    const char *gov = sysfs_option(env, "governor");
-    if (!s || !(s->root = strdup(sysfs_root_of(env)))) goto nomem;
+    const char *cpus = scal__option(env, "cpus");
+    const char *gov = scal__option(env, "governor");
+    if (!s || !(s->root = strdup(scal__sysfs_root(env)))) goto nomem;
     if (gov && gov[0] != '\0' && !(s->governor = strdup(gov))) goto nomem;
     if (cpus && cpus[0] != '\0') {
         char msg[512];
-        rc = cpulist_parse(cpus, &s->cpus, &s->ncpus, msg, sizeof(msg));
+        rc = scal__cpulist_parse(cpus, &s->cpus, &s->ncpus, msg, sizeof(msg));
         if (rc != SCAL_OK) {
-            snprintf(why, whylen, "frequency: option cpus: %s", msg);
+            rc = scal__why(why, whylen, rc, "frequency: option cpus: %s", msg);
             goto fail;
         }
     } else {
         /* Every CPU with a cpufreq directory; none (or no sysfs at all) is reported by test(). */
         char msg[512];
-        if (sysfs_list_cpus(s->root, "cpufreq", &s->cpus, &s->ncpus, msg, sizeof(msg)) != SCAL_OK)
+        if (scal__sysfs_list_cpus(s->root, "cpufreq", &s->cpus, &s->ncpus, msg, sizeof(msg)) !=
+            SCAL_OK)
             s->ncpus = 0;
     }
     *state = s;
     return SCAL_OK;
 nomem:
-    snprintf(why, whylen, "frequency: out of memory");
-    rc = SCAL_ENOMEM;
+    rc = scal__why(why, whylen, SCAL_ENOMEM, "frequency: out of memory");
 fail:
     frequency_fini(s);
     return rc;
@@ -145,29 +147,27 @@ static int frequency_test(scal_actuator_state *state, char *why, size_t whylen)
     char rel[128], path[4096];
     if (state->ncpus == 0) {
         cpufreq_rel(rel, sizeof(rel), 0, NULL);
-        sysfs_path(state->root, rel, path, sizeof(path));
-        snprintf(why, whylen, "frequency: no cpufreq: %s does not exist", path);
-        return SCAL_EUNAVAIL;
+        scal__sysfs_path(state->root, rel, path, sizeof(path));
+        return scal__why(why, whylen, SCAL_EUNAVAIL, "frequency: no cpufreq: %s does not exist",
+                         path);
     }
     for (size_t i = 0; i < state->ncpus; i++) {
         int cpu = state->cpus[i];
         cpufreq_rel(rel, sizeof(rel), cpu, NULL);
-        sysfs_path(state->root, rel, path, sizeof(path));
-        if (access(path, F_OK) != 0) {
-            snprintf(why, whylen, "frequency: no cpufreq: %s does not exist", path);
-            return SCAL_EUNAVAIL;
-        }
+        scal__sysfs_path(state->root, rel, path, sizeof(path));
+        if (access(path, F_OK) != 0)
+            return scal__why(why, whylen, SCAL_EUNAVAIL, "frequency: no cpufreq: %s does not exist",
+                             path);
         /* scaling_setspeed only matters where the userspace governor is offered. */
         size_t nfiles = sizeof(writable) / sizeof(writable[0]) - !has_userspace(state, cpu);
         for (size_t k = 0; k < nfiles; k++) {
             cpufreq_rel(rel, sizeof(rel), cpu, writable[k]);
-            sysfs_path(state->root, rel, path, sizeof(path));
+            scal__sysfs_path(state->root, rel, path, sizeof(path));
             if (access(path, W_OK) == 0) continue;
             char msg[4200];
-            int rc = sysfs_unwritable(path, errno, msg, sizeof(msg));
-            snprintf(why, whylen, "frequency: %s%s",
-                     rc == SCAL_EUNAVAIL ? "no cpufreq control: " : "", msg);
-            return rc;
+            int rc = scal__sysfs_unwritable(path, errno, msg, sizeof(msg));
+            return scal__why(why, whylen, rc, "frequency: %s%s",
+                             rc == SCAL_EUNAVAIL ? "no cpufreq control: " : "", msg);
         }
     }
     return SCAL_OK;
@@ -181,8 +181,7 @@ static int frequency_save(scal_actuator_state *state, char *why, size_t whylen)
     if (state->ncpus == 0) return frequency_test(state, why, whylen);
     saved = calloc(state->ncpus, sizeof(*saved));
     if (!saved) {
-        snprintf(why, whylen, "frequency: out of memory");
-        rc = SCAL_ENOMEM;
+        rc = scal__why(why, whylen, SCAL_ENOMEM, "frequency: out of memory");
         goto out;
     }
     for (size_t i = 0; i < state->ncpus; i++) {
@@ -219,22 +218,17 @@ static int frequency_apply(scal_actuator_state *state, const char *value,
         if (rc != SCAL_OK) return rc;
     }
     if (v[0] == '\0') {
-        if (!state->governor) {
-            snprintf(why, whylen, "frequency: an empty value needs the governor option");
-            return SCAL_EINVAL;
-        }
+        if (!state->governor)
+            return scal__why(why, whylen, SCAL_EINVAL,
+                             "frequency: an empty value needs the governor option");
         for (size_t i = 0; i < state->ncpus && rc == SCAL_OK; i++)
             rc =
                 write_file(state, state->cpus[i], "scaling_governor", state->governor, why, whylen);
         return rc;
     }
-    char *end = NULL;
-    errno = 0;
-    long khz = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || errno != 0 || khz <= 0 || v[0] == '+' || v[0] == ' ') {
-        snprintf(why, whylen, "frequency: '%s' is not a frequency in kHz", v);
-        return SCAL_EINVAL;
-    }
+    long khz = 0;
+    if (!scal__parse_positive(v, LONG_MAX, &khz))
+        return scal__why(why, whylen, SCAL_EINVAL, "frequency: '%s' is not a frequency in kHz", v);
     /* Check every CPU's range before changing any. */
     for (size_t i = 0; i < state->ncpus; i++) {
         int cpu = state->cpus[i];
@@ -242,13 +236,11 @@ static int frequency_apply(scal_actuator_state *state, const char *value,
         rc = read_khz(state, cpu, "cpuinfo_min_freq", &lo, why, whylen);
         if (rc == SCAL_OK) rc = read_khz(state, cpu, "cpuinfo_max_freq", &hi, why, whylen);
         if (rc != SCAL_OK) return rc;
-        if (khz < lo || khz > hi) {
-            snprintf(why, whylen,
-                     "frequency: %ld kHz is outside cpu%d's range %ld..%ld kHz "
-                     "(cpuinfo_min_freq..cpuinfo_max_freq)",
-                     khz, cpu, lo, hi);
-            return SCAL_ERANGE;
-        }
+        if (khz < lo || khz > hi)
+            return scal__why(why, whylen, SCAL_ERANGE,
+                             "frequency: %ld kHz is outside cpu%d's range %ld..%ld kHz "
+                             "(cpuinfo_min_freq..cpuinfo_max_freq)",
+                             khz, cpu, lo, hi);
     }
     for (size_t i = 0; i < state->ncpus && rc == SCAL_OK; i++) {
         int cpu = state->cpus[i];
@@ -302,10 +294,7 @@ static int frequency_restore(scal_actuator_state *state, char *why, size_t whyle
         if (rc == SCAL_OK) rc = set_minmax(state, cpu, c->min, c->max, msg, sizeof(msg));
         if (rc == SCAL_OK && c->has_setspeed)
             rc = write_file(state, cpu, "scaling_setspeed", c->setspeed, msg, sizeof(msg));
-        if (rc != SCAL_OK && first == SCAL_OK) {
-            first = rc;
-            snprintf(why, whylen, "%s", msg);
-        }
+        if (rc != SCAL_OK && first == SCAL_OK) first = scal__why(why, whylen, rc, "%s", msg);
     }
     if (first == SCAL_OK) state->saved_valid = false;
     return first;
@@ -336,7 +325,8 @@ static const struct scal_option_desc frequency_options[] = {
     {"cpus", SCAL_OPT_LIST, NULL, "CPU list to act on (default: every CPU with cpufreq)"},
     {"governor", SCAL_OPT_STRING, NULL,
      "governor to set (clamp mode, or alone with an empty value), e.g. performance"},
-    {"sysfs_root", SCAL_OPT_STRING, "/", "root of the sysfs tree (tests point it elsewhere)"},
+    {"sysfs_root", SCAL_OPT_STRING, NULL,
+     "root of the sysfs tree (default: SCAL_SYSFS_ROOT, else /; tests point it elsewhere)"},
     {0},
 };
 

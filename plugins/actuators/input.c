@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_util.h"
 #include "scal/plugin.h"
-#include "sysfs_io.h"
 
 struct scal_actuator_state {
     char *env_name; /* option env, NULL when unset */
@@ -19,30 +19,19 @@ static int input_init(const struct scal_plugin_env *env, scal_actuator_state **s
                       size_t whylen)
 {
     scal_actuator_state *s = calloc(1, sizeof(*s));
-    const char *name = sysfs_option(env, "env");
+    const char *name = scal__option(env, "env");
     if (!s) goto nomem;
     if (name && name[0] != '\0') {
         s->env_name = strdup(name);
         if (!s->env_name) goto nomem;
     }
-    s->append = sysfs_truthy(sysfs_option(env, "append"));
+    s->append = scal__truthy(scal__option(env, "append"));
     *state = s;
     return SCAL_OK;
 nomem:
     if (s) free(s->env_name);
     free(s);
-    snprintf(why, whylen, "input: out of memory");
-    return SCAL_ENOMEM;
-}
-
-static int input_test(scal_actuator_state *state, char *why, size_t whylen)
-{
-    return SCAL_OK;
-}
-
-static int input_save(scal_actuator_state *state, char *why, size_t whylen)
-{
-    return SCAL_OK; /* changes only the launch */
+    return scal__why(why, whylen, SCAL_ENOMEM, "input: out of memory");
 }
 
 /* Appends the value's whitespace-separated words as arguments. */
@@ -53,8 +42,7 @@ static int append_words(const char *value, struct scal_launch *launch, char *why
     size_t n = 0;
     int rc = SCAL_OK;
     if (!copy || !words) {
-        snprintf(why, whylen, "input: out of memory");
-        rc = SCAL_ENOMEM;
+        rc = scal__why(why, whylen, SCAL_ENOMEM, "input: out of memory");
         goto out;
     }
     for (char *p = copy; *p;) {
@@ -67,7 +55,8 @@ static int append_words(const char *value, struct scal_launch *launch, char *why
     }
     if (n > 0) {
         rc = launch->append_args(launch, words, n);
-        if (rc != SCAL_OK) snprintf(why, whylen, "input: cannot append the arguments '%s'", value);
+        if (rc != SCAL_OK)
+            rc = scal__why(why, whylen, rc, "input: cannot append the arguments '%s'", value);
     }
 out:
     free(words);
@@ -79,31 +68,23 @@ static int input_apply(scal_actuator_state *state, const char *value, struct sca
                        char *why, size_t whylen)
 {
     const char *v = value ? value : "";
-    if (!launch) {
-        snprintf(why, whylen, "input: needs a launch to set the input '%s'", v);
-        return SCAL_EINVAL;
-    }
+    if (!launch)
+        return scal__why(why, whylen, SCAL_EINVAL, "input: needs a launch to set the input '%s'",
+                         v);
     int rc = launch->set_placeholder(launch, "input", v);
-    if (rc != SCAL_OK) {
-        snprintf(why, whylen, "input: cannot set placeholder {input}='%s'", v);
-        return rc;
-    }
+    if (rc != SCAL_OK)
+        return scal__why(why, whylen, rc, "input: cannot set placeholder {input}='%s'", v);
     if (state->env_name) {
         rc = launch->set_env(launch, state->env_name, v);
-        if (rc != SCAL_OK) {
-            snprintf(why, whylen, "input: cannot set %s='%s'", state->env_name, v);
-            return rc;
-        }
+        if (rc != SCAL_OK)
+            return scal__why(why, whylen, rc, "input: cannot set %s='%s'", state->env_name, v);
     }
     if (state->append) {
         rc = append_words(v, launch, why, whylen);
         if (rc != SCAL_OK) return rc;
     }
     char *copy = strdup(v);
-    if (!copy) {
-        snprintf(why, whylen, "input: out of memory");
-        return SCAL_ENOMEM;
-    }
+    if (!copy) return scal__why(why, whylen, SCAL_ENOMEM, "input: out of memory");
     free(state->value);
     state->value = copy;
     return SCAL_OK;
@@ -112,11 +93,6 @@ static int input_apply(scal_actuator_state *state, const char *value, struct sca
 static int input_observe(scal_actuator_state *state, char *out, size_t outlen)
 {
     snprintf(out, outlen, "%s", state->value ? state->value : "");
-    return SCAL_OK;
-}
-
-static int input_restore(scal_actuator_state *state, char *why, size_t whylen)
-{
     return SCAL_OK;
 }
 
@@ -131,11 +107,8 @@ static void input_fini(scal_actuator_state *state)
 static const struct scal_actuator_ops input_ops = {
     .struct_size = sizeof(struct scal_actuator_ops),
     .init = input_init,
-    .test = input_test,
-    .save = input_save,
-    .apply = input_apply,
+    .apply = input_apply, /* changes only the launch: test, save and restore are the host's */
     .observe = input_observe,
-    .restore = input_restore,
     .fini = input_fini,
 };
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* The threads actuator: a run's thread count as OMP_NUM_THREADS and the {threads} placeholder. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "plugin_util.h"
 #include "scal/plugin.h"
 
 struct scal_actuator_state {
@@ -15,52 +14,29 @@ static int threads_init(const struct scal_plugin_env *env, scal_actuator_state *
                         size_t whylen)
 {
     scal_actuator_state *s = calloc(1, sizeof(*s));
-    if (!s) {
-        snprintf(why, whylen, "threads: out of memory");
-        return SCAL_ENOMEM;
-    }
+    if (!s) return scal__why(why, whylen, SCAL_ENOMEM, "threads: out of memory");
     *state = s;
     return SCAL_OK;
-}
-
-static int threads_test(scal_actuator_state *state, char *why, size_t whylen)
-{
-    return SCAL_OK;
-}
-
-static int threads_save(scal_actuator_state *state, char *why, size_t whylen)
-{
-    return SCAL_OK; /* changes only the launch: nothing on the machine to save */
 }
 
 static int threads_apply(scal_actuator_state *state, const char *value, struct scal_launch *launch,
                          char *why, size_t whylen)
 {
     const char *v = value ? value : "";
-    char *end = NULL;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || errno != 0 || n <= 0 || n > 1000000 || v[0] == '+' ||
-        v[0] == ' ') {
-        snprintf(why, whylen, "threads: '%s' is not a positive integer", v);
-        return SCAL_EINVAL;
-    }
-    if (!launch) {
-        snprintf(why, whylen, "threads: needs a launch to set OMP_NUM_THREADS");
-        return SCAL_EINVAL;
-    }
+    long n = 0;
+    if (!scal__parse_positive(v, 1000000, &n))
+        return scal__why(why, whylen, SCAL_EINVAL, "threads: '%s' is not a positive integer", v);
+    if (!launch)
+        return scal__why(why, whylen, SCAL_EINVAL,
+                         "threads: needs a launch to set OMP_NUM_THREADS");
     char text[32];
     snprintf(text, sizeof(text), "%ld", n);
     int rc = launch->set_env(launch, "OMP_NUM_THREADS", text);
-    if (rc != SCAL_OK) {
-        snprintf(why, whylen, "threads: cannot set OMP_NUM_THREADS=%s", text);
-        return rc;
-    }
+    if (rc != SCAL_OK)
+        return scal__why(why, whylen, rc, "threads: cannot set OMP_NUM_THREADS=%s", text);
     rc = launch->set_placeholder(launch, "threads", text);
-    if (rc != SCAL_OK) {
-        snprintf(why, whylen, "threads: cannot set placeholder {threads}=%s", text);
-        return rc;
-    }
+    if (rc != SCAL_OK)
+        return scal__why(why, whylen, rc, "threads: cannot set placeholder {threads}=%s", text);
     snprintf(state->value, sizeof(state->value), "%s", text);
     return SCAL_OK;
 }
@@ -68,11 +44,6 @@ static int threads_apply(scal_actuator_state *state, const char *value, struct s
 static int threads_observe(scal_actuator_state *state, char *out, size_t outlen)
 {
     snprintf(out, outlen, "%s", state->value);
-    return SCAL_OK;
-}
-
-static int threads_restore(scal_actuator_state *state, char *why, size_t whylen)
-{
     return SCAL_OK;
 }
 
@@ -84,11 +55,8 @@ static void threads_fini(scal_actuator_state *state)
 static const struct scal_actuator_ops threads_ops = {
     .struct_size = sizeof(struct scal_actuator_ops),
     .init = threads_init,
-    .test = threads_test,
-    .save = threads_save,
-    .apply = threads_apply,
+    .apply = threads_apply, /* changes only the launch: test, save and restore are the host's */
     .observe = threads_observe,
-    .restore = threads_restore,
     .fini = threads_fini,
 };
 

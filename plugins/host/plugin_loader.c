@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Locates libscal_<name>.so in the plugin search path, loads it and checks its descriptor against
-// this host's ABI; every failure names the file, the symbol and the reason.
+// Locates libscal_<name>.so in the plugin search path, loads it, checks its descriptor and
+// operation table against this host's ABI (version and struct_size) and fills the defaults of
+// optional operations; every failure names the file, the symbol and the reason.
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
@@ -17,6 +18,9 @@
 
 #ifndef SCAL_PLUGIN_INSTALL_FULL_DIR
 #define SCAL_PLUGIN_INSTALL_FULL_DIR "/usr/local/lib/scal/plugins"
+#endif
+#ifndef SCAL_PLUGIN_INSTALL_REL_DIR
+#define SCAL_PLUGIN_INSTALL_REL_DIR "lib/scal/plugins"
 #endif
 
 static void append_dir(char *out, size_t len, const char *dir)
@@ -45,18 +49,25 @@ static void append_relative(char *out, size_t len, const char *file)
     append_dir(out, len, cand);
     snprintf(cand, sizeof(cand), "%s/../lib/scal/plugins", dir);
     append_dir(out, len, cand);
+    /* a relocated install whose libdir is not lib/ (lib64, lib/<multiarch>) */
+    snprintf(cand, sizeof(cand), "%s/../%s", dir, SCAL_PLUGIN_INSTALL_REL_DIR);
+    append_dir(out, len, cand);
 }
 
-void scal_plugin_search_path(char *out, size_t len)
+static void append_list(char *out, size_t len, const char *list)
+{
+    if (!list) return;
+    char *copy = strdup(list), *save = NULL;
+    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
+        append_dir(out, len, d);
+    free(copy);
+}
+
+void scal_plugin_search_path(char *out, size_t len, const char *extra)
 {
     out[0] = 0;
-    const char *user = getenv("SCAL_PLUGIN_PATH");
-    if (user) {
-        char *copy = strdup(user), *save = NULL;
-        for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
-            append_dir(out, len, d);
-        free(copy);
-    }
+    append_list(out, len, getenv("SCAL_PLUGIN_PATH"));
+    append_list(out, len, extra);
     Dl_info self;
     if (dladdr((void *)scal_plugin_search_path, &self) && self.dli_fname &&
         strchr(self.dli_fname, '/'))
@@ -70,10 +81,11 @@ void scal_plugin_search_path(char *out, size_t len)
     append_dir(out, len, SCAL_PLUGIN_INSTALL_FULL_DIR);
 }
 
-int scal_plugin_foreach_file(int (*fn)(const char *path, const char *name, void *arg), void *arg)
+int scal_plugin_foreach_file(const char *extra,
+                             int (*fn)(const char *path, const char *name, void *arg), void *arg)
 {
     char dirs[8192], seen[8192] = ",";
-    scal_plugin_search_path(dirs, sizeof(dirs));
+    scal_plugin_search_path(dirs, sizeof(dirs), extra);
     char *save = NULL;
     for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
         DIR *dh = opendir(d);
@@ -89,9 +101,9 @@ int scal_plugin_foreach_file(int (*fn)(const char *path, const char *name, void 
                 fl - 11 < sizeof(name)) {
                 snprintf(name, sizeof(name), "%.*s", (int)(fl - 11), f + 8);
                 snprintf(key, sizeof(key), ",%s,", name);
-                if (!strstr(seen, key) && strlen(seen) + strlen(name) + 2 < sizeof(seen)) {
-                    strcat(seen, name);
-                    strcat(seen, ",");
+                size_t used = strlen(seen);
+                if (!strstr(seen, key) && used + strlen(name) + 2 < sizeof(seen)) {
+                    snprintf(seen + used, sizeof(seen) - used, "%s,", name);
                     snprintf(path, sizeof(path), "%s/%s", d, f);
                     if (fn(path, name, arg)) {
                         for (; i < n; i++)
@@ -111,7 +123,7 @@ int scal_plugin_foreach_file(int (*fn)(const char *path, const char *name, void 
 static int find_by_name(const char *name, char *path, size_t len, char *why, size_t whylen)
 {
     char dirs[8192];
-    scal_plugin_search_path(dirs, sizeof(dirs));
+    scal_plugin_search_path(dirs, sizeof(dirs), NULL);
     char *save = NULL;
     char copy[8192];
     snprintf(copy, sizeof(copy), "%s", dirs);
@@ -140,12 +152,123 @@ static const char *kind_name(int kind)
     }
 }
 
-/* The descriptor must be of this ABI major and carry the operations its kind needs. */
-static int check_descriptor(const struct scal_plugin_desc *d, const char *path, int want, char *why,
-                            size_t whylen)
+/* ---- Defaults of optional operations: the only place they are decided. ---- */
+
+static int sensor_no_read(scal_sensor_state *state, double *values)
 {
+    return SCAL_EUNAVAIL;
+}
+
+static int sensor_no_thread_init(scal_sensor_state *state, scal_sensor_thread **thread, char *why,
+                                 size_t whylen)
+{
+    *thread = NULL; /* no per-thread state: thread_read gets NULL */
+    return SCAL_OK;
+}
+
+static int sensor_no_thread_read(scal_sensor_state *state, scal_sensor_thread *thread,
+                                 double *values)
+{
+    return SCAL_EUNAVAIL;
+}
+
+static void sensor_no_thread_fini(scal_sensor_state *state, scal_sensor_thread *thread) {}
+
+static void sensor_no_fini(scal_sensor_state *state) {}
+
+/* test, save, restore: an actuator that changes only the launch has nothing to check, save or
+ * put back. */
+static int actuator_nothing(scal_actuator_state *state, char *why, size_t whylen)
+{
+    return SCAL_OK;
+}
+
+static int actuator_no_observe(scal_actuator_state *state, char *out, size_t outlen)
+{
+    if (outlen) out[0] = '\0';
+    return SCAL_EUNAVAIL;
+}
+
+static void actuator_no_fini(scal_actuator_state *state) {}
+
+/* Copies a plugin's table of src_size bytes into the host's full-size one: members the plugin was
+ * built without stay zero (a larger, newer table is cut to what this host knows). */
+static void copy_table(void *dst, size_t dst_size, const void *src, uint32_t src_size)
+{
+    memset(dst, 0, dst_size);
+    memcpy(dst, src, src_size < dst_size ? src_size : dst_size);
+}
+
+static void default_sensor(struct scal_sensor_ops *o)
+{
+    if (!o->read) {
+        o->read = sensor_no_read;
+        o->timing &= ~(uint32_t)(SCAL_SENSOR_RUN | SCAL_SENSOR_SAMPLED);
+    }
+    if (!o->thread_read) {
+        o->thread_read = sensor_no_thread_read;
+        o->timing &= ~(uint32_t)SCAL_SENSOR_REGION;
+    }
+    if (!o->thread_init) o->thread_init = sensor_no_thread_init;
+    if (!o->thread_fini) o->thread_fini = sensor_no_thread_fini;
+    if (!o->fini) o->fini = sensor_no_fini;
+}
+
+static void default_actuator(struct scal_actuator_ops *o)
+{
+    if (!o->test) o->test = actuator_nothing;
+    if (!o->save) o->save = actuator_nothing;
+    if (!o->restore) o->restore = actuator_nothing;
+    if (!o->observe) o->observe = actuator_no_observe;
+    if (!o->fini) o->fini = actuator_no_fini;
+}
+
+/* ---- Checks ---- */
+
+#define END_OF(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
+
+/* What a kind needs: the descriptor member holding its table, the table's size here, the least
+ * struct_size that still holds the required operations, and their names for messages. */
+struct kind_rule {
+    size_t desc_end;  /* the descriptor must reach this far */
+    size_t ops_size;  /* sizeof the host's table */
+    size_t ops_least; /* a table must reach this far */
+    const char *member, *required;
+};
+
+static bool rule_of(int kind, struct kind_rule *r)
+{
+    switch (kind) {
+    case SCAL_PLUGIN_SENSOR:
+        *r = (struct kind_rule){
+            END_OF(struct scal_plugin_desc, sensor), sizeof(struct scal_sensor_ops),
+            END_OF(struct scal_sensor_ops, metrics), "sensor", "init and metrics"};
+        return true;
+    case SCAL_PLUGIN_ACTUATOR:
+        *r = (struct kind_rule){
+            END_OF(struct scal_plugin_desc, actuator), sizeof(struct scal_actuator_ops),
+            END_OF(struct scal_actuator_ops, apply), "actuator", "init and apply"};
+        return true;
+    case SCAL_PLUGIN_POSTPROC:
+        *r = (struct kind_rule){END_OF(struct scal_plugin_desc, postproc),
+                                sizeof(struct scal_postproc_ops),
+                                END_OF(struct scal_postproc_ops, run), "postproc", "run"};
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The descriptor must be of this ABI major, large enough for its kind, of the kind wanted, and its
+ * operation table large enough for the required operations, which must be set. On success
+ * p->desc_copy and p->ops_copy hold the host's view with defaults filled in. */
+static int take_descriptor(struct scal_loaded_plugin *p, const struct scal_plugin_desc *d, int want,
+                           char *why, size_t whylen)
+{
+    const char *path = p->path, *sym = SCAL_PLUGIN_ENTRY_NAME;
+    struct kind_rule r;
     if (!d) {
-        snprintf(why, whylen, "'%s': %s() returned no descriptor", path, SCAL_PLUGIN_ENTRY_NAME);
+        snprintf(why, whylen, "'%s': %s() returned no descriptor", path, sym);
         return SCAL_EABI;
     }
     if ((d->abi_version >> 16) != SCAL_PLUGIN_ABI_MAJOR) {
@@ -154,9 +277,15 @@ static int check_descriptor(const struct scal_plugin_desc *d, const char *path, 
                  SCAL_PLUGIN_ABI_MINOR);
         return SCAL_EABI;
     }
-    if (d->struct_size < offsetof(struct scal_plugin_desc, postproc) || !d->name || !*d->name) {
-        snprintf(why, whylen, "'%s': descriptor too small (%u bytes) or without a name", path,
-                 d->struct_size);
+    if (d->struct_size < END_OF(struct scal_plugin_desc, kind) || !d->name || !*d->name) {
+        snprintf(why, whylen, "'%s': %s() descriptor too small (%u bytes) or without a name", path,
+                 sym, d->struct_size);
+        return SCAL_EABI;
+    }
+    p->kind = (int)d->kind;
+    if (!rule_of((int)d->kind, &r)) {
+        snprintf(why, whylen, "'%s': plugin '%s' has an unknown kind %d", path, d->name,
+                 (int)d->kind);
         return SCAL_EABI;
     }
     if (want && (int)d->kind != want) {
@@ -164,18 +293,65 @@ static int check_descriptor(const struct scal_plugin_desc *d, const char *path, 
                  kind_name(d->kind), kind_name(want));
         return SCAL_EINVAL;
     }
-    bool ok = d->kind == SCAL_PLUGIN_SENSOR ? d->sensor && d->sensor->init && d->sensor->metrics
-              : d->kind == SCAL_PLUGIN_ACTUATOR
-                  ? d->actuator && d->actuator->init && d->actuator->apply && d->actuator->restore
-                  : d->kind == SCAL_PLUGIN_POSTPROC;
-    if (!ok) {
+    if (d->struct_size < r.desc_end) {
         snprintf(why, whylen,
-                 "'%s': %s plugin '%s' lacks required operations (init/metrics or "
-                 "init/apply/restore)",
-                 path, kind_name(d->kind), d->name);
+                 "'%s': %s() descriptor of %s plugin '%s' is %u bytes, too small to hold its "
+                 "operation table (%zu bytes at least)",
+                 path, sym, kind_name(d->kind), d->name, d->struct_size, r.desc_end);
         return SCAL_EABI;
     }
+    copy_table(&p->desc_copy, sizeof(p->desc_copy), d, d->struct_size);
+    p->desc_copy.struct_size = sizeof(p->desc_copy);
+    const void *table = d->kind == SCAL_PLUGIN_SENSOR     ? (const void *)d->sensor
+                        : d->kind == SCAL_PLUGIN_ACTUATOR ? (const void *)d->actuator
+                                                          : (const void *)d->postproc;
+    uint32_t size = table ? *(const uint32_t *)table : 0;
+    if (!table || size < r.ops_least) {
+        snprintf(why, whylen,
+                 "'%s': %s()->%s operation table of plugin '%s' is %s%u bytes: too small to "
+                 "hold %s (%zu bytes at least)",
+                 path, sym, r.member, d->name, table ? "" : "missing, ", size, r.required,
+                 r.ops_least);
+        return SCAL_EABI;
+    }
+    copy_table(&p->ops_copy, r.ops_size, table, size);
+    memcpy(&p->ops_copy, &(uint32_t){(uint32_t)r.ops_size}, sizeof(uint32_t)); /* struct_size */
+    bool complete = true;
+    if (d->kind == SCAL_PLUGIN_SENSOR) {
+        complete = p->ops_copy.sensor.init && p->ops_copy.sensor.metrics;
+        default_sensor(&p->ops_copy.sensor);
+        p->desc_copy.sensor = &p->ops_copy.sensor;
+    } else if (d->kind == SCAL_PLUGIN_ACTUATOR) {
+        complete = p->ops_copy.actuator.init && p->ops_copy.actuator.apply;
+        default_actuator(&p->ops_copy.actuator);
+        p->desc_copy.actuator = &p->ops_copy.actuator;
+    } else {
+        const struct scal_postproc_ops *o = &p->ops_copy.postproc;
+        complete = o->run && (o->stage == SCAL_PP_ANALYSIS || o->stage == SCAL_PP_OUTPUT);
+        p->desc_copy.postproc = &p->ops_copy.postproc;
+    }
+    if (!complete) {
+        snprintf(why, whylen, "'%s': %s plugin '%s' lacks required operations (%s%s)", path,
+                 kind_name(d->kind), d->name, r.required,
+                 d->kind == SCAL_PLUGIN_POSTPROC ? ", stage analysis or output" : "");
+        return SCAL_EABI;
+    }
+    p->desc = &p->desc_copy;
     return SCAL_OK;
+}
+
+/* The one sysfs-root rule: the plugin's own sysfs_root option when set by the user (environment
+ * or setting, not its default), else $SCAL_SYSFS_ROOT, else "/". */
+static void resolve_sysfs_root(struct scal_loaded_plugin *p)
+{
+    const char *own = NULL, *global = getenv("SCAL_SYSFS_ROOT");
+    for (size_t i = 0; i < p->options.count; i++)
+        if (!strcmp(p->options.descs[i].name, "sysfs_root") && p->options.explicit_v[i])
+            own = p->options.values[i];
+    snprintf(p->sysfs_root, sizeof(p->sysfs_root), "%s",
+             own && *own         ? own
+             : global && *global ? global
+                                 : "/");
 }
 
 int scal_plugin_load(const char *name_or_path, int want, const char *const *settings,
@@ -187,6 +363,7 @@ int scal_plugin_load(const char *name_or_path, int want, const char *const *sett
         snprintf(why, whylen, "empty plugin name");
         return SCAL_EINVAL;
     }
+    snprintf(p->name, sizeof(p->name), "%s", name_or_path);
     if (strchr(name_or_path, '/')) {
         snprintf(p->path, sizeof(p->path), "%s", name_or_path);
         if (access(p->path, F_OK) != 0) {
@@ -210,27 +387,12 @@ int scal_plugin_load(const char *name_or_path, int want, const char *const *sett
         rc = SCAL_ENOSYM;
         goto fail;
     }
-    p->desc = entry();
-    rc = check_descriptor(p->desc, p->path, want, why, whylen);
+    rc = take_descriptor(p, entry(), want, why, whylen);
     if (rc < 0) goto fail;
     snprintf(p->name, sizeof(p->name), "%s", p->desc->name);
     rc = scal_plugin_options_resolve(p, settings, nsettings, why, whylen);
     if (rc < 0) goto fail;
-    const char *root = scal_plugin_option(&p->options, "sysfs_root");
-    const char *global = getenv("SCAL_SYSFS_ROOT");
-    /* an explicit per-plugin root wins over SCAL_SYSFS_ROOT, which wins over the default "/" */
-    char env[256];
-    snprintf(env, sizeof(env), "SCAL_%s_SYSFS_ROOT", p->name);
-    for (char *c = env; *c; c++)
-        if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 'a' + 'A');
-    bool explicit_root = getenv(env) != NULL;
-    for (size_t k = 0; k < nsettings; k++)
-        if (!strncmp(settings[k], "sysfs_root=", 11)) explicit_root = true;
-    snprintf(p->sysfs_root, sizeof(p->sysfs_root), "%s",
-             explicit_root && root ? root
-             : global && *global   ? global
-             : root                ? root
-                                   : "/");
+    resolve_sysfs_root(p);
     p->env.struct_size = sizeof(p->env);
     p->env.options = &p->options;
     p->env.get_option = scal_plugin_option;
@@ -246,8 +408,8 @@ fail:
 void scal_plugin_unload(struct scal_loaded_plugin *p)
 {
     scal_plugin_options_free(&p->options);
-    /* Plugins stay mapped: libraries they pull in (PAPI) may keep process-wide state and exit
-     * handlers; unloading them under those is the classic dlclose crash. */
+    /* Plugins stay mapped: libraries they pull in (PAPI, cairo, fontconfig) may keep process-wide
+     * state and exit handlers; unloading them under those is the classic dlclose crash. */
     p->handle = NULL;
     p->desc = NULL;
 }

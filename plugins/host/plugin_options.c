@@ -23,7 +23,9 @@ void scal_plugin_options_free(struct scal_options *opts)
     for (size_t i = 0; opts->values && i < opts->count; i++)
         free(opts->values[i]);
     free(opts->values);
+    free(opts->explicit_v);
     opts->values = NULL;
+    opts->explicit_v = NULL;
     opts->count = 0;
 }
 
@@ -107,14 +109,20 @@ int scal_plugin_options_resolve(struct scal_loaded_plugin *p, const char *const 
     while (d && d[o->count].name)
         o->count++;
     o->values = calloc(o->count ? o->count : 1, sizeof(*o->values));
-    if (!o->values) return SCAL_ENOMEM;
+    o->explicit_v = calloc(o->count ? o->count : 1, sizeof(*o->explicit_v));
+    if (!o->values || !o->explicit_v) {
+        scal_plugin_options_free(o);
+        snprintf(why, whylen, "plugin '%s': out of memory for its options", p->desc->name);
+        return SCAL_ENOMEM;
+    }
     char env[256];
     for (size_t i = 0; i < o->count && rc == SCAL_OK; i++) {
         scal_plugin_option_env_name(env, sizeof(env), p->desc->name, d[i].name);
         const char *v = getenv(env);
-        if (v)
+        if (v) {
             rc = set_value(o, i, v, env, p->desc->name, why, whylen);
-        else if (d[i].default_value)
+            o->explicit_v[i] = true;
+        } else if (d[i].default_value)
             rc = set_value(o, i, d[i].default_value, "its default", p->desc->name, why, whylen);
     }
     for (size_t k = 0; k < nsettings && rc == SCAL_OK; k++) {
@@ -134,7 +142,17 @@ int scal_plugin_options_resolve(struct scal_loaded_plugin *p, const char *const 
             break;
         }
         rc = set_value(o, i, eq + 1, "the command line", p->desc->name, why, whylen);
+        o->explicit_v[i] = true;
     }
     if (rc < 0) scal_plugin_options_free(o);
     return rc;
+}
+
+size_t scal_plugin_settings_for(const char *const *opts, size_t nopts, const char *plugin,
+                                const char **out, size_t max)
+{
+    size_t n = 0, plen = strlen(plugin);
+    for (size_t i = 0; i < nopts && n < max; i++)
+        if (!strncmp(opts[i], plugin, plen) && opts[i][plen] == '.') out[n++] = opts[i] + plen + 1;
+    return n;
 }

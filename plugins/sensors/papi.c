@@ -30,6 +30,7 @@
 
 #include <papi.h>
 
+#include "plugin_util.h"
 #include "scal/plugin.h"
 
 #define PAPI_SENSOR_MAX_EVENTS 32
@@ -173,12 +174,11 @@ static void papi_fini(scal_sensor_state *s)
 static int papi_init(const struct scal_plugin_env *env, scal_sensor_state **state, char *why,
                      size_t whylen)
 {
-    int rc = 0;
+    int rc = SCAL_OK;
     char *list = NULL;
     struct scal_sensor_state *s = calloc(1, sizeof(*s));
     if (!s) {
-        snprintf(why, whylen, "out of memory");
-        return SCAL_ENOMEM;
+        return scal__why(why, whylen, SCAL_ENOMEM, "out of memory");
     }
     s->run_set = PAPI_NULL;
     s->init_thread = pthread_self();
@@ -187,16 +187,15 @@ static int papi_init(const struct scal_plugin_env *env, scal_sensor_state **stat
 
     const char *events = env->get_option ? env->get_option(env->options, "events") : NULL;
     if (!events || !events[0]) {
-        snprintf(why, whylen, "no events given (option events, e.g. PAPI_TOT_INS)");
-        rc = SCAL_EINVAL;
+        rc = scal__why(why, whylen, SCAL_EINVAL,
+                       "no events given (option events, e.g. PAPI_TOT_INS)");
         goto fail;
     }
     if (PAPI_is_initialized() == PAPI_NOT_INITED) {
         int v = PAPI_library_init(PAPI_VER_CURRENT);
         if (v != PAPI_VER_CURRENT) {
-            snprintf(why, whylen, "PAPI_library_init: %s",
-                     v > 0 ? "header and library versions differ" : PAPI_strerror(v));
-            rc = SCAL_EUNAVAIL;
+            rc = scal__why(why, whylen, SCAL_EUNAVAIL, "PAPI_library_init: %s",
+                           v > 0 ? "header and library versions differ" : PAPI_strerror(v));
             goto fail;
         }
         s->own_library = true;
@@ -205,21 +204,18 @@ static int papi_init(const struct scal_plugin_env *env, scal_sensor_state **stat
     if (prc != PAPI_OK && !s->own_library)
         prc = PAPI_OK; // the program set up PAPI's thread support itself
     if (prc != PAPI_OK) {
-        snprintf(why, whylen, "PAPI_thread_init: %s", PAPI_strerror(prc));
-        rc = SCAL_EUNAVAIL;
+        rc = scal__why(why, whylen, SCAL_EUNAVAIL, "PAPI_thread_init: %s", PAPI_strerror(prc));
         goto fail;
     }
     prc = PAPI_create_eventset(&s->run_set);
     if (prc != PAPI_OK) {
-        snprintf(why, whylen, "PAPI_create_eventset: %s", PAPI_strerror(prc));
-        rc = SCAL_EUNAVAIL;
+        rc = scal__why(why, whylen, SCAL_EUNAVAIL, "PAPI_create_eventset: %s", PAPI_strerror(prc));
         goto fail;
     }
 
     list = strdup(events);
     if (!list) {
-        snprintf(why, whylen, "out of memory");
-        rc = SCAL_ENOMEM;
+        rc = scal__why(why, whylen, SCAL_ENOMEM, "out of memory");
         goto fail;
     }
     char *save = NULL;
@@ -238,20 +234,18 @@ static int papi_init(const struct scal_plugin_env *env, scal_sensor_state **stat
         add_event(s, tok, s->skipped, sizeof(s->skipped));
     }
     if (s->nevents == 0) {
-        snprintf(why, whylen, "no usable PAPI event: %s", s->skipped);
-        rc = SCAL_EUNAVAIL;
+        rc = scal__why(why, whylen, SCAL_EUNAVAIL, "no usable PAPI event: %s", s->skipped);
         goto fail;
     }
     prc = PAPI_start(s->run_set);
     if (prc != PAPI_OK) {
-        snprintf(why, whylen, "PAPI_start: %s%s", PAPI_strerror(prc),
-                 prc == PAPI_EISRUN ? " (the program already counts on this thread)" : "");
-        rc = SCAL_EUNAVAIL;
+        rc = scal__why(why, whylen, SCAL_EUNAVAIL, "PAPI_start: %s%s", PAPI_strerror(prc),
+                       prc == PAPI_EISRUN ? " (the program already counts on this thread)" : "");
         goto fail;
     }
     free(list);
     *state = s;
-    return 0;
+    return SCAL_OK;
 fail:
     free(list);
     papi_fini(s);
@@ -281,7 +275,7 @@ static int papi_read(scal_sensor_state *s, double *values)
     if (rc < 0) return rc;
     for (int i = 0; i < s->nevents; i++)
         values[i] = (double)raw[i];
-    return 0;
+    return SCAL_OK;
 }
 
 static int papi_thread_init(scal_sensor_state *s, scal_sensor_thread **thread, char *why,
@@ -289,20 +283,18 @@ static int papi_thread_init(scal_sensor_state *s, scal_sensor_thread **thread, c
 {
     struct scal_sensor_thread *t = calloc(1, sizeof(*t));
     if (!t) {
-        snprintf(why, whylen, "out of memory");
-        return SCAL_ENOMEM;
+        return scal__why(why, whylen, SCAL_ENOMEM, "out of memory");
     }
     t->set = PAPI_NULL;
     if (pthread_equal(pthread_self(), s->init_thread) || s->nthread_events == 0) {
         t->shares = pthread_equal(pthread_self(), s->init_thread);
         *thread = t; // reads the run event set only
-        return 0;
+        return SCAL_OK;
     }
     int rc = PAPI_register_thread();
     if (rc != PAPI_OK) {
-        snprintf(why, whylen, "PAPI_register_thread: %s", PAPI_strerror(rc));
         free(t);
-        return SCAL_EINIT;
+        return scal__why(why, whylen, SCAL_EINIT, "PAPI_register_thread: %s", PAPI_strerror(rc));
     }
     t->registered = true;
     const char *step = "PAPI_create_eventset";
@@ -316,17 +308,17 @@ static int papi_thread_init(scal_sensor_state *s, scal_sensor_thread **thread, c
         rc = PAPI_start(t->set);
     }
     if (rc != PAPI_OK) {
-        snprintf(why, whylen, "%s on a new thread: %s", step, PAPI_strerror(rc));
+        rc = scal__why(why, whylen, SCAL_EINIT, "%s on a new thread: %s", step, PAPI_strerror(rc));
         if (t->set != PAPI_NULL) {
             PAPI_cleanup_eventset(t->set);
             PAPI_destroy_eventset(&t->set);
         }
         PAPI_unregister_thread();
         free(t);
-        return SCAL_EINIT;
+        return rc;
     }
     *thread = t;
-    return 0;
+    return SCAL_OK;
 }
 
 // Hot path: PAPI_read into storage allocated by thread_init (and the run set for SDE events).
@@ -337,13 +329,13 @@ static int papi_thread_read(scal_sensor_state *s, scal_sensor_thread *t, double 
         if (rc < 0) return rc;
         for (int i = 0; i < s->nevents; i++)
             values[i] = (double)t->run_raw[i];
-        return 0;
+        return SCAL_OK;
     }
     if (PAPI_read(t->set, t->raw) != PAPI_OK) return SCAL_EIO;
     if (s->nsde > 0 && read_run_set(s, t->run_raw) < 0) return SCAL_EIO;
     for (int i = 0; i < s->nevents; i++)
         values[i] = (double)(s->is_sde[i] ? t->run_raw[i] : t->raw[s->thread_index[i]]);
-    return 0;
+    return SCAL_OK;
 }
 
 static void papi_thread_fini(scal_sensor_state *s, scal_sensor_thread *t)

@@ -14,8 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plugin_util.h"
 #include "scal/plugin.h"
-#include "sysfs_read.h"
+#include "sysfs_io.h"
 
 struct proc_cpu {
     unsigned cpu;
@@ -40,21 +41,22 @@ static int cpu_order(const void *a, const void *b)
 static int read_rss(const struct scal_sensor_state *s, double *out)
 {
     char text[128];
-    if (scal__sysfs_read_text("/proc/self/statm", text, sizeof(text)) < 0) return SCAL_EIO;
+    int rc = scal__sysfs_read(NULL, "/proc/self/statm", text, sizeof(text), NULL, 0);
+    if (rc != SCAL_OK) return rc;
     unsigned long long size, resident;
     if (sscanf(text, "%llu %llu", &size, &resident) != 2) return SCAL_EFORMAT;
     *out = (double)resident * s->page_size;
-    return 0;
+    return SCAL_OK;
 }
 
 // Finds cpuN directories with a readable cpufreq/scaling_cur_freq.
 static int find_cpus(struct scal_sensor_state *s, const char *root, char *why, size_t whylen)
 {
     char base[480];
-    snprintf(base, sizeof(base), "%s/sys/devices/system/cpu", root);
+    scal__sysfs_path(root, "/sys/devices/system/cpu", base, sizeof(base));
     DIR *dir = opendir(base);
-    if (!dir) return 0; // no CPU directory: only rss
-    int rc = 0;
+    if (!dir) return SCAL_OK; // no CPU directory: only rss
+    int rc = SCAL_OK;
     size_t cap = 0;
     struct dirent *de;
     while ((de = readdir(dir)) != NULL) {
@@ -66,13 +68,12 @@ static int find_cpus(struct scal_sensor_state *s, const char *root, char *why, s
         char path[544];
         snprintf(path, sizeof(path), "%s/%.32s/cpufreq/scaling_cur_freq", base, d);
         uint64_t khz;
-        if (scal__sysfs_read_u64(path, &khz) < 0) continue;
+        if (scal__sysfs_read_u64(NULL, path, &khz, NULL, 0) != SCAL_OK) continue;
         if (s->ncpus == cap) {
             size_t ncap = cap ? 2 * cap : 16;
             struct proc_cpu *p = realloc(s->cpus, ncap * sizeof(*p));
             if (!p) {
-                snprintf(why, whylen, "out of memory listing %s", base);
-                rc = SCAL_ENOMEM;
+                rc = scal__why(why, whylen, SCAL_ENOMEM, "out of memory listing %s", base);
                 break;
             }
             s->cpus = p, cap = ncap;
@@ -83,7 +84,7 @@ static int find_cpus(struct scal_sensor_state *s, const char *root, char *why, s
         snprintf(c->metric, sizeof(c->metric), "proc.cpu%u.freq", c->cpu);
     }
     closedir(dir);
-    if (rc == 0 && s->ncpus > 1) qsort(s->cpus, s->ncpus, sizeof(*s->cpus), cpu_order);
+    if (rc == SCAL_OK && s->ncpus > 1) qsort(s->cpus, s->ncpus, sizeof(*s->cpus), cpu_order);
     return rc;
 }
 
@@ -98,28 +99,21 @@ static void proc_fini(scal_sensor_state *s)
 static int proc_init(const struct scal_plugin_env *env, scal_sensor_state **state, char *why,
                      size_t whylen)
 {
-    int rc = 0;
+    int rc = SCAL_OK;
     struct scal_sensor_state *s = calloc(1, sizeof(*s));
-    if (!s) {
-        snprintf(why, whylen, "out of memory");
-        return SCAL_ENOMEM;
-    }
+    if (!s) return scal__why(why, whylen, SCAL_ENOMEM, "out of memory");
     long page = sysconf(_SC_PAGESIZE);
     s->page_size = page > 0 ? (double)page : 4096.0;
     double rss;
-    if (read_rss(s, &rss) < 0) {
-        snprintf(why, whylen, "cannot read the RSS from /proc/self/statm");
-        rc = SCAL_EUNAVAIL;
+    if (read_rss(s, &rss) != SCAL_OK) {
+        rc = scal__why(why, whylen, SCAL_EUNAVAIL, "cannot read the RSS from /proc/self/statm");
         goto fail;
     }
-    char root[400];
-    scal__sysfs_root(env, root, sizeof(root));
-    rc = find_cpus(s, root, why, whylen);
-    if (rc < 0) goto fail;
+    rc = find_cpus(s, scal__sysfs_root(env), why, whylen);
+    if (rc != SCAL_OK) goto fail;
     s->metrics = calloc(1 + s->ncpus, sizeof(*s->metrics));
     if (!s->metrics) {
-        snprintf(why, whylen, "out of memory");
-        rc = SCAL_ENOMEM;
+        rc = scal__why(why, whylen, SCAL_ENOMEM, "out of memory");
         goto fail;
     }
     s->metrics[0] =
@@ -128,7 +122,7 @@ static int proc_init(const struct scal_plugin_env *env, scal_sensor_state **stat
         s->metrics[1 + i] = (struct scal_metric_desc){s->cpus[i].metric, "kHz", SCAL_METRIC_GAUGE,
                                                       SCAL_SCOPE_PROCESS};
     *state = s;
-    return 0;
+    return SCAL_OK;
 fail:
     proc_fini(s);
     return rc;
@@ -143,10 +137,10 @@ static size_t proc_list(scal_sensor_state *s, const struct scal_metric_desc **ou
 static int proc_read(scal_sensor_state *s, double *values)
 {
     int rc = read_rss(s, &values[0]);
-    if (rc < 0) values[0] = NAN;
+    if (rc != SCAL_OK) values[0] = NAN;
     for (size_t i = 0; i < s->ncpus; i++) {
         uint64_t khz;
-        if (scal__sysfs_read_u64(s->cpus[i].path, &khz) == 0) {
+        if (scal__sysfs_read_u64(NULL, s->cpus[i].path, &khz, NULL, 0) == SCAL_OK) {
             values[1 + i] = (double)khz;
         } else {
             values[1 + i] = NAN;
@@ -167,7 +161,7 @@ static const struct scal_sensor_ops proc_ops = {
 
 static const struct scal_option_desc proc_options[] = {
     {"sysfs_root", SCAL_OPT_STRING, NULL,
-     "directory holding sys/devices/system/cpu (default: the host's sysfs root, normally /)"},
+     "directory holding sys/devices/system/cpu (default: SCAL_SYSFS_ROOT, else /)"},
     {0},
 };
 

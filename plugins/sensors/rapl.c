@@ -19,8 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_util.h"
 #include "scal/plugin.h"
-#include "sysfs_read.h"
+#include "sysfs_io.h"
 
 #define RAPL_MAX_ZONES 64
 
@@ -111,69 +112,47 @@ static void name_zones(struct scal_sensor_state *s)
     }
 }
 
-// Reads a zone's raw counter; a failure is reported in why with the status to return.
+// Reads a zone's raw counter; a failure is reported in why (may be NULL) with the status.
 static int read_raw(const struct rapl_zone *z, uint64_t *raw, char *why, size_t whylen)
 {
-    int rc = scal__sysfs_read_u64(z->energy_path, raw);
-    if (rc == 0) return 0;
-    if (rc == -EACCES || rc == -EPERM) {
-        snprintf(why, whylen,
-                 "permission denied reading %s (root-only since Linux 5.10; run as root or "
-                 "`chmod a+r` the energy_uj files)",
-                 z->energy_path);
-        return SCAL_EPERM;
-    }
-    snprintf(why, whylen, "cannot read %s: %s", z->energy_path,
-             rc == -EINVAL ? "not a number" : strerror(-rc));
-    return SCAL_EIO;
+    int rc = scal__sysfs_read_u64(NULL, z->energy_path, raw, why, whylen);
+    if (rc == SCAL_EPERM)
+        return scal__why(why, whylen, SCAL_EPERM,
+                         "permission denied reading %s (root-only since Linux 5.10; run as root "
+                         "or `chmod a+r` the energy_uj files)",
+                         z->energy_path);
+    return rc;
 }
 
 static int load_zone(struct rapl_zone *z, char *why, size_t whylen)
 {
-    char path[600];
-    snprintf(path, sizeof(path), "%s/name", z->dir);
-    int rc = scal__sysfs_read_text(path, z->name, sizeof(z->name));
-    if (rc < 0) {
-        snprintf(why, whylen, "cannot read %s: %s", path, strerror(-rc));
-        return rc == -EACCES ? SCAL_EPERM : SCAL_EIO;
-    }
-    snprintf(path, sizeof(path), "%s/max_energy_range_uj", z->dir);
-    rc = scal__sysfs_read_u64(path, &z->max_range);
-    if (rc < 0) {
-        snprintf(why, whylen, "cannot read %s: %s", path,
-                 rc == -EINVAL ? "not a number" : strerror(-rc));
-        return rc == -EACCES ? SCAL_EPERM : SCAL_EIO;
-    }
+    int rc = scal__sysfs_read(z->dir, "name", z->name, sizeof(z->name), why, whylen);
+    if (rc == SCAL_OK)
+        rc = scal__sysfs_read_u64(z->dir, "max_energy_range_uj", &z->max_range, why, whylen);
+    if (rc != SCAL_OK) return rc;
     snprintf(z->energy_path, sizeof(z->energy_path), "%s/energy_uj", z->dir);
     rc = read_raw(z, &z->last_raw, why, whylen);
-    if (rc < 0) return rc;
+    if (rc != SCAL_OK) return rc;
     z->total_uj = z->last_raw;
-    return 0;
+    return SCAL_OK;
 }
 
 static int rapl_init(const struct scal_plugin_env *env, scal_sensor_state **state, char *why,
                      size_t whylen)
 {
-    int rc = 0;
+    int rc = SCAL_OK;
     DIR *dir = NULL;
     struct scal_sensor_state *s = calloc(1, sizeof(*s));
-    if (!s) {
-        snprintf(why, whylen, "out of memory");
-        return SCAL_ENOMEM;
-    }
-    char root[400], base[480];
-    scal__sysfs_root(env, root, sizeof(root));
-    snprintf(base, sizeof(base), "%s/sys/class/powercap", root);
+    if (!s) return scal__why(why, whylen, SCAL_ENOMEM, "out of memory");
+    char base[480];
+    scal__sysfs_path(scal__sysfs_root(env), "/sys/class/powercap", base, sizeof(base));
     dir = opendir(base);
     if (!dir) {
-        if (errno == EACCES) {
-            snprintf(why, whylen, "permission denied opening %s", base);
-            rc = SCAL_EPERM;
-        } else {
-            snprintf(why, whylen, "no RAPL: %s %s", base,
-                     errno == ENOENT ? "does not exist" : strerror(errno));
-            rc = SCAL_EUNAVAIL;
-        }
+        if (errno == EACCES)
+            rc = scal__why(why, whylen, SCAL_EPERM, "permission denied opening %s", base);
+        else
+            rc = scal__why(why, whylen, SCAL_EUNAVAIL, "no RAPL: %s %s", base,
+                           errno == ENOENT ? "does not exist" : strerror(errno));
         goto fail;
     }
     struct dirent *de;
@@ -187,25 +166,23 @@ static int rapl_init(const struct scal_plugin_env *env, scal_sensor_state **stat
         snprintf(z->dir, sizeof(z->dir), "%s/%.32s", base, de->d_name);
     }
     if (s->nzones == 0) {
-        snprintf(why, whylen, "no RAPL: no intel-rapl:N zones in %s", base);
-        rc = SCAL_EUNAVAIL;
+        rc = scal__why(why, whylen, SCAL_EUNAVAIL, "no RAPL: no intel-rapl:N zones in %s", base);
         goto fail;
     }
     qsort(s->zones, s->nzones, sizeof(s->zones[0]), zone_order);
     for (size_t i = 0; i < s->nzones; i++) {
         rc = load_zone(&s->zones[i], why, whylen);
-        if (rc < 0) goto fail;
+        if (rc != SCAL_OK) goto fail;
     }
     name_zones(s);
     rc = pthread_mutex_init(&s->lock, NULL);
     if (rc != 0) {
-        snprintf(why, whylen, "pthread_mutex_init: %s", strerror(rc));
-        rc = SCAL_EINIT;
+        rc = scal__why(why, whylen, SCAL_EINIT, "pthread_mutex_init: %s", strerror(rc));
         goto fail;
     }
     closedir(dir);
     *state = s;
-    return 0;
+    return SCAL_OK;
 fail:
     if (dir) closedir(dir);
     free(s);
@@ -220,13 +197,13 @@ static size_t rapl_list(scal_sensor_state *s, const struct scal_metric_desc **ou
 
 static int rapl_read(scal_sensor_state *s, double *values)
 {
-    int rc = 0;
+    int rc = SCAL_OK;
     pthread_mutex_lock(&s->lock);
     for (size_t i = 0; i < s->nzones; i++) {
         struct rapl_zone *z = &s->zones[i];
         uint64_t raw;
         int r = read_raw(z, &raw, NULL, 0); // the host counts failed reads
-        if (r < 0) {
+        if (r != SCAL_OK) {
             rc = r;
         } else {
             if (raw >= z->last_raw)
@@ -271,7 +248,7 @@ static const struct scal_sensor_ops rapl_ops = {
 
 static const struct scal_option_desc rapl_options[] = {
     {"sysfs_root", SCAL_OPT_STRING, NULL,
-     "directory holding sys/class/powercap (default: the host's sysfs root, normally /)"},
+     "directory holding sys/class/powercap (default: SCAL_SYSFS_ROOT, else /)"},
     {0},
 };
 

@@ -32,7 +32,7 @@ static int rusage_init(const struct scal_plugin_env *env, scal_sensor_state **st
     (void)why;
     (void)whylen;
     *state = &rusage_state;
-    return 0;
+    return SCAL_OK;
 }
 
 static size_t rusage_list(scal_sensor_state *state, const struct scal_metric_desc **out)
@@ -59,12 +59,7 @@ static int rusage_read(scal_sensor_state *state, double *values)
     values[4] = (double)ru.ru_nivcsw;
     values[5] = (double)ru.ru_minflt;
     values[6] = (double)ru.ru_majflt;
-    return 0;
-}
-
-static void rusage_fini(scal_sensor_state *state)
-{
-    (void)state;
+    return SCAL_OK;
 }
 
 static const struct scal_sensor_ops rusage_ops = {
@@ -72,8 +67,7 @@ static const struct scal_sensor_ops rusage_ops = {
     .timing = SCAL_SENSOR_RUN,
     .init = rusage_init,
     .metrics = rusage_list,
-    .read = rusage_read,
-    .fini = rusage_fini,
+    .read = rusage_read, /* fini: nothing to release, the host's default */
 };
 
 static const struct scal_option_desc rusage_options[] = {{0}};

@@ -20,7 +20,10 @@
 //
 // ---- The rules ---------------------------------------------------------------------------------
 //  - Never print, never exit(), never abort(): the host runs inside someone else's program.
-//    Errors are negative scal status codes (scal/status.h) plus a message in `why`.
+//    Errors are named negative scal status codes (scal/status.h) plus a message in `why`. (The
+//    built-in plugins write both at once with scal__why from plugins/common; this file uses only
+//    the installed headers so that it builds on its own, hence plain snprintf.)
+//  - Operations you do not need may be NULL: the host supplies the defaults (see scal/plugin.h).
 //  - "Cannot work on this machine" is not an error of the run: init returns SCAL_EUNAVAIL (or
 //    SCAL_EPERM when it is a permission problem) and explains in `why` what is missing, naming the
 //    file/device/event ("no RAPL: /sys/class/powercap does not exist"). The host records the
@@ -104,7 +107,7 @@ static int template_init(const struct scal_plugin_env *env, scal_sensor_state **
     s->wall = with_wall;
     s->nmetrics = with_wall ? 2 : 1;
     *state = s;
-    return 0;
+    return SCAL_OK;
 }
 
 // metrics: the list is fixed after init (it may depend on options and on the machine, e.g. one
@@ -126,7 +129,7 @@ static int template_read(scal_sensor_state *s, double *values)
         if (clock_gettime(CLOCK_MONOTONIC, &t) != 0) return SCAL_EIO;
         values[1] = seconds(&t);
     }
-    return 0;
+    return SCAL_OK;
 }
 
 // thread_init: region timing; called once on each thread, on that thread, before its first
@@ -148,7 +151,7 @@ static int template_thread_init(scal_sensor_state *s, scal_sensor_thread **threa
         return SCAL_EUNAVAIL;
     }
     *thread = t;
-    return 0;
+    return SCAL_OK;
 }
 
 // thread_read: the hot path, at region boundaries on the calling thread. No allocation, no locks.
@@ -161,7 +164,7 @@ static int template_thread_read(scal_sensor_state *s, scal_sensor_thread *t, dou
         if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return SCAL_EIO;
         values[1] = seconds(&now);
     }
-    return 0;
+    return SCAL_OK;
 }
 
 // thread_fini: the thread is done (called on that thread or at shutdown); free what thread_init

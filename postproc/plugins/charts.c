@@ -15,7 +15,7 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
                  const char *ytitle, bool ideal, const char *path)
 {
     const struct scal_pp_matrix *m = h->get(h, r, s, metric);
-    if (!m) return 0;
+    if (!m) return SCAL_OK;
     double ymax = 0;
     size_t b = (size_t)h->baseline_column;
     for (size_t i = 0; i < (size_t)m->rows * m->cols; i++)
@@ -113,12 +113,10 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     char dir[1024], path[1400], suffix[32];
     if (h->nthreads < 2) {
-        snprintf(why, whylen, "charts need several thread counts");
-        return SCAL_EUNAVAIL;
+        return scal__why(why, whylen, SCAL_EUNAVAIL, "charts need several thread counts");
     }
     if (pp_subdir(h, "charts", dir, sizeof(dir)) < 0) {
-        snprintf(why, whylen, "cannot create %s", dir);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot create %s", dir);
     }
     for (size_t r = 0; r < h->nregions; r++) {
         if (!h->selected(h, r)) continue;
@@ -130,10 +128,9 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
             if (chart(h, r, s, "energy", "energy [J]", false, path) < 0) goto fail;
         }
     }
-    return 0;
+    return SCAL_OK;
 fail:
-    snprintf(why, whylen, "cannot write %s", path);
-    return SCAL_EIO;
+    return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
 }
 
 static const char *const needs[] = {"speedup", NULL};

@@ -62,15 +62,13 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     char dir[1024], rdir[1200], path[1500], suffix[32];
     if (pp_subdir(h, "csv", dir, sizeof(dir)) < 0) {
-        snprintf(why, whylen, "cannot create %s", dir);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot create %s", dir);
     }
     for (size_t r = 0; r < h->nregions; r++) {
         if (!h->selected(h, r)) continue;
         snprintf(rdir, sizeof(rdir), "%s/%s", dir, h->regions[r].slug);
         if (mkdir(rdir, 0777) < 0 && errno != EEXIST) {
-            snprintf(why, whylen, "cannot create %s", rdir);
-            return SCAL_EIO;
+            return scal__why(why, whylen, SCAL_EIO, "cannot create %s", rdir);
         }
         for (size_t s = 0; s < h->nslices; s++) {
             pp_slice_suffix(h, s, suffix, sizeof(suffix));
@@ -82,13 +80,12 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
                     if (*p == ':' || *p == '/') *p = '_';
                 snprintf(path, sizeof(path), "%s/%s%s.csv", rdir, name, suffix);
                 if (mat && write_one(h, path, *m, mat) < 0) {
-                    snprintf(why, whylen, "cannot write %s", path);
-                    return SCAL_EIO;
+                    return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
                 }
             }
         }
     }
-    return 0;
+    return SCAL_OK;
 }
 
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, NULL, NULL, run};

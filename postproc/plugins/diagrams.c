@@ -187,8 +187,7 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
     snprintf(gpath, sizeof(gpath), "%s/%s%s.geom", dir, h->regions[r].slug, suffix);
     FILE *geom = fopen(gpath, "w");
     if (!geom) {
-        snprintf(why, whylen, "cannot write %s", gpath);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot write %s", gpath);
     }
     fprintf(geom, "image %d %d\n", W, Ht);
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, Ht);
@@ -233,34 +232,32 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
     cairo_surface_destroy(surf);
     fclose(geom);
     if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(why, whylen, "cannot write %s: %s", path, cairo_status_to_string(st));
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot write %s: %s", path,
+                         cairo_status_to_string(st));
     }
-    return 0;
+    return SCAL_OK;
 }
 
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     char dir[1024];
     if (h->single_run || h->nthreads < 2) {
-        snprintf(why, whylen,
-                 "the diagrams need several thread counts (this data has %zu "
-                 "configuration%s)",
-                 h->nthreads * h->ninputs, h->nthreads * h->ninputs == 1 ? "" : "s");
-        return SCAL_EUNAVAIL;
+        return scal__why(why, whylen, SCAL_EUNAVAIL,
+                         "the diagrams need several thread counts (this data has %zu "
+                         "configuration%s)",
+                         h->nthreads * h->ninputs, h->nthreads * h->ninputs == 1 ? "" : "s");
     }
     if (pp_subdir(h, "diagrams", dir, sizeof(dir)) < 0) {
-        snprintf(why, whylen, "cannot create %s", dir);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot create %s", dir);
     }
     /* PNG encoding dominates (libpng's filtering): with many regions a forked child draws every
      * other region so that a second core is used. The process is single-threaded here and the
-     * child only writes its own files, then _exit()s. SCAL_REPORT_JOBS=1 turns this off. */
-    const char *jobs = getenv("SCAL_REPORT_JOBS");
-    bool split =
-        h->nregions >= 16 && sysconf(_SC_NPROCESSORS_ONLN) > 1 && !(jobs && atoi(jobs) == 1);
+     * child only writes its own files, then _exit()s. Option jobs=1 turns this off. */
+    const char *jobs = pp_option(h, "jobs");
+    bool split = h->nregions >= 16 && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+                 !(jobs && strtol(jobs, NULL, 10) == 1);
     pid_t child = split ? fork() : -1;
-    int part = child == 0 ? 1 : 0, rc = 0;
+    int part = child == 0 ? 1 : 0, rc = SCAL_OK;
     for (size_t r = 0; r < h->nregions && rc == 0; r++) {
         if (!h->selected(h, r) || (child >= 0 && (int)(r % 2) != part)) continue;
         for (size_t s = 0; s < h->nslices && rc == 0; s++)
@@ -270,8 +267,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     if (child > 0) {
         int status = 0;
         if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            if (rc == 0) snprintf(why, whylen, "the drawing process for odd regions failed");
-            rc = SCAL_EIO;
+            if (rc == 0)
+                rc = scal__why(why, whylen, SCAL_EIO, "the drawing process for odd regions failed");
         }
     }
     return rc;
@@ -279,6 +276,12 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 
 static const char *const needs[] = {"efficiency", NULL};
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, needs, NULL, run};
+static const struct scal_option_desc options[] = {
+    {"jobs", SCAL_OPT_INT, "0",
+     "processes drawing the PNG files: 1 draws in this process only; 0 (default) also forks a "
+     "second one when there are 16 regions or more and more than one CPU"},
+    {0},
+};
 static const struct scal_plugin_desc desc = {
     .abi_version = SCAL_PLUGIN_ABI_VERSION,
     .struct_size = sizeof(desc),
@@ -287,6 +290,7 @@ static const struct scal_plugin_desc desc = {
     .kind = SCAL_PLUGIN_POSTPROC,
     .description = "PaScal Viewer diagrams per region (diagrams/<region>.png, 2x2: efficiency, "
                    "strong, input growth, weak)",
+    .options = options,
     .postproc = &ops,
 };
 SCAL_PLUGIN_DEFINE(desc)

@@ -37,8 +37,9 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
                 (rc = h->put(h, r, s, "edp", "J*s", SCAL_PP_FULL, edp, NULL)) < 0)
                 goto out;
         }
-    rc = found ? 0 : SCAL_EUNAVAIL;
-    if (!found) snprintf(why, whylen, "the campaign has no energy (J) sensor values");
+    rc = found ? SCAL_OK
+               : scal__why(why, whylen, SCAL_EUNAVAIL,
+                           "the campaign has no energy (J) sensor values");
 out:
     free(e);
     free(edp);

@@ -152,8 +152,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         for (size_t s = 0; s < h->nslices; s++)
             findings(h, r, s);
     if (h->nthreads < 2) {
-        snprintf(why, whylen, "one thread count: no ranking by lost efficiency");
-        return SCAL_EUNAVAIL;
+        return scal__why(why, whylen, SCAL_EUNAVAIL,
+                         "one thread count: no ranking by lost efficiency");
     }
     /* The cell: largest thread count and largest input the whole program has. */
     const struct scal_pp_matrix *t0 = h->get(h, 0, 0, "time");
@@ -161,8 +161,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     while (y-- > 0 && (isnan(pp_at(t0, y, x)) || isnan(pp_at(t0, y, h->baseline_column))))
         ;
     if (y >= h->ninputs) {
-        snprintf(why, whylen, "the whole program has no time at %d threads", h->threads[x]);
-        return SCAL_EUNAVAIL;
+        return scal__why(why, whylen, SCAL_EUNAVAIL, "the whole program has no time at %d threads",
+                         h->threads[x]);
     }
     double total = lost(h, 0, y, x);
     double(*order)[2] = calloc(h->nregions, sizeof(*order));
@@ -191,7 +191,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
              "baseline)",
              h->threads[x], h->inputs[y], total);
     h->note(h, -1, buf);
-    return 0;
+    return SCAL_OK;
 }
 
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_ANALYSIS, needs, produces, run};

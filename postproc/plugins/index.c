@@ -89,14 +89,12 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     cairo_surface_destroy(surf);
     free(rows);
     if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(why, whylen, "cannot write %s", path);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
     }
-    return 0;
+    return SCAL_OK;
 fail:
     free(rows);
-    snprintf(why, whylen, "cannot write %s", path);
-    return SCAL_EIO;
+    return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
 }
 
 static const char *const needs[] = {"time", NULL};

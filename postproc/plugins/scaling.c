@@ -58,9 +58,9 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
                 (rc = h->put(h, r, sl, "diff_weak", "", SCAL_PP_BOTH_STEP, d, NULL)) < 0)
                 goto out;
         }
-    rc = 0;
+    rc = SCAL_OK;
 out:
-    if (rc < 0) snprintf(why, whylen, "cannot store matrices");
+    if (rc < 0) rc = scal__why(why, whylen, rc, "cannot store matrices");
     free(s);
     free(e);
     free(d);

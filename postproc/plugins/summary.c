@@ -18,8 +18,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     snprintf(path, sizeof(path), "%s/summary.txt", h->output_dir);
     FILE *f = fopen(path, "w");
     if (!f) {
-        snprintf(why, whylen, "cannot write %s", path);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
     }
     const char *const *notes;
     fprintf(f, "scal report summary\n\nsources:");
@@ -57,10 +56,9 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         if (!n) fprintf(f, "  - (no finding)\n");
     }
     if (fclose(f)) {
-        snprintf(why, whylen, "cannot write %s", path);
-        return SCAL_EIO;
+        return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
     }
-    return 0;
+    return SCAL_OK;
 }
 
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, NULL, NULL, run};

@@ -18,8 +18,14 @@
 //    matrix with host->get() (NULL when absent) and should honour host->selected(region).
 //  - Matrices are rows = inputs, columns = thread counts (shape SCAL_PP_FULL); NaN is a gap and
 //    must stay a gap (never write 0 for "unknown"). put() copies the values.
-//  - Never print and never exit: return 0, SCAL_EUNAVAIL with a reason in `why` when there is
-//    nothing to do (listed as a note, not an error), or another negative scal status on failure.
+//  - Never print and never exit: return SCAL_OK, SCAL_EUNAVAIL with a reason in `why` when there
+//    is nothing to do (listed as a note, not an error), or another negative scal status on failure.
+//    (The built-in plugins write the reason and the code at once with scal__why from
+//    plugins/common; this file needs only the installed headers, hence plain snprintf.)
+//  - Options: declare them in the descriptor's `options` table ({name, type, default,
+//    description}); users set them as SCAL_<PLUGIN>_<OPTION> or `scal report --plugin-opt
+//    PLUGIN.OPTION=VALUE`, and run() reads them with host->env->get_option(host->env->options,
+//    "name") (check host->struct_size first: ABI 1.2).
 //  - The new metric automatically reaches the CSV output and the /analysis group.
 #include <math.h>
 #include <stdio.h>
@@ -56,7 +62,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
             }
         }
     free(e);
-    return 0;
+    return SCAL_OK;
 }
 
 static const struct scal_postproc_ops ops = {

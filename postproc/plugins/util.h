@@ -4,13 +4,24 @@
 #define SCAL_PP_UTIL_H
 
 #include <errno.h>
-#include <stdbool.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "plugin_util.h" /* plugins/common: scal__why */
 #include "scal/postproc.h"
+
+/* The running plugin's option as text (its default when unset), or NULL. */
+static inline const char *pp_option(const struct scal_pp_host *h, const char *name)
+{
+    if (h->struct_size < offsetof(struct scal_pp_host, env) + sizeof(h->env) || !h->env ||
+        !h->env->get_option)
+        return NULL;
+    return h->env->get_option(h->env->options, name);
+}
 
 /* Creates output_dir/sub (one level) and writes the path into out. */
 static inline int pp_subdir(const struct scal_pp_host *h, const char *sub, char *out, size_t len)

@@ -11,11 +11,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fake_host.h"
+#include "launch_recorder.h"
+#include "scal_test.h"
 
 #define NCPU 4
 
-static struct fake_plugin p;
+static struct scal_loaded_plugin p;
 
 static void cpu_rel(char *out, size_t len, int cpu, const char *file)
 {
@@ -26,14 +27,14 @@ static void put(const char *root, int cpu, const char *file, const char *text)
 {
     char rel[256];
     cpu_rel(rel, sizeof(rel), cpu, file);
-    fake_tree_put(root, rel, text);
+    scal_test_tree_put(root, rel, text);
 }
 
 static const char *get(const char *root, int cpu, const char *file)
 {
     char rel[256];
     cpu_rel(rel, sizeof(rel), cpu, file);
-    return fake_tree_get(root, rel);
+    return scal_test_tree_get(root, rel);
 }
 
 static long get_long(const char *root, int cpu, const char *file)
@@ -45,7 +46,7 @@ static long get_long(const char *root, int cpu, const char *file)
 /* acpi-cpufreq-like (userspace governor offered) or intel_pstate-like (clamp only). */
 static char *make_tree(bool userspace, const char *governor)
 {
-    char *root = fake_tree_new();
+    char *root = scal_test_tree_new();
     for (int cpu = 0; cpu < NCPU; cpu++) {
         char cur[32];
         snprintf(cur, sizeof(cur), "%d", 1000000 + cpu * 100000);
@@ -111,7 +112,7 @@ static int watch_replay(struct order_watch *w, const char *root)
             if (w->min[cpu] > w->max[cpu]) {
                 fprintf(stderr, "cpu%d: min %ld > max %ld after writing %s\n", cpu, w->min[cpu],
                         w->max[cpu], ev->name);
-                fake_failures++;
+                scal_test_failures++;
             }
         }
     }
@@ -119,73 +120,72 @@ static int watch_replay(struct order_watch *w, const char *root)
     return writes;
 }
 
-static scal_actuator_state *start(struct fake_env *fe, const char *root, const char *opt1)
+static scal_actuator_state *start(const char *root, const char *opt1)
 {
     scal_actuator_state *st = NULL;
     char why[1024] = "";
     const char *const opts[] = {opt1, NULL};
-    CHECK_RC(fake_start(&p, fe, opt1 ? opts : NULL, root, &st, why, sizeof(why)), SCAL_OK, why,
-             NULL);
+    CHECK_RC(scal_test_start_actuator(&p, opt1 ? opts : NULL, root, &st, why, sizeof(why)), SCAL_OK,
+             why, NULL);
     return st;
 }
 
 static void test_userspace(void)
 {
-    struct fake_env fe;
     char why[1024] = "", out[64];
     char *root = make_tree(true, "userspace");
-    char *before = fake_tree_snapshot(root);
-    scal_actuator_state *st = start(&fe, root, NULL);
-    CHECK_RC(p.ops->test(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    CHECK_RC(p.ops->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    CHECK_RC(p.ops->apply(st, "2400000", NULL, why, sizeof(why)), SCAL_OK, why, NULL);
+    char *before = scal_test_tree_snapshot(root);
+    scal_actuator_state *st = start(root, NULL);
+    CHECK_RC(p.desc->actuator->test(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->apply(st, "2400000", NULL, why, sizeof(why)), SCAL_OK, why, NULL);
     for (int cpu = 0; cpu < NCPU; cpu++) {
         CHECK_STR(get(root, cpu, "scaling_governor"), "userspace");
         CHECK_STR(get(root, cpu, "scaling_setspeed"), "2400000");
         CHECK_STR(get(root, cpu, "scaling_min_freq"), "1000000"); /* untouched */
     }
-    CHECK(p.ops->observe(st, out, sizeof(out)) == SCAL_OK);
+    CHECK(p.desc->actuator->observe(st, out, sizeof(out)) == SCAL_OK);
     CHECK_STR(out, "1150000"); /* mean of 1.0, 1.1, 1.2, 1.3 GHz */
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    char *after = fake_tree_snapshot(root);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    char *after = scal_test_tree_snapshot(root);
     CHECK_STR(after, before);
     free(after);
     /* A second restore is a no-op: it does not overwrite a later change. */
     put(root, 0, "scaling_governor", "performance");
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK_STR(get(root, 0, "scaling_governor"), "performance");
-    p.ops->fini(st);
+    p.desc->actuator->fini(st);
     free(before);
-    fake_tree_free(root);
+    scal_test_tree_free(root);
 
     /* Governor ondemand before: userspace while applied, ondemand again after. */
     root = make_tree(true, "ondemand");
-    st = start(&fe, root, NULL);
-    CHECK_RC(p.ops->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    CHECK_RC(p.ops->apply(st, "1800000", NULL, why, sizeof(why)), SCAL_OK, why, NULL);
+    st = start(root, NULL);
+    CHECK_RC(p.desc->actuator->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->apply(st, "1800000", NULL, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK_STR(get(root, 3, "scaling_governor"), "userspace");
     CHECK_STR(get(root, 3, "scaling_setspeed"), "1800000");
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
     for (int cpu = 0; cpu < NCPU; cpu++)
         CHECK_STR(get(root, cpu, "scaling_governor"), "ondemand");
-    p.ops->fini(st);
-    fake_tree_free(root);
+    p.desc->actuator->fini(st);
+    scal_test_tree_free(root);
 
     /* Option cpus: only the listed CPUs change. */
     root = make_tree(true, "userspace");
-    st = start(&fe, root, "cpus=1,3");
-    CHECK_RC(p.ops->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    CHECK_RC(p.ops->apply(st, "3000000", NULL, why, sizeof(why)), SCAL_OK, why, NULL);
+    st = start(root, "cpus=1,3");
+    CHECK_RC(p.desc->actuator->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->apply(st, "3000000", NULL, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK_STR(get(root, 0, "scaling_setspeed"), "2000000");
     CHECK_STR(get(root, 1, "scaling_setspeed"), "3000000");
     CHECK_STR(get(root, 2, "scaling_setspeed"), "2000000");
     CHECK_STR(get(root, 3, "scaling_setspeed"), "3000000");
-    CHECK(p.ops->observe(st, out, sizeof(out)) == SCAL_OK);
+    CHECK(p.desc->actuator->observe(st, out, sizeof(out)) == SCAL_OK);
     CHECK_STR(out, "1200000"); /* mean of cpu1 and cpu3 */
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK_STR(get(root, 1, "scaling_setspeed"), "2000000");
-    p.ops->fini(st);
-    fake_tree_free(root);
+    p.desc->actuator->fini(st);
+    scal_test_tree_free(root);
 }
 
 static void apply_clamp(scal_actuator_state *st, const char *root, const char *value, long khz)
@@ -193,7 +193,7 @@ static void apply_clamp(scal_actuator_state *st, const char *root, const char *v
     struct order_watch w;
     char why[1024] = "";
     watch_start(&w, root);
-    CHECK_RC(p.ops->apply(st, value, NULL, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->apply(st, value, NULL, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK(watch_replay(&w, root) == 2 * NCPU);
     for (int cpu = 0; cpu < NCPU; cpu++) {
         CHECK(get_long(root, cpu, "scaling_min_freq") == khz);
@@ -203,14 +203,13 @@ static void apply_clamp(scal_actuator_state *st, const char *root, const char *v
 
 static void test_clamp(void)
 {
-    struct fake_env fe;
     struct order_watch w;
     char why[1024] = "";
     char *root = make_tree(false, "powersave");
-    char *before = fake_tree_snapshot(root);
-    scal_actuator_state *st = start(&fe, root, NULL);
-    CHECK_RC(p.ops->test(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    CHECK_RC(p.ops->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    char *before = scal_test_tree_snapshot(root);
+    scal_actuator_state *st = start(root, NULL);
+    CHECK_RC(p.desc->actuator->test(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
     apply_clamp(st, root, "3000000", 3000000);                /* inside the current window */
     apply_clamp(st, root, "1000000", 1000000);                /* lowering: min first */
     apply_clamp(st, root, "3500000", 3500000);                /* raising: max first */
@@ -220,50 +219,52 @@ static void test_clamp(void)
     CHECK_STR(get(root, 0, "scaling_setspeed"), "<unsupported>");
 
     /* Out of range or not a number: refused, nothing written. */
-    char *mid = fake_tree_snapshot(root);
-    CHECK_RC(p.ops->apply(st, "3600001", NULL, why, sizeof(why)), SCAL_ERANGE, why,
+    char *mid = scal_test_tree_snapshot(root);
+    CHECK_RC(p.desc->actuator->apply(st, "3600001", NULL, why, sizeof(why)), SCAL_ERANGE, why,
              "3600001 kHz is outside cpu0's range 800000..3600000 kHz");
-    CHECK_RC(p.ops->apply(st, "799999", NULL, why, sizeof(why)), SCAL_ERANGE, why, "outside");
-    CHECK_RC(p.ops->apply(st, "2.4GHz", NULL, why, sizeof(why)), SCAL_EINVAL, why,
+    CHECK_RC(p.desc->actuator->apply(st, "799999", NULL, why, sizeof(why)), SCAL_ERANGE, why,
+             "outside");
+    CHECK_RC(p.desc->actuator->apply(st, "2.4GHz", NULL, why, sizeof(why)), SCAL_EINVAL, why,
              "'2.4GHz' is not a frequency in kHz");
-    CHECK_RC(p.ops->apply(st, "", NULL, why, sizeof(why)), SCAL_EINVAL, why, "governor option");
-    char *mid2 = fake_tree_snapshot(root);
+    CHECK_RC(p.desc->actuator->apply(st, "", NULL, why, sizeof(why)), SCAL_EINVAL, why,
+             "governor option");
+    char *mid2 = scal_test_tree_snapshot(root);
     CHECK_STR(mid2, mid);
     free(mid);
     free(mid2);
 
     /* Restore: every file exactly as saved, min <= max on the way back. */
     watch_start(&w, root);
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK(watch_replay(&w, root) == 2 * NCPU);
-    char *after = fake_tree_snapshot(root);
+    char *after = scal_test_tree_snapshot(root);
     CHECK_STR(after, before);
     free(after);
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    p.ops->fini(st);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    p.desc->actuator->fini(st);
 
     /* Restore after lowering (saved max above the applied min... and below it). */
-    st = start(&fe, root, "governor=performance");
-    CHECK_RC(p.ops->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    st = start(root, "governor=performance");
+    CHECK_RC(p.desc->actuator->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
     apply_clamp(st, root, "900000", 900000);
     CHECK_STR(get(root, 2, "scaling_governor"), "performance");
     watch_start(&w, root);
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK(watch_replay(&w, root) == 2 * NCPU);
-    after = fake_tree_snapshot(root);
+    after = scal_test_tree_snapshot(root);
     CHECK_STR(after, before);
     free(after);
-    p.ops->fini(st);
+    p.desc->actuator->fini(st);
 
     /* The governor alone: an empty value with the governor option. */
-    st = start(&fe, root, "governor=performance");
-    CHECK_RC(p.ops->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    CHECK_RC(p.ops->apply(st, "", NULL, why, sizeof(why)), SCAL_OK, why, NULL);
+    st = start(root, "governor=performance");
+    CHECK_RC(p.desc->actuator->save(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->apply(st, "", NULL, why, sizeof(why)), SCAL_OK, why, NULL);
     for (int cpu = 0; cpu < NCPU; cpu++) {
         CHECK_STR(get(root, cpu, "scaling_governor"), "performance");
         CHECK_STR(get(root, cpu, "scaling_max_freq"), "3600000");
     }
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
     CHECK_STR(get(root, 1, "scaling_governor"), "powersave");
 
     /* observe falls back to cpuinfo_cur_freq where scaling_cur_freq is missing. */
@@ -273,67 +274,66 @@ static void test_clamp(void)
     snprintf(path, sizeof(path), "%s/%s", root, rel);
     CHECK(unlink(path) == 0);
     put(root, 1, "cpuinfo_cur_freq", "2500000");
-    CHECK(p.ops->observe(st, out, sizeof(out)) == SCAL_OK);
+    CHECK(p.desc->actuator->observe(st, out, sizeof(out)) == SCAL_OK);
     CHECK_STR(out, "1500000"); /* (1.0 + 2.5 + 1.2 + 1.3) / 4 GHz */
-    p.ops->fini(st);
+    p.desc->actuator->fini(st);
     free(before);
-    fake_tree_free(root);
+    scal_test_tree_free(root);
 }
 
 static void check_eperm(void *arg)
 {
     const char *root = arg;
-    struct fake_env fe;
     char why[1024] = "", want[4400];
-    scal_actuator_state *st = start(&fe, root, NULL);
+    scal_actuator_state *st = start(root, NULL);
     /* A normal user owns the tree and only cpu2's scaling_max_freq is 0444; nobody (the root
      * case) owns none of it and fails on the first file checked. */
     bool nobody = geteuid() == 65534;
     snprintf(want, sizeof(want),
              "frequency: permission denied writing %s/sys/devices/system/cpu/%s (needs root)", root,
              nobody ? "cpu0/cpufreq/scaling_governor" : "cpu2/cpufreq/scaling_max_freq");
-    CHECK_RC(p.ops->test(st, why, sizeof(why)), SCAL_EPERM, why, want);
-    p.ops->fini(st);
+    CHECK_RC(p.desc->actuator->test(st, why, sizeof(why)), SCAL_EPERM, why, want);
+    p.desc->actuator->fini(st);
 }
 
 static void test_unavailable(void)
 {
-    struct fake_env fe;
     char why[1024] = "", want[4400];
 
     /* No cpufreq directory at all. */
-    char *root = fake_tree_new();
-    fake_tree_put(root, "sys/devices/system/cpu/online", "0-1");
-    scal_actuator_state *st = start(&fe, root, NULL);
+    char *root = scal_test_tree_new();
+    scal_test_tree_put(root, "sys/devices/system/cpu/online", "0-1");
+    scal_actuator_state *st = start(root, NULL);
     snprintf(want, sizeof(want),
              "no cpufreq: %s/sys/devices/system/cpu/cpu0/cpufreq does not exist", root);
-    CHECK_RC(p.ops->test(st, why, sizeof(why)), SCAL_EUNAVAIL, why, want);
-    CHECK_RC(p.ops->apply(st, "1000000", NULL, why, sizeof(why)), SCAL_EUNAVAIL, why, want);
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    p.ops->fini(st);
-    fake_tree_free(root);
+    CHECK_RC(p.desc->actuator->test(st, why, sizeof(why)), SCAL_EUNAVAIL, why, want);
+    CHECK_RC(p.desc->actuator->apply(st, "1000000", NULL, why, sizeof(why)), SCAL_EUNAVAIL, why,
+             want);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    p.desc->actuator->fini(st);
+    scal_test_tree_free(root);
 
     /* A listed CPU without cpufreq. */
     root = make_tree(true, "userspace");
-    st = start(&fe, root, "cpus=0,7");
+    st = start(root, "cpus=0,7");
     snprintf(want, sizeof(want),
              "no cpufreq: %s/sys/devices/system/cpu/cpu7/cpufreq does not exist", root);
-    CHECK_RC(p.ops->test(st, why, sizeof(why)), SCAL_EUNAVAIL, why, want);
-    p.ops->fini(st);
+    CHECK_RC(p.desc->actuator->test(st, why, sizeof(why)), SCAL_EUNAVAIL, why, want);
+    p.desc->actuator->fini(st);
 
     /* A file that cannot be written: permission denied naming it (as nobody when root). */
     char path[4400];
     snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu2/cpufreq/scaling_max_freq", root);
     CHECK(chmod(path, 0444) == 0);
-    if (!fake_unprivileged(check_eperm, root))
+    if (!scal_test_unprivileged(check_eperm, root))
         fprintf(stderr, "note: cannot drop root privileges, permission check skipped\n");
-    fake_tree_free(root);
+    scal_test_tree_free(root);
 
     /* A bad cpus option is refused at init. */
     scal_actuator_state *bad = NULL;
     const char *const opts[] = {"cpus=1-x", NULL};
-    CHECK_RC(fake_start(&p, &fe, opts, "/nonexistent", &bad, why, sizeof(why)), SCAL_EINVAL, why,
-             "option cpus");
+    CHECK_RC(scal_test_start_actuator(&p, opts, "/nonexistent", &bad, why, sizeof(why)),
+             SCAL_EINVAL, why, "option cpus");
 }
 
 static volatile sig_atomic_t interrupted;
@@ -346,7 +346,6 @@ static void on_sigint(int sig)
 /* The runner's shape: save, apply, SIGINT arrives, the main flow sees the flag and restores. */
 static int sigint_child(const char *plugin, const char *root, int ready_fd)
 {
-    struct fake_env fe;
     char why[1024] = "";
     sigset_t block, old;
     struct sigaction sa;
@@ -357,24 +356,24 @@ static int sigint_child(const char *plugin, const char *root, int ready_fd)
     sigaddset(&block, SIGINT);
     sigprocmask(SIG_BLOCK, &block, &old);
     sigaction(SIGINT, &sa, NULL);
-    fake_unload(&p); /* the child loads the plugin itself, like the runner */
-    if (!fake_load(plugin, &p)) return 2;
-    scal_actuator_state *st = start(&fe, root, NULL);
-    if (!st || p.ops->save(st, why, sizeof(why)) != SCAL_OK ||
-        p.ops->apply(st, "1200000", NULL, why, sizeof(why)) != SCAL_OK)
+    scal_plugin_unload(&p); /* the child loads the plugin itself, like the runner */
+    if (!scal_test_load_ok(&p, plugin, SCAL_PLUGIN_ACTUATOR)) return 2;
+    scal_actuator_state *st = start(root, NULL);
+    if (!st || p.desc->actuator->save(st, why, sizeof(why)) != SCAL_OK ||
+        p.desc->actuator->apply(st, "1200000", NULL, why, sizeof(why)) != SCAL_OK)
         return 3;
     if (write(ready_fd, "r", 1) != 1) return 4;
     while (!interrupted)
         sigsuspend(&old);
-    int rc = p.ops->restore(st, why, sizeof(why));
-    p.ops->fini(st);
+    int rc = p.desc->actuator->restore(st, why, sizeof(why));
+    p.desc->actuator->fini(st);
     return rc == SCAL_OK ? 0 : 5;
 }
 
 static int test_sigint(const char *plugin)
 {
     char *root = make_tree(false, "powersave");
-    char *before = fake_tree_snapshot(root);
+    char *before = scal_test_tree_snapshot(root);
     int fds[2];
     CHECK(pipe(fds) == 0);
     pid_t pid = fork();
@@ -393,12 +392,12 @@ static int test_sigint(const char *plugin)
     int status = 0;
     CHECK(waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    char *after = fake_tree_snapshot(root);
+    char *after = scal_test_tree_snapshot(root);
     CHECK_STR(after, before);
     free(after);
     free(before);
-    fake_tree_free(root);
-    return fake_failures ? 1 : 0;
+    scal_test_tree_free(root);
+    return scal_test_failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -407,7 +406,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s libscal_frequency.so [sigint]\n", argv[0]);
         return 2;
     }
-    if (!fake_load(argv[1], &p)) return 1;
+    if (!scal_test_load_ok(&p, argv[1], SCAL_PLUGIN_ACTUATOR)) return 1;
     CHECK_STR(p.desc->name, "frequency");
     if (argc > 2 && strcmp(argv[2], "sigint") == 0) {
         test_sigint(argv[1]);
@@ -416,7 +415,6 @@ int main(int argc, char **argv)
         test_clamp();
         test_unavailable();
     }
-    fake_unload(&p);
-    if (fake_failures) fprintf(stderr, "%d check(s) failed\n", fake_failures);
-    return fake_failures ? 1 : 0;
+    scal_plugin_unload(&p);
+    return scal_test_result("test_frequency");
 }

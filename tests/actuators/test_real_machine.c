@@ -4,26 +4,26 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fake_host.h"
+#include "launch_recorder.h"
+#include "scal_test.h"
 
 static void probe(const char *path, const char *name)
 {
-    struct fake_plugin p;
-    struct fake_env fe;
+    struct scal_loaded_plugin p = {0};
     scal_actuator_state *st = NULL;
     char why[1024] = "";
-    if (!fake_load(path, &p)) {
-        fake_failures++;
+    if (!scal_test_load_ok(&p, path, SCAL_PLUGIN_ACTUATOR)) {
+        scal_test_failures++;
         return;
     }
     CHECK_STR(p.desc->name, name);
-    CHECK_RC(fake_start(&p, &fe, NULL, NULL, &st, why, sizeof(why)), SCAL_OK, why, NULL);
+    CHECK_RC(scal_test_start_actuator(&p, NULL, NULL, &st, why, sizeof(why)), SCAL_OK, why, NULL);
     if (!st) {
-        fake_unload(&p);
+        scal_plugin_unload(&p);
         return;
     }
     why[0] = '\0';
-    int rc = p.ops->test(st, why, sizeof(why));
+    int rc = p.desc->actuator->test(st, why, sizeof(why));
     printf("%-10s test: %d %s\n", name, rc, rc == SCAL_OK ? "(usable)" : why);
     CHECK(rc == SCAL_OK || rc == SCAL_EUNAVAIL || rc == SCAL_EPERM);
     if (rc != SCAL_OK) {
@@ -34,16 +34,17 @@ static void probe(const char *path, const char *name)
         /* Only the launch changes: safe on the real machine. */
         struct fake_launch l;
         fake_launch_init(&l, true);
-        CHECK_RC(p.ops->apply(st, "compact:1", &l.base, why, sizeof(why)), SCAL_OK, why, NULL);
+        CHECK_RC(p.desc->actuator->apply(st, "compact:1", &l.base, why, sizeof(why)), SCAL_OK, why,
+                 NULL);
         CHECK(l.cpus != NULL && fake_launch_env(&l, "OMP_PLACES") != NULL);
         printf("%-10s compact:1 -> cpus %s, OMP_PLACES=%s\n", name, l.cpus ? l.cpus : "(none)",
                fake_launch_env(&l, "OMP_PLACES"));
         fake_launch_free(&l);
     }
     /* Restore without save is a no-op for every actuator. */
-    CHECK_RC(p.ops->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
-    p.ops->fini(st);
-    fake_unload(&p);
+    CHECK_RC(p.desc->actuator->restore(st, why, sizeof(why)), SCAL_OK, why, NULL);
+    p.desc->actuator->fini(st);
+    scal_plugin_unload(&p);
 }
 
 int main(int argc, char **argv)
@@ -56,6 +57,5 @@ int main(int argc, char **argv)
     probe(argv[1], "frequency");
     probe(argv[2], "cores");
     probe(argv[3], "affinity");
-    if (fake_failures) fprintf(stderr, "%d check(s) failed\n", fake_failures);
-    return fake_failures ? 1 : 0;
+    return scal_test_result("test_real_machine");
 }

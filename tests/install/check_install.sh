@@ -15,6 +15,15 @@ done
 "$prefix/bin/scal" --version | grep -q "^scal " || fail "installed scal does not run"
 consumer=$(mktemp -d)
 trap 'rm -rf "$consumer"' EXIT
+# The installed example runs, under the installed tool, and the installed scal checks its run file
+# with the installed schemas (no build or source tree involved).
+out="$consumer/demo.h5"
+(cd "$consumer" && env -u SCAL_SCHEMA_DIR OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES="$prefix/lib/libscal_ompt.so" \
+  SCAL_OUTPUT="$out" "$prefix/share/scal/examples/bin/scal_demo" 10 > "$consumer/demo.log" 2>&1) ||
+  { cat "$consumer/demo.log"; fail "installed scal_demo does not run"; }
+[ -f "$out" ] || fail "the installed tool wrote no run file for the installed demo"
+(cd / && env -u SCAL_SCHEMA_DIR "$prefix/bin/scal" check "$out" > "$consumer/check.log" 2>&1) ||
+  { cat "$consumer/check.log"; fail "installed scal check rejects the installed demo's run file"; }
 cat > "$consumer/main.c" <<'C'
 #include <scal/scal.h>
 int main(void) { return scal_region_begin("x") == 0 && scal_region_end("x") == 0 ? 0 : 1; }

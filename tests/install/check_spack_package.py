@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Checks spack/package.py without Spack (not installable here): it must load against a stand-in of
 # the spack.package names it uses, declare the expected variants and dependencies, and constrain no
-# dependency above the versions Debian 12 ships (so they concretize as externals).
+# dependency above the versions Debian 12 ships (so they concretize as externals). Also the points
+# an offline `spack install` with Debian externals found: the run environment names libomp, the
+# recipe is a Spack repository where its header says, and it has a numbered version and a test.
+import os
 import re
 import sys
 import types
 
 DEBIAN = {"hdf5": "1.10.8", "papi": "7.0.0", "llvm-openmp": "14.0.6", "elfutils": "0.188", "cairo": "1.16.0",
           "jansson": "2.14", "cmake": "3.25.1"}
-recorded = {"versions": [], "variants": [], "depends": []}
+recorded = {"versions": [], "variants": [], "depends": [], "requires": [], "conflicts": []}
 
 
 class CMakePackage:
@@ -20,9 +23,12 @@ stub.CMakePackage = CMakePackage
 stub.version = lambda *a, **k: recorded["versions"].append((a, k))
 stub.variant = lambda *a, **k: recorded["variants"].append((a, k))
 stub.depends_on = lambda *a, **k: recorded["depends"].append((a, k))
+stub.requires = lambda *a, **k: recorded["requires"].append((a, k))
+stub.conflicts = lambda *a, **k: recorded["conflicts"].append((a, k))
 stub.maintainers = lambda *a, **k: None
 stub.license = lambda *a, **k: None
 stub.join_path = lambda *a: "/".join(a)
+stub.which = lambda *a, **k: None
 sys.modules["spack"] = types.ModuleType("spack")
 sys.modules["spack.package"] = stub
 
@@ -60,6 +66,62 @@ for name in ("cmake", "hdf5", "elfutils", "llvm-openmp", "papi", "cairo", "janss
         failures.append("%s@%s excludes Debian's %s" % (name, rng, DEBIAN[name]))
     if hi and vtuple(hi) < have[: len(vtuple(hi))]:
         failures.append("%s@%s excludes Debian's %s" % (name, rng, DEBIAN[name]))
+deptypes = {}
+for a, k in recorded["depends"]:
+    deptypes[re.match(r"[a-z0-9-]+", a[0]).group(0)] = k.get("type", ("build", "link"))
+omp_types = deptypes.get("llvm-openmp", ())
+if set(omp_types) != {"build", "run"}:
+    failures.append("llvm-openmp must be a build and run dependency (nothing links it), is %s" % (omp_types,))
+if not any(re.match(r"cairo.*\+fc", a[0]) for a, k in recorded["depends"]):
+    failures.append("cairo without +fc: the diagrams' text needs fontconfig")
+if not any(a and a[0] == "platform=linux" for a, k in recorded["requires"]):
+    failures.append("no requires('platform=linux')")
+if not any(re.match(r"^\d+(\.\d+)+$", a[0]) for a, k in recorded["versions"]):
+    failures.append("no numbered version")
+build_type = [k.get("default") for a, k in recorded["variants"] if a[0] == "build_type"]
+if build_type != ["RelWithDebInfo"]:
+    failures.append("build_type must default to RelWithDebInfo (regions are named from debug info)")
+for name in ("python", "py-h5py", "py-numpy"):
+    if "test" not in deptypes.get(name, ()):
+        failures.append("the test suite's dependency %s is not declared" % name)
+if not any(n.startswith("test_") and callable(getattr(ns.get("Scal"), n)) for n in dir(ns.get("Scal", object))):
+    failures.append("no test_* method (stand-alone test of the installed tool)")
+
+
+class Env:
+    def __init__(self):
+        self.vars = {}
+
+    def set(self, k, v):
+        self.vars[k] = v
+
+
+class Prefix(str):
+    def __getattr__(self, name):
+        return Prefix(self + "/" + name)
+
+
+class Spec:
+    def __getitem__(self, name):
+        return types.SimpleNamespace(prefix=Prefix("/opt/" + name))
+
+
+if "Scal" in ns:
+    pkg = ns["Scal"].__new__(ns["Scal"])
+    pkg.prefix = Prefix("/opt/scal")
+    pkg.spec = Spec()
+    env = Env()
+    pkg.setup_run_environment(env)
+    if not env.vars.get("SCAL_LIBOMP", "").startswith("/opt/llvm-openmp/lib/libomp.so"):
+        failures.append("setup_run_environment does not set SCAL_LIBOMP to llvm-openmp's libomp")
+    if env.vars.get("SCAL_OMPT_TOOL") != "/opt/scal/lib/libscal_ompt.so":
+        failures.append("setup_run_environment does not set SCAL_OMPT_TOOL")
+header = open(sys.argv[1]).read()
+m = re.search(r"spack repo add <scal source>/(\S+)", header)
+repo = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "..", m.group(1)) if m else None
+if not repo or not os.path.isfile(os.path.join(repo, "repo.yaml")) or not os.path.samefile(
+        os.path.join(repo, "packages", "scal", "package.py"), sys.argv[1]):
+    failures.append("the header's 'spack repo add' folder is not a Spack repository holding this recipe")
 print("spack is not installable on this machine (no PyPI, not in Debian): checked package.py with a stand-in")
 for f in failures:
     print("FAIL: " + f)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scal_test.h"
+
 #define NI 5
 #define NT 6
 
@@ -48,17 +50,6 @@ struct panel {
     double x0, y0, cw, ch, vmax;
     unsigned rows, cols;
 };
-
-static int failures;
-#define CHECK(c, ...)                                                                              \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static struct rgb pixel(cairo_surface_t *s, double x, double y)
 {
@@ -156,6 +147,5 @@ int main(int argc, char **argv)
     if (argc != 5) return 2;
     check(argv[1], argv[2], false);
     check(argv[3], argv[4], true);
-    printf("%s\n", failures ? "FAILED" : "ok");
-    return failures ? 1 : 0;
+    return scal_test_result("test_png");
 }

@@ -9,9 +9,9 @@
 #include <papi.h>
 #include <sde_lib.h>
 
-#include "fake_host.h"
+#include "scal_test.h"
 
-static struct fake_plugin plugin;
+static struct scal_loaded_plugin plugin;
 static long long work; // the SDE counter, read by PAPI as sde:::Demo::work
 static pthread_barrier_t barrier;
 
@@ -20,9 +20,9 @@ static int start(const char *events, scal_sensor_state **st, char *why, size_t w
     char opt[256];
     snprintf(opt, sizeof(opt), "events=%s", events);
     const char *opts[] = {opt};
-    fake_options(&plugin, opts, 1, NULL);
+    scal_test_reload_sensor(&plugin, opts, 1, NULL);
     why[0] = '\0';
-    return plugin.ops->init(&plugin.env, st, why, whylen);
+    return plugin.desc->sensor->init(&plugin.env, st, why, whylen);
 }
 
 struct worker {
@@ -36,14 +36,15 @@ static void *worker_main(void *arg)
     struct worker *w = arg;
     scal_sensor_thread *t = NULL;
     char why[256] = "";
-    w->rc = plugin.ops->thread_init(w->st, &t, why, sizeof(why));
+    w->rc = plugin.desc->sensor->thread_init(w->st, &t, why, sizeof(why));
     if (w->rc != 0) fprintf(stderr, "thread_init: %s\n", why);
     double v[1] = {0};
-    if (w->rc == 0 && (w->rc = plugin.ops->thread_read(w->st, t, v)) == 0) w->before = v[0];
+    if (w->rc == 0 && (w->rc = plugin.desc->sensor->thread_read(w->st, t, v)) == 0)
+        w->before = v[0];
     pthread_barrier_wait(&barrier); // both threads have read: main adds 4321
     pthread_barrier_wait(&barrier);
-    if (w->rc == 0 && (w->rc = plugin.ops->thread_read(w->st, t, v)) == 0) w->after = v[0];
-    if (t) plugin.ops->thread_fini(w->st, t);
+    if (w->rc == 0 && (w->rc = plugin.desc->sensor->thread_read(w->st, t, v)) == 0) w->after = v[0];
+    if (t) plugin.desc->sensor->thread_fini(w->st, t);
     return NULL;
 }
 
@@ -59,7 +60,7 @@ static void test_counts(void)
     CHECK(rc == 0, "init rc %d: %s", rc, why);
     if (rc != 0) return;
     const struct scal_metric_desc *m = NULL;
-    size_t n = plugin.ops->metrics(st, &m);
+    size_t n = plugin.desc->sensor->metrics(st, &m);
     // PAPI_TOT_INS has no hardware counter in a VM: it is skipped (if it works, it is listed).
     CHECK(n == 1 || n == 2, "%zu metrics", n);
     CHECK(n >= 1 && strcmp(m[0].name, "papi.sde:::Demo::work") == 0, "metric 0 %s", m[0].name);
@@ -71,19 +72,19 @@ static void test_counts(void)
               "metric 1 %s", m[1].name);
 
     double a[2], b[2], c[2], d[2];
-    CHECK(plugin.ops->read(st, a) == 0, "read");
+    CHECK(plugin.desc->sensor->read(st, a) == 0, "read");
     work += 1234;
-    CHECK(plugin.ops->read(st, b) == 0, "read");
+    CHECK(plugin.desc->sensor->read(st, b) == 0, "read");
     CHECK(b[0] - a[0] == 1234, "run read difference %g, want 1234", b[0] - a[0]);
 
     // Region reads on the init thread share the run event set.
     scal_sensor_thread *t = NULL;
-    rc = plugin.ops->thread_init(st, &t, why, sizeof(why));
+    rc = plugin.desc->sensor->thread_init(st, &t, why, sizeof(why));
     CHECK(rc == 0, "thread_init on the main thread: %d %s", rc, why);
     if (rc == 0) {
-        CHECK(plugin.ops->thread_read(st, t, c) == 0, "thread_read");
+        CHECK(plugin.desc->sensor->thread_read(st, t, c) == 0, "thread_read");
         work += 77;
-        CHECK(plugin.ops->thread_read(st, t, d) == 0, "thread_read");
+        CHECK(plugin.desc->sensor->thread_read(st, t, d) == 0, "thread_read");
         CHECK(d[0] - c[0] == 77, "main thread region difference %g, want 77", d[0] - c[0]);
     }
 
@@ -105,10 +106,10 @@ static void test_counts(void)
     pthread_barrier_destroy(&barrier);
 
     // The run event set still counts everything since init.
-    CHECK(plugin.ops->read(st, b) == 0, "read");
+    CHECK(plugin.desc->sensor->read(st, b) == 0, "read");
     CHECK(b[0] - a[0] == 1234 + 77 + 4321, "run difference %g, want 5632", b[0] - a[0]);
-    if (t) plugin.ops->thread_fini(st, t);
-    plugin.ops->fini(st);
+    if (t) plugin.desc->sensor->thread_fini(st, t);
+    plugin.desc->sensor->fini(st);
 }
 
 static void test_unavailable(void)
@@ -118,7 +119,7 @@ static void test_unavailable(void)
     int rc = start("PAPI_TOT_INS", &st, why, sizeof(why));
     if (rc == 0) {
         printf("PAPI_TOT_INS is countable on this machine: nothing unavailable to test\n");
-        plugin.ops->fini(st);
+        plugin.desc->sensor->fini(st);
         exit(77);
     }
     CHECK(rc == SCAL_EUNAVAIL, "rc %d: %s", rc, why);
@@ -136,7 +137,7 @@ static void test_unknown(void)
     CHECK(strstr(why, "no such event 'sde:::Nope::x'") != NULL, "why '%s'", why);
     CHECK(strstr(why, "no such event 'no_such_event_xyz'") != NULL, "why '%s'", why);
     printf("unknown: %s\n", why);
-    if (rc == 0) plugin.ops->fini(st);
+    if (rc == 0) plugin.desc->sensor->fini(st);
     rc = start("", &st, why, sizeof(why));
     CHECK(rc == SCAL_EINVAL && strstr(why, "no events"), "empty list: rc %d %s", rc, why);
     // After a failed init (which shut PAPI down again), a new init works.
@@ -144,11 +145,11 @@ static void test_unknown(void)
     CHECK(rc == 0, "init after a failed init: rc %d %s", rc, why);
     if (rc == 0) {
         double a[1], b[1];
-        CHECK(plugin.ops->read(st, a) == 0, "read");
+        CHECK(plugin.desc->sensor->read(st, a) == 0, "read");
         work += 5;
-        CHECK(plugin.ops->read(st, b) == 0 && b[0] - a[0] == 5, "difference %g, want 5",
+        CHECK(plugin.desc->sensor->read(st, b) == 0 && b[0] - a[0] == 5, "difference %g, want 5",
               b[0] - a[0]);
-        plugin.ops->fini(st);
+        plugin.desc->sensor->fini(st);
     }
 }
 
@@ -164,7 +165,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "papi_sde_register_counter failed\n");
         return 1;
     }
-    if (!fake_load(&plugin, argv[1], "papi")) return 1;
+    if (!(scal_test_load_ok(&plugin, argv[1], SCAL_PLUGIN_SENSOR) && !strcmp(plugin.name, "papi")))
+        return 1;
     if (strcmp(argv[2], "counts") == 0)
         test_counts();
     else if (strcmp(argv[2], "unavailable") == 0)
@@ -173,6 +175,6 @@ int main(int argc, char **argv)
         test_unknown();
     else
         CHECK(false, "unknown mode %s", argv[2]);
-    fake_unload(&plugin, false);
-    return fake_result(argv[2]);
+    scal_plugin_unload(&plugin);
+    return scal_test_result(argv[2]);
 }

@@ -11,31 +11,32 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fake_host.h"
+#include "scal_test.h"
 
 #define PC "sys/class/powercap/"
 
-static struct fake_plugin plugin;
-static char root[512];
+static struct scal_loaded_plugin plugin;
+static char *root;
 
 static bool make_tree(void)
 {
-    return fake_write(root, PC "intel-rapl:0/name", "package-0\n") &&
-           fake_write(root, PC "intel-rapl:0/energy_uj", "1000000\n") &&
-           fake_write(root, PC "intel-rapl:0/max_energy_range_uj", "262143328850\n") &&
-           fake_write(root, PC "intel-rapl:0:0/name", "core\n") &&
-           fake_write(root, PC "intel-rapl:0:0/energy_uj", "500000\n") &&
-           fake_write(root, PC "intel-rapl:0:0/max_energy_range_uj", "262143328850\n") &&
-           fake_write(root, PC "intel-rapl:0:1/name", "dram\n") &&
-           fake_write(root, PC "intel-rapl:0:1/energy_uj", "250000\n") &&
-           fake_write(root, PC "intel-rapl:0:1/max_energy_range_uj", "65712999613\n") &&
-           fake_write(root, PC "intel-rapl:1/name", "package-1\n") &&
-           fake_write(root, PC "intel-rapl:1/energy_uj", "9000000\n") &&
-           fake_write(root, PC "intel-rapl:1/max_energy_range_uj", "9999999\n") &&
-           // the MMIO interface duplicates package-0: must be skipped
-           fake_write(root, PC "intel-rapl-mmio:0/name", "package-0\n") &&
-           fake_write(root, PC "intel-rapl-mmio:0/energy_uj", "77\n") &&
-           fake_write(root, PC "intel-rapl-mmio:0/max_energy_range_uj", "262143328850\n");
+    // {zone, name, energy_uj, max_energy_range_uj}; the MMIO interface duplicates package-0 and
+    // must be skipped.
+    static const char *const zones[][4] = {
+        {"intel-rapl:0", "package-0", "1000000", "262143328850"},
+        {"intel-rapl:0:0", "core", "500000", "262143328850"},
+        {"intel-rapl:0:1", "dram", "250000", "65712999613"},
+        {"intel-rapl:1", "package-1", "9000000", "9999999"},
+        {"intel-rapl-mmio:0", "package-0", "77", "262143328850"},
+    };
+    static const char *const files[] = {"name", "energy_uj", "max_energy_range_uj"};
+    char rel[128];
+    for (size_t z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
+        for (size_t f = 0; f < 3; f++) {
+            snprintf(rel, sizeof(rel), PC "%s/%s", zones[z][0], files[f]);
+            scal_test_tree_put(root, rel, zones[z][1 + f]);
+        }
+    return true;
 }
 
 static void test_absent(void)
@@ -44,9 +45,9 @@ static void test_absent(void)
     snprintf(empty, sizeof(empty), "%s/empty", root);
     mkdir(empty, 0755);
     const char *opts[] = {NULL};
-    fake_options(&plugin, opts, 0, empty);
+    scal_test_reload_sensor(&plugin, opts, 0, empty);
     scal_sensor_state *st = NULL;
-    int rc = plugin.ops->init(&plugin.env, &st, why, sizeof(why));
+    int rc = plugin.desc->sensor->init(&plugin.env, &st, why, sizeof(why));
     CHECK(rc == SCAL_EUNAVAIL, "rc %d", rc);
     char expect[700];
     snprintf(expect, sizeof(expect), "%s/sys/class/powercap does not exist", empty);
@@ -54,9 +55,9 @@ static void test_absent(void)
     CHECK(strncmp(why, "no RAPL", 7) == 0, "why '%s'", why);
 
     // A powercap directory with only the MMIO duplicate: no zones.
-    fake_write(empty, PC "intel-rapl-mmio:0/name", "package-0\n");
+    scal_test_tree_write(empty, PC "intel-rapl-mmio:0/name", "package-0\n");
     why[0] = '\0';
-    rc = plugin.ops->init(&plugin.env, &st, why, sizeof(why));
+    rc = plugin.desc->sensor->init(&plugin.env, &st, why, sizeof(why));
     CHECK(rc == SCAL_EUNAVAIL, "rc %d", rc);
     CHECK(strstr(why, "no intel-rapl:N zones in ") && strstr(why, empty), "why '%s'", why);
 }
@@ -76,7 +77,7 @@ static void *read_loop(void *arg)
     struct reader *r = arg;
     double v[8];
     for (int i = 0; i < 200; i++)
-        if (plugin.ops->read(r->st, v) != 0 || !near(v[0], 3.5)) r->bad++;
+        if (plugin.desc->sensor->read(r->st, v) != 0 || !near(v[0], 3.5)) r->bad++;
     return NULL;
 }
 
@@ -87,14 +88,14 @@ static void test_values(bool via_option)
     snprintf(opt, sizeof(opt), "sysfs_root=%s/", root); // a trailing slash must not matter
     const char *opts[] = {opt};
     // Either the plugin's own option or the host's env->sysfs_root.
-    fake_options(&plugin, opts, via_option ? 1 : 0, via_option ? "/nonexistent" : root);
+    scal_test_reload_sensor(&plugin, opts, via_option ? 1 : 0, via_option ? "/nonexistent" : root);
     scal_sensor_state *st = NULL;
     char why[512] = "";
-    int rc = plugin.ops->init(&plugin.env, &st, why, sizeof(why));
+    int rc = plugin.desc->sensor->init(&plugin.env, &st, why, sizeof(why));
     CHECK(rc == 0, "init rc %d: %s", rc, why);
     if (rc != 0) return;
     const struct scal_metric_desc *m = NULL;
-    size_t n = plugin.ops->metrics(st, &m);
+    size_t n = plugin.desc->sensor->metrics(st, &m);
     CHECK(n == 4, "%zu metrics", n);
     static const char *const names[] = {"rapl.package-0", "rapl.package-0.core",
                                         "rapl.package-0.dram", "rapl.package-1"};
@@ -105,25 +106,26 @@ static void test_values(bool via_option)
         CHECK(m[i].kind == SCAL_METRIC_COUNTER && m[i].scope == SCAL_SCOPE_PROCESS, "%s kind/scope",
               m[i].name);
     }
-    CHECK(plugin.ops->timing == (SCAL_SENSOR_RUN | SCAL_SENSOR_SAMPLED | SCAL_SENSOR_REGION),
-          "timing %u", plugin.ops->timing);
+    CHECK(plugin.desc->sensor->timing ==
+              (SCAL_SENSOR_RUN | SCAL_SENSOR_SAMPLED | SCAL_SENSOR_REGION),
+          "timing %u", plugin.desc->sensor->timing);
     double v[4] = {0};
-    rc = plugin.ops->read(st, v);
+    rc = plugin.desc->sensor->read(st, v);
     CHECK(rc == 0, "read rc %d", rc);
     CHECK(near(v[0], 1.0) && near(v[1], 0.5) && near(v[2], 0.25) && near(v[3], 9.0),
           "values %g %g %g %g", v[0], v[1], v[2], v[3]);
 
     // package-0 grows, package-1 wraps: 9000000 -> max 9999999 -> 0 -> 500000.
-    fake_write(root, PC "intel-rapl:0/energy_uj", "3500000\n");
-    fake_write(root, PC "intel-rapl:1/energy_uj", "500000\n");
-    rc = plugin.ops->read(st, v);
+    scal_test_tree_write(root, PC "intel-rapl:0/energy_uj", "3500000\n");
+    scal_test_tree_write(root, PC "intel-rapl:1/energy_uj", "500000\n");
+    rc = plugin.desc->sensor->read(st, v);
     CHECK(rc == 0, "read rc %d", rc);
     CHECK(near(v[0], 3.5), "package-0 %.9f, want 3.5", v[0]);
     CHECK(near(v[3], 9.0 + (9999999 - 9000000 + 500000 + 1) * 1e-6),
           "package-1 after wrap %.9f, want 10.500000", v[3]);
-    fake_write(root, PC "intel-rapl:1/energy_uj", "700000\n");
+    scal_test_tree_write(root, PC "intel-rapl:1/energy_uj", "700000\n");
     double w[4] = {0};
-    rc = plugin.ops->thread_read(st, NULL, w); // region reads are the same reads
+    rc = plugin.desc->sensor->thread_read(st, NULL, w); // region reads are the same reads
     CHECK(rc == 0 && near(w[3] - v[3], 0.2), "delta after wrap %.9f, want 0.2", w[3] - v[3]);
     CHECK(near(w[0], 3.5), "thread_read package-0 %g", w[0]);
 
@@ -134,9 +136,9 @@ static void test_values(bool via_option)
     pthread_join(ta, NULL);
     pthread_join(tb, NULL);
     CHECK(a.bad == 0 && b.bad == 0, "concurrent reads went wrong %d/%d times", a.bad, b.bad);
-    plugin.ops->fini(st);
-    fake_write(root, PC "intel-rapl:0/energy_uj", "1000000\n");
-    fake_write(root, PC "intel-rapl:1/energy_uj", "9000000\n");
+    plugin.desc->sensor->fini(st);
+    scal_test_tree_write(root, PC "intel-rapl:0/energy_uj", "1000000\n");
+    scal_test_tree_write(root, PC "intel-rapl:1/energy_uj", "9000000\n");
 }
 
 // chmod 000 on energy_uj denies nobody but root: as root, check in a child that drops to nobody.
@@ -145,7 +147,7 @@ static void test_permission(void)
     char path[700];
     snprintf(path, sizeof(path), "%s/" PC "intel-rapl:0:1/energy_uj", root);
     chmod(path, 0);
-    fake_options(&plugin, NULL, 0, root);
+    scal_test_reload_sensor(&plugin, NULL, 0, root);
     bool forked = geteuid() == 0;
     pid_t pid = forked ? fork() : 0;
     if (pid == 0) {
@@ -155,15 +157,15 @@ static void test_permission(void)
         }
         scal_sensor_state *st = NULL;
         char why[700] = "";
-        int rc = plugin.ops->init(&plugin.env, &st, why, sizeof(why));
+        int rc = plugin.desc->sensor->init(&plugin.env, &st, why, sizeof(why));
         CHECK(rc == SCAL_EPERM, "rc %d: %s", rc, why);
         CHECK(strstr(why, "permission denied reading") && strstr(why, path) && strstr(why, "5.10"),
               "why '%s'", why);
-        if (rc == 0) plugin.ops->fini(st);
+        if (rc == 0) plugin.desc->sensor->fini(st);
         if (forked) {
             printf("permission checked as uid %d: %s\n", (int)getuid(), why);
             fflush(stdout);
-            _exit(fake_failures ? 1 : 0);
+            _exit(scal_test_failures ? 1 : 0);
         }
     } else if (pid > 0) {
         int status = 0;
@@ -179,15 +181,16 @@ static void test_permission(void)
 
 static void test_garbage(void)
 {
-    fake_write(root, PC "intel-rapl:1/energy_uj", "lots\n");
-    fake_options(&plugin, NULL, 0, root);
+    scal_test_tree_write(root, PC "intel-rapl:1/energy_uj", "lots\n");
+    scal_test_reload_sensor(&plugin, NULL, 0, root);
     scal_sensor_state *st = NULL;
     char why[700] = "";
-    int rc = plugin.ops->init(&plugin.env, &st, why, sizeof(why));
-    CHECK(rc == SCAL_EIO, "rc %d", rc);
-    CHECK(strstr(why, "intel-rapl:1/energy_uj") && strstr(why, "not a number"), "why '%s'", why);
-    if (rc == 0) plugin.ops->fini(st);
-    fake_write(root, PC "intel-rapl:1/energy_uj", "9000000\n");
+    int rc = plugin.desc->sensor->init(&plugin.env, &st, why, sizeof(why));
+    CHECK(rc == SCAL_EFORMAT, "rc %d", rc);
+    CHECK(strstr(why, "intel-rapl:1/energy_uj holds 'lots', not a non-negative integer"),
+          "why '%s'", why);
+    if (rc == 0) plugin.desc->sensor->fini(st);
+    scal_test_tree_write(root, PC "intel-rapl:1/energy_uj", "9000000\n");
 }
 
 int main(int argc, char **argv)
@@ -196,9 +199,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s libscal_rapl.so\n", argv[0]);
         return 2;
     }
-    if (!fake_load(&plugin, argv[1], "rapl") || !fake_tmpdir(root, sizeof(root))) return 1;
+    if (!scal_test_load_ok(&plugin, argv[1], SCAL_PLUGIN_SENSOR) || strcmp(plugin.name, "rapl"))
+        return 1;
+    root = scal_test_tree_new();
     if (!make_tree()) {
-        fake_rmtree(root);
+        scal_test_tree_free(root);
         return 1;
     }
     test_absent();
@@ -206,7 +211,7 @@ int main(int argc, char **argv)
     test_values(false);
     test_permission();
     test_garbage();
-    fake_rmtree(root);
-    fake_unload(&plugin, true);
-    return fake_result("test_rapl");
+    scal_test_tree_free(root);
+    scal_plugin_unload(&plugin);
+    return scal_test_result("test_rapl");
 }

@@ -4,9 +4,17 @@
 #include <string.h>
 #include <time.h>
 
-#include "fake_host.h"
+#include "scal_test.h"
 
 static volatile double sink;
+
+// Index of a metric by name in the plugin's list, or -1.
+static int metric_index(const struct scal_metric_desc *m, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(m[i].name, name) == 0) return (int)i;
+    return -1;
+}
 
 // Burns at least 0.2 s of CPU (measured with the process CPU clock, not wall time).
 static void burn(void)
@@ -24,36 +32,36 @@ static void burn(void)
 
 int main(int argc, char **argv)
 {
-    struct fake_plugin p;
-    if (argc != 2 || !fake_load(&p, argv[1], "rusage")) return 1;
+    struct scal_loaded_plugin p = {0};
+    if (argc != 2 ||
+        !(scal_test_load_ok(&p, argv[1], SCAL_PLUGIN_SENSOR) && !strcmp(p.name, "rusage")))
+        return 1;
     scal_sensor_state *st = NULL;
     char why[256] = "";
-    int rc = p.ops->init(&p.env, &st, why, sizeof(why));
+    int rc = p.desc->sensor->init(&p.env, &st, why, sizeof(why));
     CHECK(rc == 0, "init rc %d: %s", rc, why);
-    if (rc != 0) return fake_result("test_rusage");
-    CHECK(p.ops->timing == SCAL_SENSOR_RUN, "timing %u", p.ops->timing);
+    if (rc != 0) return scal_test_result("test_rusage");
+    CHECK(p.desc->sensor->timing == SCAL_SENSOR_RUN, "timing %u", p.desc->sensor->timing);
     const struct scal_metric_desc *m = NULL;
-    size_t n = p.ops->metrics(st, &m);
+    size_t n = p.desc->sensor->metrics(st, &m);
     CHECK(n == 7, "%zu metrics", n);
-    int ut = fake_metric_index(m, n, "rusage.utime");
-    int rss = fake_metric_index(m, n, "rusage.maxrss");
-    int minflt = fake_metric_index(m, n, "rusage.minflt");
+    int ut = metric_index(m, n, "rusage.utime");
+    int rss = metric_index(m, n, "rusage.maxrss");
+    int minflt = metric_index(m, n, "rusage.minflt");
     CHECK(ut >= 0 && rss >= 0 && minflt >= 0, "metric names");
-    CHECK(fake_metric_index(m, n, "rusage.stime") >= 0 &&
-              fake_metric_index(m, n, "rusage.nvcsw") >= 0 &&
-              fake_metric_index(m, n, "rusage.nivcsw") >= 0 &&
-              fake_metric_index(m, n, "rusage.majflt") >= 0,
+    CHECK(metric_index(m, n, "rusage.stime") >= 0 && metric_index(m, n, "rusage.nvcsw") >= 0 &&
+              metric_index(m, n, "rusage.nivcsw") >= 0 && metric_index(m, n, "rusage.majflt") >= 0,
           "metric names");
-    if (ut < 0 || rss < 0 || minflt < 0) return fake_result("test_rusage");
+    if (ut < 0 || rss < 0 || minflt < 0) return scal_test_result("test_rusage");
     CHECK(strcmp(m[ut].unit, "s") == 0 && m[ut].kind == SCAL_METRIC_COUNTER, "utime desc");
     CHECK(strcmp(m[rss].unit, "bytes") == 0 && m[rss].kind == SCAL_METRIC_GAUGE, "maxrss desc");
     for (size_t i = 0; i < n; i++)
         CHECK(m[i].scope == SCAL_SCOPE_PROCESS, "%s scope", m[i].name);
 
     double a[7], b[7], c[7];
-    CHECK(p.ops->read(st, a) == 0, "read");
+    CHECK(p.desc->sensor->read(st, a) == 0, "read");
     burn();
-    CHECK(p.ops->read(st, b) == 0, "read");
+    CHECK(p.desc->sensor->read(st, b) == 0, "read");
     CHECK(b[ut] - a[ut] >= 0.1, "user time grew by %g s after 0.2 s of CPU", b[ut] - a[ut]);
 
     size_t size = 50u << 20;
@@ -61,12 +69,12 @@ int main(int argc, char **argv)
     CHECK(mem != NULL, "malloc");
     for (size_t i = 0; mem && i < size; i += 4096)
         mem[i] = 1;
-    CHECK(p.ops->read(st, c) == 0, "read");
+    CHECK(p.desc->sensor->read(st, c) == 0, "read");
     CHECK(c[rss] - b[rss] >= 40.0 * (1 << 20), "maxrss grew by %g MB after touching 50 MB",
           (c[rss] - b[rss]) / (1 << 20));
     CHECK(c[minflt] - b[minflt] >= 1000, "minor faults grew by %g", c[minflt] - b[minflt]);
     free((void *)mem);
-    p.ops->fini(st);
-    fake_unload(&p, true);
-    return fake_result("test_rusage");
+    p.desc->sensor->fini(st);
+    scal_plugin_unload(&p);
+    return scal_test_result("test_rusage");
 }

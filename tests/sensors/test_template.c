@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fake_host.h"
+#include "scal_test.h"
 
 static volatile double sink;
 
@@ -24,49 +24,53 @@ static void burn(double cpu_seconds)
 
 int main(int argc, char **argv)
 {
-    struct fake_plugin p;
-    if (argc != 2 || !fake_load(&p, argv[1], "template_sensor")) return 1;
+    struct scal_loaded_plugin p = {0};
+    if (argc != 2 ||
+        !(scal_test_load_ok(&p, argv[1], SCAL_PLUGIN_SENSOR) && !strcmp(p.name, "template_sensor")))
+        return 1;
     CHECK(p.desc->abi_version == SCAL_PLUGIN_ABI_VERSION, "abi %x", p.desc->abi_version);
     CHECK(p.desc->options[0].name && strcmp(p.desc->options[0].name, "wall") == 0 &&
               p.desc->options[1].name == NULL,
           "options table");
     scal_sensor_state *st = NULL;
     char why[256] = "";
-    int rc = p.ops->init(&p.env, &st, why, sizeof(why));
+    int rc = p.desc->sensor->init(&p.env, &st, why, sizeof(why));
     CHECK(rc == 0, "init rc %d: %s", rc, why);
-    if (rc != 0) return fake_result("test_template");
+    if (rc != 0) return scal_test_result("test_template");
     const struct scal_metric_desc *m = NULL;
-    size_t n = p.ops->metrics(st, &m);
+    size_t n = p.desc->sensor->metrics(st, &m);
     CHECK(n == 2 && strcmp(m[0].name, "template_sensor.cpu_time") == 0 &&
               strcmp(m[1].name, "template_sensor.wall_time") == 0,
           "metrics (%zu)", n);
     double a[2], b[2];
-    CHECK(p.ops->read(st, a) == 0, "read");
+    CHECK(p.desc->sensor->read(st, a) == 0, "read");
     scal_sensor_thread *t = NULL;
-    rc = p.ops->thread_init(st, &t, why, sizeof(why));
+    rc = p.desc->sensor->thread_init(st, &t, why, sizeof(why));
     CHECK(rc == 0, "thread_init rc %d: %s", rc, why);
     if (rc == 0) {
         double c[2], d[2];
-        CHECK(p.ops->thread_read(st, t, c) == 0, "thread_read");
+        CHECK(p.desc->sensor->thread_read(st, t, c) == 0, "thread_read");
         burn(0.1);
-        CHECK(p.ops->thread_read(st, t, d) == 0, "thread_read");
+        CHECK(p.desc->sensor->thread_read(st, t, d) == 0, "thread_read");
         CHECK(d[0] - c[0] >= 0.09, "thread CPU time grew by %g s", d[0] - c[0]);
         CHECK(d[1] - c[1] >= d[0] - c[0] - 1e-3, "wall %g < cpu %g", d[1] - c[1], d[0] - c[0]);
-        p.ops->thread_fini(st, t);
+        p.desc->sensor->thread_fini(st, t);
     }
-    CHECK(p.ops->read(st, b) == 0, "read");
+    CHECK(p.desc->sensor->read(st, b) == 0, "read");
     CHECK(b[0] - a[0] >= 0.09, "process CPU time grew by %g s", b[0] - a[0]);
-    p.ops->fini(st);
+    p.desc->sensor->fini(st);
 
     const char *no_wall[] = {"wall=false"};
-    fake_options(&p, no_wall, 1, NULL);
-    rc = p.ops->init(&p.env, &st, why, sizeof(why));
-    CHECK(rc == 0 && p.ops->metrics(st, &m) == 1, "wall=false: rc %d", rc);
-    if (rc == 0) p.ops->fini(st);
+    scal_test_reload_sensor(&p, no_wall, 1, NULL);
+    rc = p.desc->sensor->init(&p.env, &st, why, sizeof(why));
+    CHECK(rc == 0 && p.desc->sensor->metrics(st, &m) == 1, "wall=false: rc %d", rc);
+    if (rc == 0) p.desc->sensor->fini(st);
+    // The host checks an option's type before the plugin sees it.
     const char *bad[] = {"wall=maybe"};
-    fake_options(&p, bad, 1, NULL);
-    rc = p.ops->init(&p.env, &st, why, sizeof(why));
-    CHECK(rc == SCAL_EINVAL && strstr(why, "maybe"), "wall=maybe: rc %d '%s'", rc, why);
-    fake_unload(&p, true);
-    return fake_result("test_template");
+    char path[SCAL_PLUGIN_PATH_MAX];
+    snprintf(path, sizeof(path), "%s", p.path);
+    rc = scal_test_load(&p, path, SCAL_PLUGIN_SENSOR, bad, 1, NULL, why, sizeof(why));
+    CHECK(rc == SCAL_EINVAL && strstr(why, "'maybe'"), "wall=maybe: rc %d '%s'", rc, why);
+    scal_plugin_unload(&p);
+    return scal_test_result("test_template");
 }

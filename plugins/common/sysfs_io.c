@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-/* Small helpers shared by the actuator plugins: text files under a sysfs root and CPU lists. */
+/* Text files under a sysfs root and CPU lists, shared by the sensor and actuator plugins. */
 #include "sysfs_io.h"
+
+#include "plugin_util.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -9,11 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-void sysfs_path(const char *root, const char *rel, char *out, size_t outlen)
+void scal__sysfs_path(const char *root, const char *rel, char *out, size_t outlen)
 {
     size_t n = root ? strlen(root) : 0;
     while (n > 0 && root[n - 1] == '/')
@@ -28,16 +29,15 @@ static int errno_status(int e)
     return SCAL_EIO;
 }
 
-int sysfs_read(const char *root, const char *rel, char *buf, size_t buflen, char *why,
-               size_t whylen)
+int scal__sysfs_read(const char *root, const char *rel, char *buf, size_t buflen, char *why,
+                     size_t whylen)
 {
     char path[4096];
-    sysfs_path(root, rel, path, sizeof(path));
+    scal__sysfs_path(root, rel, path, sizeof(path));
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
-        snprintf(why, whylen, "cannot read %s: %s", path, strerror(e));
-        return errno_status(e);
+        return scal__why(why, whylen, errno_status(e), "cannot read %s: %s", path, strerror(e));
     }
     ssize_t got;
     do
@@ -45,28 +45,25 @@ int sysfs_read(const char *root, const char *rel, char *buf, size_t buflen, char
     while (got < 0 && errno == EINTR);
     int e = errno;
     close(fd);
-    if (got < 0) {
-        snprintf(why, whylen, "cannot read %s: %s", path, strerror(e));
-        return errno_status(e);
-    }
+    if (got < 0)
+        return scal__why(why, whylen, errno_status(e), "cannot read %s: %s", path, strerror(e));
     buf[got] = '\0';
     while (got > 0 && isspace((unsigned char)buf[got - 1]))
         buf[--got] = '\0';
     return SCAL_OK;
 }
 
-int sysfs_write(const char *root, const char *rel, const char *text, char *why, size_t whylen)
+int scal__sysfs_write(const char *root, const char *rel, const char *text, char *why, size_t whylen)
 {
     char path[4096];
-    sysfs_path(root, rel, path, sizeof(path));
+    scal__sysfs_path(root, rel, path, sizeof(path));
     int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
         if (e == EACCES || e == EPERM)
-            snprintf(why, whylen, "permission denied writing %s (needs root)", path);
-        else
-            snprintf(why, whylen, "cannot write %s: %s", path, strerror(e));
-        return errno_status(e);
+            return scal__why(why, whylen, errno_status(e),
+                             "permission denied writing %s (needs root)", path);
+        return scal__why(why, whylen, errno_status(e), "cannot write %s: %s", path, strerror(e));
     }
     size_t len = strlen(text), done = 0;
     int rc = SCAL_OK;
@@ -75,56 +72,54 @@ int sysfs_write(const char *root, const char *rel, const char *text, char *why, 
         if (put < 0 && errno == EINTR) continue;
         if (put <= 0) {
             int e = put < 0 ? errno : EIO;
-            snprintf(why, whylen, "cannot write '%s' to %s: %s", text, path, strerror(e));
-            rc = e == EINVAL ? SCAL_EINVAL : errno_status(e);
+            rc = scal__why(why, whylen, e == EINVAL ? SCAL_EINVAL : errno_status(e),
+                           "cannot write '%s' to %s: %s", text, path, strerror(e));
             break;
         }
         done += (size_t)put;
     }
     if (close(fd) != 0 && rc == SCAL_OK) {
         int e = errno;
-        snprintf(why, whylen, "cannot write '%s' to %s: %s", text, path, strerror(e));
-        rc = e == EINVAL ? SCAL_EINVAL : errno_status(e);
+        rc = scal__why(why, whylen, e == EINVAL ? SCAL_EINVAL : errno_status(e),
+                       "cannot write '%s' to %s: %s", text, path, strerror(e));
     }
     return rc;
 }
 
-int sysfs_read_long(const char *root, const char *rel, long *value, char *why, size_t whylen)
+int scal__sysfs_read_u64(const char *root, const char *rel, uint64_t *value, char *why,
+                         size_t whylen)
 {
     char buf[64];
-    int rc = sysfs_read(root, rel, buf, sizeof(buf), why, whylen);
+    int rc = scal__sysfs_read(root, rel, buf, sizeof(buf), why, whylen);
     if (rc != SCAL_OK) return rc;
     char *end = NULL;
     errno = 0;
-    long v = strtol(buf, &end, 10);
-    if (end == buf || *end != '\0' || errno != 0 || v < 0) {
+    unsigned long long v = strtoull(buf, &end, 10);
+    if (!isdigit((unsigned char)buf[0]) || *end != '\0' || errno != 0) {
         char path[4096];
-        sysfs_path(root, rel, path, sizeof(path));
-        snprintf(why, whylen, "%s holds '%s', not a non-negative integer", path, buf);
-        return SCAL_EFORMAT;
+        scal__sysfs_path(root, rel, path, sizeof(path));
+        return scal__why(why, whylen, SCAL_EFORMAT, "%s holds '%s', not a non-negative integer",
+                         path, buf);
     }
-    *value = v;
+    *value = (uint64_t)v;
     return SCAL_OK;
 }
 
-int sysfs_unwritable(const char *path, int e, char *why, size_t whylen)
+int scal__sysfs_unwritable(const char *path, int e, char *why, size_t whylen)
 {
-    if (e == ENOENT || e == ENOTDIR) {
-        snprintf(why, whylen, "%s does not exist", path);
-        return SCAL_EUNAVAIL;
-    }
+    if (e == ENOENT || e == ENOTDIR)
+        return scal__why(why, whylen, SCAL_EUNAVAIL, "%s does not exist", path);
     if (e == EACCES || e == EPERM)
-        snprintf(why, whylen, "permission denied writing %s (needs root)", path);
-    else
-        snprintf(why, whylen, "cannot write %s: %s", path, strerror(e));
-    return SCAL_EPERM;
+        return scal__why(why, whylen, SCAL_EPERM, "permission denied writing %s (needs root)",
+                         path);
+    return scal__why(why, whylen, SCAL_EPERM, "cannot write %s: %s", path, strerror(e));
 }
 
-bool sysfs_exists(const char *root, const char *rel)
+bool scal__sysfs_exists(const char *root, const char *rel)
 {
     char path[4096];
     struct stat st;
-    sysfs_path(root, rel, path, sizeof(path));
+    scal__sysfs_path(root, rel, path, sizeof(path));
     return stat(path, &st) == 0;
 }
 
@@ -137,7 +132,7 @@ static int cmp_int(const void *a, const void *b)
 /* Sorts and removes duplicates in place; returns the new count. */
 static size_t sort_unique(int *v, size_t n)
 {
-    if (n == 0) return 0;
+    if (n == 0) return SCAL_OK;
     qsort(v, n, sizeof(*v), cmp_int);
     size_t k = 1;
     for (size_t i = 1; i < n; i++)
@@ -151,14 +146,14 @@ static bool parse_cpu(const char **p, int *out)
     long v = 0;
     while (isdigit((unsigned char)**p)) {
         v = v * 10 + (**p - '0');
-        if (v >= SYSFS_MAX_CPUS) return false;
+        if (v >= SCAL_SYSFS_MAX_CPUS) return false;
         (*p)++;
     }
     *out = (int)v;
     return true;
 }
 
-int cpulist_parse(const char *text, int **cpus, size_t *ncpus, char *why, size_t whylen)
+int scal__cpulist_parse(const char *text, int **cpus, size_t *ncpus, char *why, size_t whylen)
 {
     int *v = NULL;
     size_t n = 0, cap = 0;
@@ -167,8 +162,7 @@ int cpulist_parse(const char *text, int **cpus, size_t *ncpus, char *why, size_t
     while (isspace((unsigned char)*p))
         p++;
     if (*p == '\0') {
-        snprintf(why, whylen, "empty CPU list");
-        rc = SCAL_EINVAL;
+        rc = scal__why(why, whylen, SCAL_EINVAL, "empty CPU list");
         goto out;
     }
     for (;;) {
@@ -184,8 +178,8 @@ int cpulist_parse(const char *text, int **cpus, size_t *ncpus, char *why, size_t
                 size_t ncap = cap ? cap * 2 : 16;
                 int *nv = realloc(v, ncap * sizeof(*v));
                 if (!nv) {
-                    snprintf(why, whylen, "out of memory parsing CPU list '%s'", text);
-                    rc = SCAL_ENOMEM;
+                    rc = scal__why(why, whylen, SCAL_ENOMEM, "out of memory parsing CPU list '%s'",
+                                   text);
                     goto out;
                 }
                 v = nv;
@@ -205,15 +199,14 @@ int cpulist_parse(const char *text, int **cpus, size_t *ncpus, char *why, size_t
     v = NULL;
     goto out;
 bad:
-    snprintf(why, whylen, "'%s' is not a CPU list like 0-3,8 (CPUs below %d)", text,
-             SYSFS_MAX_CPUS);
-    rc = SCAL_EINVAL;
+    rc = scal__why(why, whylen, SCAL_EINVAL, "'%s' is not a CPU list like 0-3,8 (CPUs below %d)",
+                   text, SCAL_SYSFS_MAX_CPUS);
 out:
     free(v);
     return rc;
 }
 
-int cpulist_format(const int *cpus, size_t ncpus, char *out, size_t outlen)
+int scal__cpulist_format(const int *cpus, size_t ncpus, char *out, size_t outlen)
 {
     size_t used = 0;
     if (outlen == 0) return SCAL_ERANGE;
@@ -234,19 +227,18 @@ int cpulist_format(const int *cpus, size_t ncpus, char *out, size_t outlen)
     return SCAL_OK;
 }
 
-int sysfs_list_cpus(const char *root, const char *sub, int **cpus, size_t *ncpus, char *why,
-                    size_t whylen)
+int scal__sysfs_list_cpus(const char *root, const char *sub, int **cpus, size_t *ncpus, char *why,
+                          size_t whylen)
 {
     char dirpath[4096];
     int *v = NULL;
     size_t n = 0, cap = 0;
     int rc = SCAL_OK;
-    sysfs_path(root, "/sys/devices/system/cpu", dirpath, sizeof(dirpath));
+    scal__sysfs_path(root, "/sys/devices/system/cpu", dirpath, sizeof(dirpath));
     DIR *dir = opendir(dirpath);
     if (!dir) {
         int e = errno;
-        snprintf(why, whylen, "cannot list %s: %s", dirpath, strerror(e));
-        rc = errno_status(e);
+        rc = scal__why(why, whylen, errno_status(e), "cannot list %s: %s", dirpath, strerror(e));
         goto out;
     }
     struct dirent *de;
@@ -261,13 +253,12 @@ int sysfs_list_cpus(const char *root, const char *sub, int **cpus, size_t *ncpus
             snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/%s/%s", de->d_name, sub);
         else
             snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/%s", de->d_name);
-        if (!sysfs_exists(root, rel)) continue;
+        if (!scal__sysfs_exists(root, rel)) continue;
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 16;
             int *nv = realloc(v, ncap * sizeof(*v));
             if (!nv) {
-                snprintf(why, whylen, "out of memory listing %s", dirpath);
-                rc = SCAL_ENOMEM;
+                rc = scal__why(why, whylen, SCAL_ENOMEM, "out of memory listing %s", dirpath);
                 goto out;
             }
             v = nv;
@@ -282,32 +273,4 @@ out:
     if (dir) closedir(dir);
     free(v);
     return rc;
-}
-
-const char *sysfs_option(const struct scal_plugin_env *env, const char *name)
-{
-    if (!env ||
-        env->struct_size < offsetof(struct scal_plugin_env, get_option) + sizeof(env->get_option) ||
-        !env->get_option)
-        return NULL;
-    return env->get_option(env->options, name);
-}
-
-const char *sysfs_root_of(const struct scal_plugin_env *env)
-{
-    const char *opt = sysfs_option(env, "sysfs_root");
-    if (opt && opt[0] != '\0' && strcmp(opt, "/") != 0) return opt;
-    if (env &&
-        env->struct_size >=
-            offsetof(struct scal_plugin_env, sysfs_root) + sizeof(env->sysfs_root) &&
-        env->sysfs_root && env->sysfs_root[0] != '\0')
-        return env->sysfs_root;
-    return "/";
-}
-
-bool sysfs_truthy(const char *text)
-{
-    if (!text) return false;
-    return strcmp(text, "1") == 0 || strcasecmp(text, "true") == 0 ||
-           strcasecmp(text, "yes") == 0 || strcasecmp(text, "on") == 0;
 }

@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# scal.load and scal.tree: a run or campaign file as pandas DataFrames with every index, enum and
+# sentinel decoded.
+import numpy as np
+import pandas as pd
+
+from ._file import KIND_NAMES, STATUS_NAMES, ScalFile
+from ._labels import region_labels
+
+# statistics members (run file /regions, campaign /region_stats) -> load() columns
+STAT_COLUMNS = (
+    ("count", "count"),
+    ("time_total_s", "total_s"),
+    ("time_mean_s", "mean_s"),
+    ("time_median_s", "median_s"),
+    ("time_min_s", "min_s"),
+    ("time_max_s", "max_s"),
+    ("work_total_s", "work_s"),
+    ("barrier_total_s", "barrier_s"),
+    ("lock_total_s", "lock_s"),
+    ("imbalance", "imbalance"),
+)
+RUN_COLUMNS = ("run", "repetition", "input", "threads", "team", "frequency_khz", "status")
+REGION_COLUMNS = ("region", "region_id", "parent_id", "kind", "file", "line_begin", "line_end", "function")
+INT_COLUMNS = ("threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count")
+# a run file is one configuration; its input is labelled like scal report labels it
+RUN_FILE_INPUT = "run"
+
+
+def _nullable(values):
+    """Integers as pandas' nullable Int64, with the file's negative sentinels (-1: not set) as <NA>."""
+    s = pd.Series(values).astype("Int64")
+    return s.mask(s < 0)
+
+
+def _kinds(codes):
+    return pd.Categorical.from_codes(np.where(np.asarray(codes) < len(KIND_NAMES), codes, -1).astype(int), KIND_NAMES)
+
+
+def _region_frame(f, rows):
+    """Identity members of /regions as the tree()'s columns, one row per region id."""
+    return pd.DataFrame(
+        {
+            "region_id": _nullable(rows["id"]),
+            "parent_id": _nullable(rows["parent"]),
+            "depth": rows["depth"].astype(np.int64),
+            "region": region_labels(f, rows),
+            "kind": _kinds(rows["kind"]),
+            "file": f.text(rows["file"]),
+            "line_begin": _nullable(rows["line_first"]),
+            "line_end": _nullable(rows["line_last"]),
+            "function": f.text(rows["function"]),
+            "module": f.text(rows["module"]),
+            "offset": rows["offset"].astype(np.uint64),
+            "gap_prev": _nullable(rows["gap_prev"]),
+            "gap_next": _nullable(rows["gap_next"]),
+        }
+    )
+
+
+def tree(path):
+    """The region tree of a run file or campaign file, as a DataFrame indexed by ``region_id``.
+
+    Columns: ``parent_id`` (<NA> for the root), ``depth`` (root 0), ``region`` (the label, as in
+    ``scal show`` and ``load()``), ``kind`` (categorical: root, parallel, serial, user), ``file``
+    (the source path as stored, "" when unknown), ``line_begin``, ``line_end`` (<NA> when unknown),
+    ``function`` ("" when unknown), ``module`` and ``offset`` (where the construct is in the binary:
+    the identity of regions without debug info), ``gap_prev``, ``gap_next`` (serial gaps: the region before and after, <NA> at the
+    program's start and end). Rows are in id order, parents before their children. In a campaign the
+    ids are those unified across runs, the ``region_id`` of ``load()``.
+
+    Raises FileNotFoundError for a missing file and scal.ScalFileError (naming the file) for a file
+    that is not a scal file."""
+    with ScalFile(path) as f:
+        return _region_frame(f, f.table("regions")).set_index("region_id")
+
+
+def _stats_frame(rows):
+    out = pd.DataFrame({col: rows[member] for member, col in STAT_COLUMNS})
+    empty = out["count"] == 0
+    for col in ("mean_s", "median_s", "min_s", "max_s"):  # no instance: no time statistics
+        out.loc[empty, col] = np.nan
+    return out
+
+
+def _metric_frame(f, rows):
+    """Sensor values of whole teams (thread -1) as one column per metric, "<metric> [<unit>]" (the
+    headers of scal show), indexed by (run, region_id). The whole program's row takes the run's
+    whole-run value (region -1) when the program has no value of its own, as scal show does."""
+    if rows is None or len(rows) == 0:
+        return None
+    run = rows["run"] if "run" in rows.dtype.names else np.zeros(len(rows), dtype=np.int64)
+    sv = pd.DataFrame(
+        {
+            "run": run.astype(np.int64),
+            "region_id": rows["region"].astype(np.int64),
+            "metric": f.text(rows["metric"]),
+            "unit": f.text(rows["unit"]),
+            "value": rows["value"],
+        }
+    )
+    sv = sv[rows["thread"] == -1]
+    if sv.empty:
+        return None
+    names = sv.drop_duplicates("metric")  # a metric's first unit names its column, in order of appearance
+    columns = dict(zip(names["metric"], names["metric"] + " [" + names["unit"] + "]"))
+    sv = sv.assign(column=sv["metric"].map(columns))
+    own = sv[sv["region_id"] >= 0].drop_duplicates(["run", "region_id", "column"], keep="last")
+    whole = sv[sv["region_id"] == -1].drop_duplicates(["run", "column"], keep="first").assign(region_id=0)
+    both = pd.concat([own, whole]).drop_duplicates(["run", "region_id", "column"], keep="first")
+    wide = both.pivot(index=["run", "region_id"], columns="column", values="value")
+    return wide.reindex(columns=list(columns.values()))
+
+
+def _campaign_runs(f):
+    """One row per run of a campaign: the RUN_COLUMNS, and the category order of ``input``."""
+    configs, runs = f.table("configs"), f.table("runs")
+    cfg = pd.DataFrame(
+        {
+            "config": configs["id"].astype(np.int64),
+            "input_index": configs["input"].astype(np.int64),
+            "input": f.text(configs["input_label"]),
+            "threads": _nullable(configs["threads"]),
+            "frequency_khz": _nullable(configs["frequency_khz"]),
+        }
+    )
+    plan = f.str_list("campaign/inputs")
+    extra = cfg.sort_values("input_index", kind="stable")["input"]
+    inputs = list(dict.fromkeys(plan + [s for s in extra if s not in plan]))
+    status = np.asarray(runs["status"]).astype(int)
+    out = pd.DataFrame(
+        {
+            "run": runs["id"].astype(np.int64),
+            "config": runs["config"].astype(np.int64),
+            "repetition": runs["repetition"].astype(np.int64),
+            "team": _nullable(runs["team_observed"]),
+            "status": pd.Categorical.from_codes(np.where(status < len(STATUS_NAMES), status, -1), STATUS_NAMES),
+        }
+    )
+    out = out.merge(cfg, on="config", how="left").sort_values("run", kind="stable")
+    return out, inputs
+
+
+def _run_file_runs(f):
+    meta = f.attrs("meta")
+    one = pd.DataFrame(
+        {
+            "run": [0],
+            "repetition": [0],
+            "input": [RUN_FILE_INPUT],
+            "threads": _nullable([int(meta.get("requested_threads", -1))]),
+            "team": _nullable([int(meta.get("max_team_observed", -1))]),
+            "frequency_khz": _nullable([-1]),
+            "status": pd.Categorical(["ok"], STATUS_NAMES),
+        }
+    )
+    return one, [RUN_FILE_INPUT]
+
+
+def load(path):
+    """A run file or a campaign file as one pandas DataFrame with a row per (run, region).
+
+    Columns, in this order:
+
+    - ``run`` (the run id; 0 for a run file), ``repetition``, ``input`` (the input label, an ordered
+      categorical in plan order; "run" for a run file), ``threads`` (the requested thread count),
+      ``team`` (the team size OpenMP reported: the largest team of a top-level region), ``frequency_khz``
+      (the requested CPU frequency; <NA> when the campaign did not set one), ``status`` (categorical:
+      ok, failed, signaled, timeout, launch-error, no-data);
+    - ``region`` (the label scal show and scal report print), ``region_id``, ``parent_id`` (<NA> for
+      the whole program), ``kind`` (categorical: root, parallel, serial, user), ``file`` (the source
+      path as stored), ``line_begin``, ``line_end`` (<NA> when unknown), ``function`` (file and
+      function are "" when unknown);
+    - ``count`` (instances), ``total_s``, ``mean_s``, ``median_s``, ``min_s``, ``max_s`` (wall time of
+      an instance on the encountering thread; NaN without instances), ``work_s``, ``barrier_s``,
+      ``lock_s`` (summed over instances and team members), ``imbalance`` (1 - mean work / max work);
+    - one column per sensor metric, named with its unit like ``"rusage.utime [s]"``: the whole team's
+      value (sum over threads, or the process-wide value), inclusive of nested regions; the
+      ``whole program`` row carries the whole-run value.
+
+    Integer columns that can be missing are pandas' nullable ``Int64``. A run that failed carries no
+    region data: it has one row, with its run columns and <NA>/NaN elsewhere, so that
+    ``df[df.status != "ok"]`` lists the failures. Rows are sorted by run, then region_id.
+
+    Raises FileNotFoundError for a missing file and scal.ScalFileError (naming the file) for a file
+    that is not a scal file."""
+    with ScalFile(path) as f:
+        regions = _region_frame(f, f.table("regions"))
+        if f.is_campaign:
+            runs, inputs = _campaign_runs(f)
+            st = f.table("region_stats")
+            stats = _stats_frame(st).assign(run=st["run"].astype(np.int64), region_id=st["region"].astype(np.int64))
+            metrics = _metric_frame(f, f.table("sensor_values"))
+        else:
+            runs, inputs = _run_file_runs(f)
+            rows = f.table("regions")
+            stats = _stats_frame(rows).assign(run=0, region_id=rows["id"].astype(np.int64))
+            metrics = _metric_frame(f, f.table("sensors/values"))
+    df = runs.merge(stats, on="run", how="left")
+    df["region_id"] = df["region_id"].astype("Int64")
+    df = df.merge(regions.drop(columns=["depth", "module", "offset", "gap_prev", "gap_next"]), on="region_id", how="left")
+    df = df.sort_values(["run", "region_id"], kind="stable").reset_index(drop=True)
+    df["input"] = pd.Categorical(df["input"], categories=inputs, ordered=True)
+    for col in INT_COLUMNS:
+        df[col] = df[col].astype("Int64")
+    df["kind"] = pd.Categorical(df["kind"], KIND_NAMES)
+    columns = list(RUN_COLUMNS) + list(REGION_COLUMNS) + [col for _, col in STAT_COLUMNS]
+    df = df[columns]
+    if metrics is not None:
+        keys = metrics.reset_index().astype({"region_id": "Int64"})  # failed runs have <NA> region ids
+        df = df.merge(keys, on=["run", "region_id"], how="left")
+    return df

@@ -1,0 +1,419 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# The scal Python package (python/scal) on real run and campaign files: every value it returns is
+# recomputed here from the raw h5py tables or compared with `scal show --csv`.
+#
+#   check_python.py SCENARIO --scal SCAL --prog CAMPAIGN_PROG --demo SCAL_DEMO --tool LIBSCAL_OMPT
+#                   --source CAMPAIGN_PROG_C --gen GEN_CAMPAIGN --build BUILD_DIR
+import argparse
+import csv
+import io
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
+
+import pandas as pd  # noqa: E402
+
+import scal  # noqa: E402  (PYTHONPATH: the source python/ folder)
+
+INPUTS = ["small", "big"]
+COLUMNS = [
+    "run", "repetition", "input", "threads", "team", "frequency_khz", "status",
+    "region", "region_id", "parent_id", "kind", "file", "line_begin", "line_end", "function",
+    "count", "total_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance",
+]
+INT64 = ["threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count"]
+FLOAT = ["total_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance"]
+
+
+def sh(args, cmd, expect=0, env=None):
+    e = dict(os.environ, OMP_WAIT_POLICY="passive")
+    e.update(env or {})
+    p = subprocess.run(cmd, capture_output=True, text=True, env=e, cwd=args.work, timeout=600)
+    if expect is not None and p.returncode != expect:
+        fail("%s -> exit %d (expected %d)\nstderr: %s" % (" ".join(cmd[:3]), p.returncode, expect, p.stderr[-1500:]))
+    return p
+
+
+def show_csv(args, path):
+    """scal show --csv as a list of dicts (the campaign's (run, region) table or the run's tree)."""
+    out = sh(args, [args.scal, "show", path, "--csv"]).stdout
+    reader = csv.DictReader(io.StringIO(out))
+    return reader.fieldnames, list(reader)
+
+
+def raw(path):
+    """The raw tables of a file, decoded only by h5py."""
+    f = h5py.File(path, "r")
+    t = {name: f[name][()] for name in ("regions", "configs", "runs", "region_stats", "sensor_values") if name in f}
+    t["strings"] = list(f["strings"].asstr()[()])
+    if "sensors/values" in f:
+        t["sensors/values"] = f["sensors/values"][()]
+    t["meta"] = dict(f["meta"].attrs) if "meta" in f else {}
+    f.close()
+    return t
+
+
+def make_campaign(args, name, *extra):
+    out = os.path.join(args.work, name)
+    sh(args, [args.scal, "run", "-c", "1,2", "-r", "2", "-i", "5", "--label", "small", "-i", "10", "--label", "big"] + list(extra)
+       + ["-o", out, "--", args.prog, "{input}"])
+    return out
+
+
+def make_run_file(args, name, **env):
+    out = os.path.join(args.work, name)
+    sh(args, [args.demo, "5"], env=dict(env, OMP_NUM_THREADS="2", OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=out, SCAL_PLUGINS="rusage"))
+    check(os.path.exists(out), "the tool wrote " + name)
+    return out
+
+
+def check_columns(df, metrics):
+    check(list(df.columns) == COLUMNS + metrics, "columns in order: %s" % list(df.columns))
+    for col in INT64:
+        check(str(df[col].dtype) == "Int64", "%s is nullable Int64 (%s)" % (col, df[col].dtype))
+    for col in FLOAT + metrics:
+        check(str(df[col].dtype) == "float64", "%s is float64 (%s)" % (col, df[col].dtype))
+    for col in ("run", "repetition"):
+        check(str(df[col].dtype) == "int64", "%s is int64" % col)
+    check(list(df["status"].cat.categories) == ["ok", "failed", "signaled", "timeout", "launch-error", "no-data"], "status: categorical run states")
+    check(list(df["kind"].cat.categories) == ["root", "parallel", "serial", "user"], "kind: categorical region kinds")
+
+
+def check_labels_match_show(args, path, df, campaign):
+    """The Python label rule and the C one (scal show) name every (run, region) the same way."""
+    header, rows = show_csv(args, path)
+    if campaign:
+        shown = {(int(r["run"]), int(r["region_id"])): r["region"] for r in rows}
+        mine = {(int(r.run), int(r.region_id)): r.region for r in df.itertuples()}
+    else:
+        shown = {int(r["id"]): r["region"] for r in rows}
+        mine = {int(r.region_id): r.region for r in df.itertuples()}
+    diff = [(k, shown.get(k), mine.get(k)) for k in sorted(set(shown) | set(mine)) if shown.get(k) != mine.get(k)]
+    check(not diff and len(shown) == len(df), "%d labels identical to scal show --csv (%s)%s" % (len(shown), os.path.basename(path), "; differ: %s" % diff[:3] if diff else ""))
+    return header, rows
+
+
+def scenario_campaign(args):
+    path = make_campaign(args, "small.h5", "-s", "rusage")
+    t = raw(path)
+    s = t["strings"]
+    df = scal.load(path)
+    # rows: every (run, region) of /region_stats; the program has 6 regions (2 parallel, 3 gaps, root)
+    check(len(t["runs"]) == 8 and all(r["status"] == 0 for r in t["runs"]), "8 runs, all ok")
+    check(len(t["regions"]) == 6, "6 regions in the campaign")
+    check(len(t["region_stats"]) == 48 and len(df) == 48, "48 rows = 8 runs x 6 regions (%d)" % len(df))
+    metrics = []
+    for v in t["sensor_values"]:
+        name = "%s [%s]" % (s[v["metric"]], s[v["unit"]])
+        if v["thread"] == -1 and name not in metrics:
+            metrics.append(name)
+    check("rusage.utime [s]" in metrics, "rusage metrics recorded")
+    check_columns(df, metrics)
+    check(list(df["input"].cat.categories) == INPUTS and df["input"].cat.ordered, "input: ordered categorical in plan order")
+    check(df["input"].min() == "small" and df["input"].max() == "big", "input order is the plan's, not the alphabet's")
+    check(df["frequency_khz"].isna().all(), "no frequency set: <NA>")
+    check((df["status"] == "ok").all(), "status decoded: ok")
+    # run columns against /runs and /configs
+    for r in t["runs"]:
+        c = t["configs"][r["config"]]
+        rows = df[df["run"] == int(r["id"])]
+        check(len(rows) == 6 and (rows["threads"] == c["threads"]).all() and (rows["input"] == s[c["input_label"]]).all()
+              and (rows["repetition"] == r["repetition"]).all() and (rows["team"] == r["team_observed"]).all(),
+              "run %d: threads %d, input %s, repetition %d" % (r["id"], c["threads"], s[c["input_label"]], r["repetition"]))
+    # statistics against /region_stats, identities against /regions
+    with open(args.source) as src:  # the pragma lines, marked in the program's source
+        source = src.read().split("\n")
+    first, second = [[n for n, line in enumerate(source, 1) if m in line][0] for m in ("/* FIRST */", "/* SECOND */")]
+    by_key = df.set_index(["run", "region_id"])
+    for st in t["region_stats"]:
+        row = by_key.loc[(int(st["run"]), int(st["region"]))]
+        reg = t["regions"][st["region"]]
+        if not (row["total_s"] == st["time_total_s"] and row["count"] == st["count"] and row["median_s"] == st["time_median_s"]
+                and row["work_s"] == st["work_total_s"] and row["barrier_s"] == st["barrier_total_s"] and row["imbalance"] == st["imbalance"]
+                and row["min_s"] == st["time_min_s"] and row["max_s"] == st["time_max_s"] and row["lock_s"] == st["lock_total_s"]
+                and row["kind"] == ["root", "parallel", "serial", "user"][reg["kind"]] and row["function"] == s[reg["function"]]):
+            fail("run %d region %d differs from /region_stats: %s" % (st["run"], st["region"], row.to_dict()))
+    check(True, "every (run, region) row carries its /region_stats values and decoded /regions identity")
+    par = df[df["kind"] == "parallel"]
+    check(sorted(par["line_begin"].unique()) == [first, second], "parallel regions start at the pragma lines %d, %d" % (first, second))
+    check((par["function"] == "main").all() and par["file"].str.endswith("/campaign_prog.c").all(), "function and file decoded")
+    check((df.loc[df["kind"] == "root", "parent_id"].isna()).all() and (df.loc[df["kind"] != "root", "parent_id"] == 0).all(), "parent_id: <NA> for the root, 0 below")
+    check(df.loc[df["kind"] == "serial", "line_begin"].isna().all(), "no lines: <NA>")
+    # sensor metrics: the whole program row carries the whole-run value
+    utime = {int(v["run"]): v["value"] for v in t["sensor_values"] if s[v["metric"]] == "rusage.utime" and v["thread"] == -1 and v["region"] == -1}
+    root = df[df["region_id"] == 0].set_index("run")["rusage.utime [s]"]
+    check(len(utime) == 8 and all(root[r] == utime[r] for r in utime), "rusage.utime [s] of each run on its whole-program row")
+    # the C rule: labels, metric headers and metric values as scal show prints them
+    header, rows = check_labels_match_show(args, path, df, True)
+    check(header[11:] == metrics, "metric columns named as scal show names them: %s" % header[11:])
+    for r in rows:
+        mine = by_key.loc[(int(r["run"]), int(r["region_id"]))]
+        for m in metrics:
+            if r[m] != ("-" if pd.isna(mine[m]) else "%.6g" % mine[m]):
+                fail("run %s region %s %s: scal show %s, scal.load %r" % (r["run"], r["region_id"], m, r[m], mine[m]))
+    check(True, "metric values equal to scal show's")
+    # the tree
+    tree = scal.tree(path)
+    check(list(tree.index) == list(range(6)) and tree.index.name == "region_id", "tree indexed by region_id 0..5")
+    check(list(tree["region"]) == list(df[df["run"] == 0]["region"]), "tree labels = load labels")
+    check(list(tree["depth"]) == [int(r["depth"]) for r in t["regions"]], "tree depth from /regions")
+    gaps = tree[tree["kind"] == "serial"]
+    check(list(gaps["gap_prev"].isna()) == [r["gap_prev"] < 0 for r in t["regions"] if r["kind"] == 2], "gap neighbours: <NA> at the ends")
+    # matrices recomputed from the raw tables
+    rid = [i for i, r in enumerate(t["regions"]) if r["line_first"] == first][0]
+    label = df[df["region_id"] == rid]["region"].iloc[0]
+    times = {}
+    for st in t["region_stats"]:
+        if st["region"] == rid:
+            c = t["configs"][t["runs"][st["run"]]["config"]]
+            rep = int(t["runs"][st["run"]]["repetition"])
+            times.setdefault((int(c["threads"]), s[c["input_label"]]), {})[rep] = float(st["time_total_s"])
+    T = {k: statistics.median(v.values()) for k, v in times.items()}
+    check(all(len(v) == 2 for v in times.values()) and len(T) == 4, "2 repetitions per (threads, input)")
+    for metric in ("time", "speedup", "efficiency"):
+        m = scal.matrix(df, label, metric)
+        check(m.shape == (2, 2) and list(m.index) == [1, 2] and list(m.columns) == INPUTS, "%s matrix: threads [1, 2] x inputs %s" % (metric, INPUTS))
+        for p in (1, 2):
+            for i in INPUTS:
+                want = {"time": T[(p, i)], "speedup": T[(1, i)] / T[(p, i)], "efficiency": T[(1, i)] / (p * T[(p, i)])}[metric]
+                if abs(m.loc[p, i] - want) > 1e-12 * max(1.0, abs(want)):
+                    fail("%s[%d, %s] = %r, recomputed %r" % (metric, p, i, m.loc[p, i], want))
+        check(True, "%s matrix values recomputed from /region_stats" % metric)
+    check(scal.matrix(df, rid).equals(scal.matrix(df, label)), "a region_id selects the same region as its label")
+    bad = df["region_id"].eq(rid) & df["threads"].eq(2) & df["input"].eq("big") & df["repetition"].eq(0)
+    m = scal.matrix(df.assign(total_s=df["total_s"].mask(bad, -1.0)), label, "time")
+    check(m.loc[2, "big"] == times[(2, "big")][1], "a negative time is left out of the median")
+    # a third repetition, 10 times slower: the median (not the mean) of three
+    slow = df[df["repetition"] == 0].assign(repetition=2, run=df["run"] + 100, total_s=df["total_s"] * 10)
+    m3 = scal.matrix(pd.concat([df, slow]), label, "time")
+    for (p, i), v in times.items():
+        want = statistics.median(list(v.values()) + [10 * v[0]])
+        check(abs(m3.loc[p, i] - want) < 1e-15, "3 repetitions: T(%d, %s) is their median" % (p, i))
+    # baseline: the smallest thread count present (2 once the 1-thread runs are left out)
+    two = scal.matrix(df[df["threads"] == 2], label, "efficiency")
+    check(list(two.index) == [2] and (two.loc[2] == 1.0).all(), "without 1-thread runs the baseline is 2 threads (E = 1)")
+    # errors of matrix()
+    for bad, what in ((lambda: scal.matrix(df, label, "energy"), "metric must be"), (lambda: scal.matrix(df, "nowhere.c:1"), "no region 'nowhere.c:1'"),
+                      (lambda: scal.matrix(df.assign(region=df["region"].where(df["region_id"] != 3, label)), label), "pass a region_id"),
+                      (lambda: scal.matrix(df.assign(frequency_khz=df["run"].astype("Int64")), label), "frequencies")):
+        try:
+            bad()
+            fail("matrix accepted a bad call (%s)" % what)
+        except ValueError as e:
+            check(what in str(e), "matrix refuses: %s" % e)
+
+
+def scenario_failed(args):
+    """A failed run keeps its run columns and status, without region data; matrix() ignores it."""
+    out = os.path.join(args.work, "failing.h5")
+    sh(args, [args.scal, "run", "-c", "1,2", "-i", "5", "-i", "fail", "--label", "broken", "-s", "rusage", "-o", out, "--", args.prog, "{input}"], expect=1)
+    t = raw(out)
+    df = scal.load(out)
+    nok = len(t["region_stats"])
+    failed = [r for r in t["runs"] if r["status"] != 0]
+    check(len(failed) == 2 and all(r["status"] == 1 for r in failed), "two runs failed (exit status)")
+    check(len(df) == nok + 2, "rows: %d region rows of ok runs + one per failed run (%d)" % (nok, len(df)))
+    bad = df[df["status"] != "ok"]
+    check(list(bad["status"]) == ["failed", "failed"] and list(bad["input"]) == ["broken", "broken"] and sorted(bad["threads"]) == [1, 2], "failed runs: status, input and threads decoded")
+    check(bad["region"].isna().all() and bad["region_id"].isna().all() and bad["total_s"].isna().all() and bad["rusage.utime [s]"].isna().all(),
+          "failed runs carry no region or sensor data")
+    check(df.loc[df["status"] == "ok", "rusage.utime [s]"].notna().sum() == 2, "the ok runs' whole programs carry rusage.utime")
+    check(list(df["input"].cat.categories) == ["5", "broken"], "input categories in plan order")
+    m = scal.matrix(df, "whole program", "time")
+    check(list(m.columns) == ["5"] and list(m.index) == [1, 2], "matrix: only inputs with successful runs")
+
+
+def scenario_theory(args):
+    """matrix() on the PaScal Viewer's theoretical program (T = n^2/p + log2 p, n = 10 * 2^input,
+    written by tests/report/gen_campaign): E = n^2 / (n^2 + p log2 p) with a 1-thread baseline,
+    (n^2 + 2) / (n^2 + p log2 p) from 2 threads; a region absent from one configuration is a gap."""
+    path = os.path.join(args.work, "theory.h5")
+    sh(args, [args.gen, path, "--inputs", "5", "--threads", "6", "--reps", "3"])
+    df = scal.load(path)
+    e = scal.matrix(df, "whole program")
+    check(list(e.index) == [1, 2, 4, 8, 16, 32] and len(e.columns) == 5, "6 thread counts x 5 inputs")
+    worst = max(abs(e.iloc[y, x] - (lambda n, p: n * n / (n * n + p * math.log2(p)))(10.0 * 2 ** x, e.index[y])) for y in range(6) for x in range(5))
+    check(worst < 1e-9, "efficiency = n^2 / (n^2 + p log2 p) (the median of 3 repetitions with symmetric noise; largest difference %.2g)" % worst)
+    sp = scal.matrix(df, "whole program", "speedup")
+    check(abs(sp.loc[32, sp.columns[4]] - 32 * e.loc[32, e.columns[4]]) < 1e-12, "speedup = p * efficiency from 1 thread")
+    path = os.path.join(args.work, "gaps.h5")
+    sh(args, [args.gen, path, "--inputs", "4", "--threads", "4", "--gap", "--no1", "--freqs", "2"])
+    df = scal.load(path)
+    try:
+        scal.matrix(df, 1)
+        fail("matrix mixed two frequencies")
+    except ValueError as err:
+        check("frequencies" in str(err), "two frequencies refused: %s" % err)
+    one = df[df["frequency_khz"] == df["frequency_khz"].max()]
+    e = scal.matrix(one, 1)
+    check(list(e.index) == [2, 4, 8, 16], "no 1-thread runs: thread counts from 2")
+    check(e.isna().sum().sum() == 1 and pd.isna(e.loc[4, e.columns[2]]), "the configuration without the region is a gap (NaN)")
+    for y, p in enumerate(e.index):
+        for x in range(4):
+            n = 10.0 * 2 ** x
+            if not (p == 4 and x == 2) and abs(e.iloc[y, x] - (n * n + 2) / (n * n + p * math.log2(p))) > 1e-9:
+                fail("E[%d, %s] = %r" % (p, e.columns[x], e.iloc[y, x]))
+    check(True, "efficiency relative to 2 threads: (n^2 + 2) / (n^2 + p log2 p)")
+    absent = scal.matrix(one[(one["region_id"] != 1) | (one["threads"] != 16)], 1)
+    check(absent.shape == (4, 4) and absent.loc[16].isna().all(), "a thread count the region never ran at stays as a row of gaps")
+
+
+def scenario_run(args):
+    path = make_run_file(args, "run.h5")
+    t = raw(path)
+    s = t["strings"]
+    df = scal.load(path)
+    n = len(t["regions"])
+    metrics = []
+    for v in t["sensors/values"]:
+        name = "%s [%s]" % (s[v["metric"]], s[v["unit"]])
+        if v["thread"] == -1 and name not in metrics:
+            metrics.append(name)
+    check(len(df) == n and list(df["region_id"]) == list(range(n)), "one row per region of /regions (%d)" % n)
+    check_columns(df, metrics)
+    check(list(df["input"].cat.categories) == ["run"] and (df["run"] == 0).all() and (df["repetition"] == 0).all(), "a run file: run 0, input 'run'")
+    check((df["threads"] == 2).all() and (df["team"] == int(t["meta"]["max_team_observed"])).all(), "threads from OMP_NUM_THREADS, team from /meta")
+    check((df["status"] == "ok").all() and df["frequency_khz"].isna().all(), "status ok, no frequency")
+    unset = os.path.join(args.work, "unset.h5")
+    shutil.copy(path, unset)
+    with h5py.File(unset, "r+") as f:
+        f["meta"].attrs["requested_threads"] = -1  # OMP_NUM_THREADS unset
+    u = scal.load(unset)
+    check(u["threads"].isna().all() and (u["team"] == 2).all(), "threads <NA> when OMP_NUM_THREADS was unset; team still 2")
+    check(list(df["total_s"]) == list(t["regions"]["time_total_s"]) and list(df["count"]) == list(t["regions"]["count"]), "times and counts of /regions")
+    check(list(df["kind"]) == [["root", "parallel", "serial", "user"][k] for k in t["regions"]["kind"]], "kinds decoded")
+    check("setup" in set(df.loc[df["kind"] == "user", "region"]), "user region 'setup' by name")
+    nested = df[df["parent_id"] == int(df.loc[df["region"] == "setup", "region_id"].iloc[0])]
+    check(len(nested) == 1 and nested["kind"].iloc[0] == "parallel", "the region nested in 'setup' has it as parent")
+    utime = [v["value"] for v in t["sensors/values"] if s[v["metric"]] == "rusage.utime" and v["region"] == -1 and v["thread"] == -1]
+    check(df.loc[0, "rusage.utime [s]"] == utime[0] and df["rusage.utime [s]"].iloc[1:].isna().all(), "whole-run rusage value on the whole program only")
+    check_labels_match_show(args, path, df, False)
+    tree = scal.tree(path)
+    check(len(tree) == n and list(tree["region"]) == list(df["region"]), "tree of the run file")
+    m = scal.matrix(df, "whole program", "efficiency")
+    check(m.shape == (1, 1) and m.loc[2, "run"] == 1.0, "a run file's matrix is one cell (2 threads, 'run')")
+
+
+def scenario_labels(args):
+    """The Python label rule against the C one (scal show) on a campaign, a run file with source
+    lines, and one without (SCAL_RESOLVE=0: module+offset labels)."""
+    path = make_campaign(args, "labels.h5")
+    check_labels_match_show(args, path, scal.load(path), True)
+    path = make_run_file(args, "lines.h5")
+    df = scal.load(path)
+    check(df["region"].str.match(r"^scal_demo\.c:\d+-\d+ \(main\)$").sum() >= 3, "labels 'file:first-last (function)'")
+    check_labels_match_show(args, path, df, False)
+    path = make_run_file(args, "nolines.h5", SCAL_RESOLVE="0")
+    df = scal.load(path)
+    check(df["region"].str.match(r"^scal_demo\+0x[0-9a-f]+$").sum() >= 3, "labels 'module+0xoffset' without source lines")
+    check_labels_match_show(args, path, df, False)
+    # the rule's rarer branches, on edited copies of a run file's /regions (scal show reads them too)
+    src = make_run_file(args, "edit.h5")
+    with h5py.File(src, "r") as f:
+        rows = f["regions"][()]
+    par = [i for i in range(len(rows)) if rows[i]["kind"] == 1]
+    check(len(par) >= 3, "3 parallel regions to edit")
+    first = int(rows[par[0]]["line_first"])
+    one = edit_regions(args, src, "edited1.h5", {par[0]: {"line_last": first}, par[1]: {"function": 0}, par[2]: {"line_first": -1}})
+    labels = list(scal.load(one)["region"])
+    check(labels[par[0]] == "scal_demo.c:%d (main)" % first, "one line: 'file:first (function)': " + labels[par[0]])
+    check(re_full(r"scal_demo\.c:\d+-\d+", labels[par[1]]), "no function: 'file:first-last': " + labels[par[1]])
+    check(labels[par[2]] == raw(one)["strings"][rows[par[2]]["name"]], "no line: the stored name: " + labels[par[2]])
+    check_labels_match_show(args, one, scal.load(one), False)
+    two = edit_regions(args, src, "edited2.h5", {par[2]: {"line_first": -1, "name": 0}, par[1]: {"file": 0}})
+    labels = list(scal.load(two)["region"])
+    check(re_full(r"scal_demo\+0x[0-9a-f]+", labels[par[2]]), "no line, no name: 'module+0xoffset': " + labels[par[2]])
+    check_labels_match_show(args, two, scal.load(two), False)
+
+
+def re_full(pattern, text):
+    return re.fullmatch(pattern, text) is not None
+
+
+def edit_regions(args, src, name, changes):
+    """A copy of run file src with some /regions members changed: {row: {member: value}}."""
+    out = os.path.join(args.work, name)
+    with h5py.File(src, "r") as s, h5py.File(out, "w") as d:
+        for k in s.attrs:
+            d.attrs[k] = s.attrs[k]
+        for k in s:
+            s.copy(k, d)
+        rows = d["regions"][()]
+        for i, members in changes.items():
+            for member, value in members.items():
+                rows[i][member] = value
+        d["regions"][...] = rows
+    return out
+
+
+def scenario_errors(args):
+    missing = os.path.join(args.work, "missing.h5")
+    try:
+        scal.load(missing)
+        fail("a missing file was loaded")
+    except FileNotFoundError as e:
+        check(missing in str(e) and e.filename == missing, "missing file: FileNotFoundError naming it (%s)" % e)
+    other = os.path.join(args.work, "other.h5")
+    with h5py.File(other, "w") as f:
+        f["regions"] = [1, 2, 3]
+    text = os.path.join(args.work, "notes.txt")
+    with open(text, "w") as f:
+        f.write("not HDF5\n")
+    future = os.path.join(args.work, "future.h5")
+    with h5py.File(future, "w") as f:
+        f.attrs["scal_format"] = "scal-run"
+        f.attrs["scal_schema_version"] = 2
+    for path, what in ((other, "not a scal file"), (text, "not an HDF5 file"), (future, "schema version 2")):
+        for fn in (scal.load, scal.tree):
+            try:
+                fn(path)
+                fail("%s accepted %s" % (fn.__name__, path))
+            except scal.ScalFileError as e:
+                check(path in str(e) and what in str(e) and e.path == path, "%s: %s" % (fn.__name__, e))
+    check(issubclass(scal.ScalFileError, ValueError), "ScalFileError is a ValueError")
+
+
+def scenario_install(args):
+    """cmake --install puts the package where the README says; it imports from there alone."""
+    prefix = os.path.join(args.work, "prefix")
+    sh(args, ["cmake", "--install", args.build, "--prefix", prefix])
+    site = os.path.join(prefix, "lib", "python3", "dist-packages")
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")) as f:
+        check("lib/python3/dist-packages" in f.read(), "the README names lib/python3/dist-packages")
+    for name in ("__init__.py", "_file.py", "_labels.py", "_frame.py", "_matrix.py"):
+        check(os.path.exists(os.path.join(site, "scal", name)), "installed scal/" + name)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = site
+    p = subprocess.run([sys.executable, "-c", "import scal; print(scal.__file__); print(scal.load.__doc__ is not None)"],
+                       capture_output=True, text=True, env=env, cwd=args.work)
+    check(p.returncode == 0, "PYTHONPATH=%s python3 -c 'import scal' (%s)" % (site, p.stderr.strip()[-300:]))
+    check(p.stdout.split("\n")[0].startswith(os.path.join(site, "scal")), "imported from the install tree: " + p.stdout.split("\n")[0])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario")
+    for opt in ("--scal", "--prog", "--demo", "--tool", "--source", "--build", "--gen"):
+        ap.add_argument(opt)
+    args = ap.parse_args()
+    fn = globals().get("scenario_" + args.scenario)
+    if not fn:
+        fail("unknown scenario " + args.scenario)
+    with tempfile.TemporaryDirectory(prefix="scal-python-") as work:
+        args.work = work
+        fn(args)
+    print("PASS: python." + args.scenario)
+
+
+if __name__ == "__main__":
+    main()

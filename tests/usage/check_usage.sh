@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Usage errors: exit status 2, the problem named in one line on stderr, "did you mean" for a
+# mistyped command.
+set -u
+scal=$1
+fail() { echo "FAIL: $*"; exit 1; }
+expect_usage_error() { # expected-text command...
+  local want=$1; shift
+  local err rc
+  err=$("$scal" "$@" 2>&1 >/dev/null); rc=$?
+  [ "$rc" -eq 2 ] || fail "scal $* exited $rc, not 2"
+  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "scal $*: not one line: $err"
+  case "$err" in *"$want"*) ;; *) fail "scal $*: '$err' does not say '$want'" ;; esac
+  echo "ok: scal $* -> $err"
+}
+expect_usage_error "did you mean 'scal report'?" reprot
+expect_usage_error "did you mean 'scal show'?" shwo
+expect_usage_error "did you mean 'scal run'?" rn
+expect_usage_error "'frobnicate' is not a scal command; see 'scal --help'" frobnicate
+echo "PASS: usage errors"
