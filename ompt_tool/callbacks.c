@@ -103,7 +103,8 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
         codeptr_ra = scal_callsite_outside_runtime(codeptr_ra);
     int32_t parent = current_parent(t);
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
-    unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & 63u;
+    /* call sites are at least 16 bytes apart in practice: the low bits carry little */
+    unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
     uint32_t node;
     if (t->node_cache[slot].codeptr == key && t->node_cache[slot].parent == parent && key) {
         node = t->node_cache[slot].node;
@@ -125,6 +126,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     f->role = SCAL_FRAME_ENCOUNTER;
     f->begin_ns = now;
     f->inst = inst;
+    f->sensed = t->sensors != NULL;
     inst->node = node;
     inst->requested = (int32_t)requested_parallelism;
     inst->begin_ns = now;
@@ -136,7 +138,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
                           atomic_load_explicit(&inst->generation, memory_order_relaxed) + 1,
                           memory_order_release);
     parallel_data->ptr = inst;
-    if (t->sensors) scal_sensor_enter(t->sensors, node, 0, 1);
+    if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
 }
 
 /* A member reached the join barrier (or its implicit task ended without one): its work is done. */
@@ -146,8 +148,8 @@ static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t no
     if (f->team_index < MAX_TEAM)
         atomic_store_explicit(&scal_inst_slots(inst)[f->team_index].barrier_ns, now,
                               memory_order_release);
-    if (t->sensors && f->team_index != 0)
-        scal_sensor_exit(t->sensors, scal_frame_node(f), f->team_index, 0);
+    if (f->sensed)
+        scal_sensor_exit(t->sensors, scal_frame_level(t, f), scal_frame_node(f), f->team_index, 0);
     t->member_frame = f->prev_member;
     t->depth--;
 }
@@ -180,6 +182,8 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         f->inst = inst;
         f->task_data = task_data;
         f->prev_member = t->member_frame;
+        /* The primary thread's readings belong to its encountering frame below. */
+        f->sensed = index != 0 && t->sensors != NULL;
         t->member_frame = (int)t->depth;
         t->depth++;
         if (index < MAX_TEAM) {
@@ -193,8 +197,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         }
         if (index == 0)
             atomic_store_explicit(&inst->actual, (int32_t)actual_parallelism, memory_order_relaxed);
-        else if (t->sensors)
-            scal_sensor_enter(t->sensors, scal_frame_node(f), index, 0);
+        if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 0);
     } else {
         /* A worker's late end finds another frame (or none) on top and is ignored. The runtime's
          * task_data is compared, never written: its memory is the runtime's. */
@@ -282,7 +285,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
         row->inst_mean_work_ns += (double)sum_work / members;
     }
     if (t->trace) scal_trace_instance(t, node, f->begin_ns, now);
-    if (t->sensors) scal_sensor_exit(t->sensors, node, 0, 1);
+    if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), node, 0, 1);
     t->depth--;
     scal_child_ended(t, node, now);
 }

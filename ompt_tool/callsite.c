@@ -62,6 +62,9 @@ bool scal_callsite_in_runtime(const void *codeptr)
     return a >= runtime_text.lo && a < runtime_text.hi;
 }
 
+/* Frames unwound at most: the runtime and the tool sit between the callback and the region body. */
+#define MAX_UNWIND_FRAMES 16
+
 struct walk {
     uintptr_t found, reported;
     int frames;
@@ -71,7 +74,7 @@ static _Unwind_Reason_Code visit(struct _Unwind_Context *ctx, void *data)
 {
     struct walk *w = data;
     uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx);
-    if (++w->frames > 16 || ip == 0) return _URC_END_OF_STACK;
+    if (++w->frames > MAX_UNWIND_FRAMES || ip == 0) return _URC_END_OF_STACK;
     /* Reaching the frame the runtime reported means the region body's call to the runtime was a
      * tail call: its frame is gone, and what lies above is the enclosing region's call site. */
     if (ip == w->reported) return _URC_END_OF_STACK;

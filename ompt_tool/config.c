@@ -11,6 +11,11 @@
 
 #include "tool.h"
 
+/* SCAL_OUTPUT leaves this much room for the file name the writer appends to a directory. */
+#define FILE_NAME_ROOM 64
+/* The root, the overflow node and room for a few regions. */
+#define MIN_REGIONS 16
+
 static void note(struct scal_config *cfg, const char *fmt, ...)
 {
     size_t used = strlen(cfg->messages);
@@ -20,7 +25,7 @@ static void note(struct scal_config *cfg, const char *fmt, ...)
     vsnprintf(cfg->messages + used, sizeof(cfg->messages) - used, fmt, ap);
     va_end(ap);
     used = strlen(cfg->messages);
-    if (used + 1 < sizeof(cfg->messages)) strcat(cfg->messages, "\n");
+    snprintf(cfg->messages + used, sizeof(cfg->messages) - used, "\n");
 }
 
 /* 1 true, 0 false, -1 not a boolean. */
@@ -69,10 +74,10 @@ static void load_output(struct scal_config *cfg)
     const char *v = getenv("SCAL_OUTPUT");
     struct stat st;
     if (!v || !*v) return;
-    if (strlen(v) >= sizeof(cfg->output) - 64) {
+    if (strlen(v) >= sizeof(cfg->output) - FILE_NAME_ROOM) {
         note(cfg,
              "scal: SCAL_OUTPUT is longer than %zu characters; writing to the current directory",
-             sizeof(cfg->output) - 64);
+             sizeof(cfg->output) - FILE_NAME_ROOM);
         return;
     }
     snprintf(cfg->output, sizeof(cfg->output), "%s", v);
@@ -90,10 +95,11 @@ void scal_config_load(struct scal_config *cfg)
     const char *v;
     memset(cfg, 0, sizeof(*cfg));
     cfg->enabled = env_bool(cfg, "SCAL_ENABLE", true);
-    cfg->max_regions = env_count(cfg, "SCAL_MAX_REGIONS", 4096, 16, 1u << 20);
-    cfg->max_team = env_count(cfg, "SCAL_MAX_TEAM", 256, 1, 65536);
-    cfg->max_threads = env_count(cfg, "SCAL_MAX_THREADS", 1024, 1, 1u << 20);
-    cfg->max_depth = 64;
+    cfg->max_regions =
+        env_count(cfg, "SCAL_MAX_REGIONS", SCAL_DEFAULT_MAX_REGIONS, MIN_REGIONS, 1u << 20);
+    cfg->max_team = env_count(cfg, "SCAL_MAX_TEAM", SCAL_DEFAULT_MAX_TEAM, 1, 1u << 16);
+    cfg->max_threads = env_count(cfg, "SCAL_MAX_THREADS", SCAL_DEFAULT_MAX_THREADS, 1, 1u << 20);
+    cfg->max_depth = SCAL_MAX_DEPTH;
     cfg->resolve_lines = env_bool(cfg, "SCAL_RESOLVE", true);
     cfg->verbose = env_bool(cfg, "SCAL_VERBOSE", false);
     v = getenv("SCAL_TRACE");
@@ -102,10 +108,10 @@ void scal_config_load(struct scal_config *cfg)
         if (b == 0)
             cfg->trace_entries = 0;
         else if (b == 1 && strcmp(v, "1") != 0)
-            cfg->trace_entries = 65536;
+            cfg->trace_entries = SCAL_DEFAULT_TRACE_ENTRIES;
         else
             cfg->trace_entries = env_count(cfg, "SCAL_TRACE", 0, 1, 1u << 28);
-        if (cfg->trace_entries == 1) cfg->trace_entries = 65536; /* SCAL_TRACE=1 means "on" */
+        if (cfg->trace_entries == 1) cfg->trace_entries = SCAL_DEFAULT_TRACE_ENTRIES; /* "on" */
     }
     v = getenv("SCAL_PLUGINS");
     if (v) snprintf(cfg->plugins, sizeof(cfg->plugins), "%s", v);

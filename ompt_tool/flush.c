@@ -13,10 +13,32 @@
 
 #include "sensor_hooks.h"
 #include "tool.h"
+#include "tool_access.h"
 
 static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define NSIG_HANDLED (sizeof(handled_signals) / sizeof(handled_signals[0]))
 static struct sigaction previous[NSIG_HANDLED];
+
+/* What the writer may see and call of the tool (it does not link against libscal_ompt.so). */
+static const struct scal_tool_access writer_access = {
+    .struct_size = sizeof(struct scal_tool_access),
+    .state = &scal_tool_state,
+    .diag_counters = scal_diag_counters,
+    .diag_name = scal_diag_name,
+    .diag_text = scal_diag_text,
+    .diag_messages = scal_diag_messages,
+    .nodes_count = scal_nodes_count,
+    .node_get = scal_node_get,
+    .node_lookup = scal_node_lookup,
+    .threads_count = scal_threads_count,
+    .thread_at = scal_thread_at,
+    .thread_row = scal_thread_row,
+    .thread_row_if_any = scal_thread_row_if_any,
+    .stats_add_time = scal_stats_add_time,
+    .stats_add_team = scal_stats_add_team,
+    .hist_bucket_bounds = scal_hist_bucket_bounds,
+    .callsite_in_runtime = scal_callsite_in_runtime,
+};
 
 /* The writer (HDF5, libdw) lives in its own library next to this one and is loaded only now: the
  * measured program does not pay for mapping HDF5 and its dependencies at start-up, and the writer's
@@ -46,7 +68,7 @@ static void write_through_writer(uint64_t end)
                 dlerror());
         return;
     }
-    (void)write(NULL, end); /* kept loaded: HDF5 may still run exit handlers */
+    (void)write(&writer_access, end); /* kept loaded: HDF5 may still run exit handlers */
 }
 
 void scal_flush(const char *reason)

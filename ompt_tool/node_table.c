@@ -15,10 +15,14 @@ static _Atomic uint32_t *slots; /* node id + 1, 0 = empty */
 static uint32_t capacity, nslots_mask;
 static _Atomic uint32_t count;
 static atomic_flag insert_lock = ATOMIC_FLAG_INIT;
-/* Names of user regions live in one arena reserved at initialisation. */
+/* Names of user regions live in one arena reserved at initialisation: NAME_ARENA_PER_NODE bytes per
+ * node on average, each name cut to NAME_MAX_BYTES (with its terminating zero). */
+#define NAME_ARENA_PER_NODE 64
+#define NAME_MAX_BYTES 256
 static char *name_arena;
 static size_t name_arena_size, name_arena_used;
 
+/* MurmurHash3's 64-bit finaliser (fmix64). */
 static uint64_t mix(uint64_t x)
 {
     x ^= x >> 33;
@@ -46,11 +50,11 @@ static bool same(const struct scal_node *n, uint8_t kind, int32_t parent, uint64
 int scal_nodes_init(uint32_t cap)
 {
     uint32_t ns = 1;
-    while (ns < cap * 2)
+    while (ns < cap * 2) /* the index stays at most half full: short probe chains */
         ns <<= 1;
     nodes = calloc(cap, sizeof(*nodes));
     slots = calloc(ns, sizeof(*slots));
-    name_arena_size = (size_t)cap * 64;
+    name_arena_size = (size_t)cap * NAME_ARENA_PER_NODE;
     name_arena = calloc(1, name_arena_size);
     if (!nodes || !slots || !name_arena) {
         free(nodes);
@@ -78,7 +82,7 @@ int scal_nodes_init(uint32_t cap)
 static const char *copy_name(const char *name)
 {
     size_t len = strlen(name) + 1;
-    if (len > 256) len = 256;
+    if (len > NAME_MAX_BYTES) len = NAME_MAX_BYTES;
     if (name_arena_used + len > name_arena_size) return "(name arena full)";
     char *p = name_arena + name_arena_used;
     memcpy(p, name, len - 1);
@@ -142,9 +146,4 @@ uint32_t scal_nodes_count(void)
 const struct scal_node *scal_node_get(uint32_t id)
 {
     return id < capacity ? &nodes[id] : NULL;
-}
-
-uint32_t scal_nodes_overflow_id(void)
-{
-    return capacity - 1;
 }

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "errmsg.h"
-#include "h5util.h"
 #include "sensor_hooks.h"
 #include "tool.h"
+#include "writer.h"
 
 #ifdef SCAL_HAVE_PLUGIN_HOST
 
@@ -183,7 +183,7 @@ static int write_samples(hid_t g, const struct scal_sensor_session *s, struct sc
 }
 
 int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct scal_strtab *st,
-                              uint32_t nnodes)
+                              uint32_t nnodes, const uint32_t *region_of_node)
 {
     struct value_list l = {0};
     uint32_t name[SCAL_SENSOR_MAX_PLUGINS * SCAL_SENSOR_MAX_METRICS];
@@ -217,7 +217,7 @@ int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct 
             runit[s->plugins[pi].region_base + mi] =
                 unit[(size_t)pi * SCAL_SENSOR_MAX_METRICS + mi];
         }
-        rc = region_rows(s, scal_tool_state.region_of_node, nnodes, rname, runit, &l);
+        rc = region_rows(s, region_of_node, nnodes, rname, runit, &l);
     }
     if (rc == SCAL_OK && !(is_gauge = calloc(st->count + 1, 1))) rc = SCAL_ENOMEM;
     for (uint32_t i = 0; i < s->nplugins && rc == SCAL_OK; i++)
@@ -243,6 +243,14 @@ int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct 
     free(is_gauge);
     H5Gclose(g);
     return rc;
+}
+
+#else
+
+int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct scal_strtab *st,
+                              uint32_t nnodes, const uint32_t *region_of_node)
+{
+    return SCAL_OK; /* built without the plugin host: no session, nothing to write */
 }
 
 #endif

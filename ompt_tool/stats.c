@@ -7,7 +7,7 @@
 size_t scal_node_stats_size(uint32_t max_team)
 {
     size_t n = sizeof(struct scal_node_stats) + (size_t)max_team * sizeof(struct scal_team_total);
-    return (n + 63) & ~(size_t)63;
+    return scal_cache_align(n);
 }
 
 /* Bucket of a duration: the octave (position of the highest bit) and the next SUB_BITS bits. */

@@ -22,11 +22,6 @@ int scal_threads_init(void)
     return 0;
 }
 
-static size_t align_up(size_t n)
-{
-    return (n + 63) & ~(size_t)63;
-}
-
 static struct scal_thread *create_thread_state(void)
 {
     const struct scal_config *cfg = &scal_tool_state.cfg;
@@ -36,12 +31,12 @@ static struct scal_thread *create_thread_state(void)
         scal_diag_count(SCAL_DIAG_threads_beyond_max);
         return NULL;
     }
-    size_t off_frames = align_up(sizeof(struct scal_thread));
-    size_t off_insts = off_frames + align_up(cfg->max_depth * sizeof(struct scal_frame));
-    size_t off_slots = off_insts + align_up(cfg->max_depth * sizeof(struct scal_instance));
-    size_t off_map =
-        off_slots + align_up((size_t)cfg->max_depth * cfg->max_team * sizeof(struct scal_slot));
-    size_t off_rows = off_map + align_up((size_t)cfg->max_regions * sizeof(uint32_t));
+    size_t off_frames = scal_cache_align(sizeof(struct scal_thread));
+    size_t off_insts = off_frames + scal_cache_align(cfg->max_depth * sizeof(struct scal_frame));
+    size_t off_slots = off_insts + scal_cache_align(cfg->max_depth * sizeof(struct scal_instance));
+    size_t off_map = off_slots + scal_cache_align((size_t)cfg->max_depth * cfg->max_team *
+                                                  sizeof(struct scal_slot));
+    size_t off_rows = off_map + scal_cache_align((size_t)cfg->max_regions * sizeof(uint32_t));
     size_t total = off_rows + (size_t)cfg->max_regions * scal_tool_state.row_size;
     unsigned char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

@@ -22,11 +22,14 @@
 #include "layout.h"
 #include "scal/status.h"
 
-/* The tool's internals that libscal_ompt_writer.so (loaded only at flush) uses: exported from
- * libscal_ompt.so so the writer, which links against it, resolves them there. Not a public API. */
-#define SCAL_TOOL_SHARED __attribute__((visibility("default")))
-
 /* ---- configuration (config.c) ------------------------------------------------------------- */
+
+/* Defaults of the SCAL_* limits (config.c checks the ranges). */
+#define SCAL_DEFAULT_MAX_REGIONS 4096
+#define SCAL_DEFAULT_MAX_TEAM 256
+#define SCAL_DEFAULT_MAX_THREADS 1024
+#define SCAL_DEFAULT_TRACE_ENTRIES 65536 /* SCAL_TRACE=1/on/yes/true */
+#define SCAL_MAX_DEPTH 64                /* frames per thread: nesting of regions */
 
 struct scal_config {
     bool enabled;
@@ -45,6 +48,13 @@ struct scal_config {
 /* Reads SCAL_* from the environment; never fails (bad values fall back to defaults and are
  * described in cfg->messages). */
 void scal_config_load(struct scal_config *cfg);
+
+/* Per-thread and per-instance data is laid out in cache lines so threads never share one. */
+#define SCAL_CACHE_LINE 64
+static inline size_t scal_cache_align(size_t n)
+{
+    return (n + SCAL_CACHE_LINE - 1) & ~(size_t)(SCAL_CACHE_LINE - 1);
+}
 
 /* ---- clock ------------------------------------------------------------------------------- */
 
@@ -80,16 +90,22 @@ enum scal_diag_id {
 #undef SCAL_DIAG_ENUM
         SCAL_DIAG_COUNT
 };
-extern SCAL_TOOL_SHARED _Atomic uint64_t scal_diag_counters[SCAL_DIAG_COUNT];
+#ifdef SCAL_TOOL_WRITER
+/* In libscal_ompt_writer.so: the tool's counters, through the accessor table (writer_access.c). */
+void scal_diag_count(enum scal_diag_id id);
+uint64_t scal_diag_value(enum scal_diag_id id);
+#else
+extern _Atomic uint64_t scal_diag_counters[SCAL_DIAG_COUNT];
 static inline void scal_diag_count(enum scal_diag_id id)
 {
     atomic_fetch_add_explicit(&scal_diag_counters[id], 1, memory_order_relaxed);
 }
-SCAL_TOOL_SHARED const char *scal_diag_name(enum scal_diag_id id);
-SCAL_TOOL_SHARED const char *scal_diag_text(enum scal_diag_id id);
+#endif
+const char *scal_diag_name(enum scal_diag_id id);
+const char *scal_diag_text(enum scal_diag_id id);
 /* Messages recorded outside the hot path (configuration, flush); bounded. */
-SCAL_TOOL_SHARED void scal_diag_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-SCAL_TOOL_SHARED size_t scal_diag_messages(const char *const **out);
+void scal_diag_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+size_t scal_diag_messages(const char *const **out);
 
 /* ---- region nodes (node_table.c) ----------------------------------------------------------- */
 
@@ -106,11 +122,10 @@ struct scal_node {
 };
 int scal_nodes_init(uint32_t capacity);
 /* Finds or creates a node. Returns its id (the overflow id when the table is full). */
-SCAL_TOOL_SHARED uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key,
-                                           const char *name, int32_t gap_prev, int32_t gap_next);
-SCAL_TOOL_SHARED uint32_t scal_nodes_count(void);
-SCAL_TOOL_SHARED const struct scal_node *scal_node_get(uint32_t id);
-uint32_t scal_nodes_overflow_id(void);
+uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char *name,
+                          int32_t gap_prev, int32_t gap_next);
+uint32_t scal_nodes_count(void);
+const struct scal_node *scal_node_get(uint32_t id);
 
 /* ---- statistics of one node on one thread (stats.c) -------------------------------------- */
 
@@ -145,10 +160,9 @@ struct scal_node_stats {
     struct scal_team_total team[]; /* per team index, config.max_team entries */
 };
 size_t scal_node_stats_size(uint32_t max_team);
-SCAL_TOOL_SHARED void scal_stats_add_time(struct scal_node_stats *s, uint64_t ns);
-SCAL_TOOL_SHARED void scal_stats_add_team(struct scal_node_stats *s, int32_t requested,
-                                          int32_t actual);
-SCAL_TOOL_SHARED void scal_hist_bucket_bounds(uint32_t bucket, double *lo_ns, double *hi_ns);
+void scal_stats_add_time(struct scal_node_stats *s, uint64_t ns);
+void scal_stats_add_team(struct scal_node_stats *s, int32_t requested, int32_t actual);
+void scal_hist_bucket_bounds(uint32_t bucket, double *lo_ns, double *hi_ns);
 
 /* ---- per-thread state (thread_state.c) ---------------------------------------------------- */
 
@@ -162,7 +176,7 @@ struct scal_slot {
     _Atomic uint64_t lock_ns;
     _Atomic uint32_t gtid;
     _Atomic uint64_t barrier_ns; /* reaching the region's closing barrier */
-} __attribute__((aligned(64)));
+} __attribute__((aligned(SCAL_CACHE_LINE)));
 
 /* A parallel-region instance, owned by its encountering thread, shared with the team through
  * parallel_data->ptr. Its config.max_team slots follow it in memory, so a member finds its slot
@@ -174,7 +188,7 @@ struct scal_instance {
     _Atomic uint32_t generation; /* incremented (release) at every instance; lazy readers acquire */
     uint64_t begin_ns;
     const void *codeptr; /* the region's codeptr_ra (recognises its join barrier) */
-} __attribute__((aligned(64)));
+} __attribute__((aligned(SCAL_CACHE_LINE)));
 
 static inline struct scal_slot *scal_inst_slots(struct scal_instance *inst)
 {
@@ -190,6 +204,7 @@ enum scal_frame_role { SCAL_FRAME_ROOT, SCAL_FRAME_ENCOUNTER, SCAL_FRAME_MEMBER 
 struct scal_frame {
     uint32_t node;
     uint8_t kind, role;
+    bool sensed; /* sensor readings were taken at its level when it opened (scal_sensor_enter) */
     uint32_t team_index;
     uint64_t begin_ns;
     struct scal_instance *inst; /* parallel frames */
@@ -203,6 +218,9 @@ struct scal_frame {
     int32_t gap_cache_prev, gap_cache_next;
     uint32_t gap_cache_node;
 };
+
+/* Entries of a thread's direct-mapped cache of parallel-node lookups (a power of two). */
+#define SCAL_NODE_CACHE_SLOTS 64
 
 struct scal_trace_buf;
 struct scal_sensor_session;
@@ -224,11 +242,17 @@ struct scal_thread {
         uint64_t codeptr;
         int32_t parent;
         uint32_t node;
-    } node_cache[64];
+    } node_cache[SCAL_NODE_CACHE_SLOTS];
     uint64_t wait_begin_ns, lock_begin_ns;
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;
 };
+
+/* A frame's level: its index in the thread's stack, which keys the sensor readings taken there. */
+static inline uint32_t scal_frame_level(const struct scal_thread *t, const struct scal_frame *f)
+{
+    return (uint32_t)(f - t->frames);
+}
 
 /* The calling thread's state, created at its first event (NULL when the thread table is full or
  * memory could not be reserved: the event is then not measured). */
@@ -244,13 +268,12 @@ static inline uint32_t scal_frame_node(struct scal_frame *f)
     return f->node;
 }
 /* Thread states for the flush (every thread that ever had an event). */
-SCAL_TOOL_SHARED uint32_t scal_threads_count(void);
-SCAL_TOOL_SHARED struct scal_thread *scal_thread_at(uint32_t i);
+uint32_t scal_threads_count(void);
+struct scal_thread *scal_thread_at(uint32_t i);
 int scal_threads_init(void);
 /* The stats row of a node on this thread, created on first use. */
-SCAL_TOOL_SHARED struct scal_node_stats *scal_thread_row(struct scal_thread *t, uint32_t node);
-SCAL_TOOL_SHARED struct scal_node_stats *scal_thread_row_if_any(const struct scal_thread *t,
-                                                                uint32_t node);
+struct scal_node_stats *scal_thread_row(struct scal_thread *t, uint32_t node);
+struct scal_node_stats *scal_thread_row_if_any(const struct scal_thread *t, uint32_t node);
 
 /* ---- global tool state (tool_start.c) ------------------------------------------------------ */
 
@@ -264,12 +287,14 @@ struct scal_tool {
     struct scal_sensor_session *sensors;
     _Atomic int flushed;
     char exit_reason[64];
-    /* Set by the writer: node id -> region id in the file (nodes with one source identity are one
-     * region), for sensor and trace rows. */
-    uint32_t *region_of_node;
-    uint32_t nregions;
 };
-extern SCAL_TOOL_SHARED struct scal_tool scal_tool_state;
+#ifdef SCAL_TOOL_WRITER
+/* In libscal_ompt_writer.so: the tool's state, through the accessor table (writer_access.c). */
+struct scal_tool *scal_writer_tool_state(void);
+#define scal_tool_state (*scal_writer_tool_state())
+#else
+extern struct scal_tool scal_tool_state;
+#endif
 
 /* ---- trace (trace.c) ----------------------------------------------------------------------- */
 
@@ -295,21 +320,16 @@ void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now);
 
 /* Learns the address ranges of the OpenMP runtime (from one of its functions) and of this tool. */
 void scal_callsite_init(const void *runtime_function);
-SCAL_TOOL_SHARED bool scal_callsite_in_runtime(const void *codeptr);
+bool scal_callsite_in_runtime(const void *codeptr);
 /* The first return address on the calling thread's stack outside the runtime and the tool. */
 const void *scal_callsite_outside_runtime(const void *fallback);
 
-/* ---- flush (flush.c) and writer (writer.c) --------------------------------------------------- */
+/* ---- flush (flush.c); the writer library is reached through tool_access.h ---------------- */
 
 /* Writes the run file once (guarded); safe to call from finalize, the destructor, exit and
  * signal paths. reason: "main returned", "exit() called", "signal SIGTERM", ... */
 void scal_flush(const char *reason);
 void scal_flush_install_handlers(void);
-/* In libscal_ompt_writer.so: writes the run file. The tool calls it through dlsym. */
-typedef int (*scal_write_run_file_fn)(const char *path, uint64_t end_ns);
-#define SCAL_WRITER_LIBRARY "libscal_ompt_writer.so"
-#define SCAL_WRITER_ENTRY "scal_write_run_file"
-SCAL_TOOL_SHARED int scal_write_run_file(const char *path, uint64_t end_ns);
 
 /* ---- resolution of addresses (resolve.c) --------------------------------------------------- */
 

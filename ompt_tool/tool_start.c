@@ -69,7 +69,10 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     struct scal_thread *t = scal_thread_get();
     if (t) scal_root_open(t);
     if (st->cfg.plugins[0]) {
-        int rc = scal_sensor_session_open(&st->sensors, st->cfg.plugins, st->cfg.max_regions + 2);
+        /* node ids stay below max_regions (the overflow node is the last), levels below max_depth
+         */
+        int rc = scal_sensor_session_open(&st->sensors, st->cfg.plugins, st->cfg.max_regions,
+                                          st->cfg.max_depth);
         if (rc < 0)
             scal_diag_message("sensor plugins '%s' could not be started (status %d)",
                               st->cfg.plugins, rc);

@@ -10,11 +10,14 @@
 #include "sensor_hooks.h"
 #include "tool.h"
 
+/* 64-bit FNV-1a of a region name. */
+#define FNV_OFFSET_BASIS 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
 static uint64_t name_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = FNV_OFFSET_BASIS;
     for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+        h = (h ^ (unsigned char)*s) * FNV_PRIME;
     return h;
 }
 
@@ -39,7 +42,8 @@ static int user_begin(const char *name)
     f->begin_ns = now;
     f->name_hash = hash; /* matched at the end: the node may be the overflow node */
     f->prev_member = -1;
-    if (t->sensors) scal_sensor_enter(t->sensors, node, 0, 1);
+    f->sensed = t->sensors != NULL;
+    if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
     return SCAL_OK;
 }
 
@@ -57,7 +61,7 @@ static int user_end(const char *name)
     scal_stats_add_time(row, now - f->begin_ns);
     scal_stats_add_team(row, 1, 1); /* a user region runs on one thread */
     if (t->trace) scal_trace_instance(t, f->node, f->begin_ns, now);
-    if (t->sensors) scal_sensor_exit(t->sensors, f->node, 0, 1);
+    if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), f->node, 0, 1);
     t->depth--;
     scal_child_ended(t, f->node, now);
     return SCAL_OK;

@@ -10,8 +10,8 @@
 
 #include "errmsg.h"
 #include "region_identity.h"
+#include "scal/export.h"
 #include "scal/version.h"
-#include "sensor_hooks.h"
 #include "strtab.h"
 #include "tool.h"
 #include "writer.h"
@@ -297,141 +297,165 @@ static int unify(const struct identity *ids, const struct scal_strtab *st, uint3
     return rc;
 }
 
-static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, int32_t *max_team)
+/* Orders the table nodes by unified region: the group of new id k is members[first[k] ..
+ * first[k + 1]) (a counting sort of out_of; first has nnew + 1 entries). */
+static int group_by_region(const uint32_t *out_of, uint32_t nnodes, uint32_t nnew, uint32_t *first,
+                           uint32_t *members)
+{
+    uint32_t *fill = calloc(nnew + 1, sizeof(*fill));
+    if (!fill) return scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
+    for (uint32_t id = 0; id < nnodes; id++)
+        first[out_of[id] + 1]++;
+    for (uint32_t k = 0; k < nnew; k++)
+        first[k + 1] += first[k];
+    for (uint32_t id = 0; id < nnodes; id++)
+        members[first[out_of[id]] + fill[out_of[id]]++] = id;
+    free(fill);
+    return SCAL_OK;
+}
+
+/* The identity (from the group's first node) and the merged time statistics of region nid. */
+static void fill_region_row(struct scal_region_row *r, uint32_t nid, const struct group *g,
+                            const struct identity *ids, const uint32_t *out_of)
+{
+    uint32_t rep = g->nodes[0];
+    const struct scal_node *n = scal_node_get(rep);
+    struct merged m;
+    merge_group(g, &m);
+    r->id = nid;
+    r->parent = n->parent >= 0 ? (int32_t)out_of[n->parent] : -1;
+    r->depth = n->depth;
+    r->kind = n->kind;
+    r->name = ids[rep].name;
+    r->module = ids[rep].module;
+    r->build_id = ids[rep].build_id;
+    r->offset = ids[rep].offset;
+    r->file = ids[rep].file;
+    r->line_first = ids[rep].line_first;
+    r->line_last = ids[rep].line_last;
+    r->function = ids[rep].function;
+    r->gap_prev = n->gap_prev >= 0 ? (int32_t)out_of[n->gap_prev] : -1;
+    r->gap_next = n->gap_next >= 0 ? (int32_t)out_of[n->gap_next] : -1;
+    r->count = m.count;
+    r->time_total_s = s_of(m.sum);
+    r->time_min_s = s_of(m.min);
+    r->time_max_s = s_of(m.max);
+    r->time_mean_s = m.count ? s_of(m.sum) / (double)m.count : 0.0;
+    r->time_var_s2 = m.count > 1 ? m.m2 / (double)(m.count - 1) * 1e-18 : 0.0;
+    bool exact = true;
+    r->time_median_s = median_ns(g, m.count, &exact) * 1e-9;
+    r->median_exact = exact;
+    r->team_requested_min = m.req_min == INT32_MAX ? -1 : m.req_min;
+    r->team_requested_max = m.req_min == INT32_MAX ? -1 : m.req_max;
+    r->team_actual_min = m.act_min == INT32_MAX ? -1 : m.act_min;
+    r->team_actual_max = m.act_min == INT32_MAX ? -1 : m.act_max;
+    r->work_total_s = s_of(m.work);
+    r->work_inst_max_s = s_of(m.work_max);
+    r->work_inst_min_s = s_of(m.work_min);
+    r->barrier_total_s = s_of(m.bar);
+    r->barrier_inst_max_s = s_of(m.bar_max);
+    r->lock_total_s = s_of(m.lock);
+    r->lock_inst_max_s = s_of(m.lock_max);
+    r->imbalance = m.work_max > 0 ? 1.0 - m.inst_mean_work / (double)m.work_max : 0.0;
+    r->loops = m.loops;
+    r->loop_iterations = m.iters;
+}
+
+/* The /threads rows gathered so far. */
+struct thread_rows {
+    struct scal_thread_row *rows;
+    size_t n, cap;
+};
+
+/* Appends region nid's rows of /threads (per team index, summed over every row of its group) and
+ * fills the region's per-thread work summary. */
+static int add_team_rows(const struct group *g, uint32_t nid, struct thread_rows *out,
+                         struct scal_region_row *r)
+{
+    const struct scal_node_stats *s;
+    uint32_t tracked = 0, nmembers = 0;
+    FOR_EACH_ROW(g, s)
+    if (s->team_tracked > tracked) tracked = s->team_tracked;
+    double wmax = 0, wmin = INFINITY, wsum = 0;
+    for (uint32_t k = 0; k < tracked; k++) {
+        struct scal_team_total sum = {0};
+        FOR_EACH_ROW(g, s)
+        {
+            if (k >= s->team_tracked) continue;
+            sum.instances += s->team[k].instances;
+            sum.work_ns += s->team[k].work_ns;
+            sum.barrier_ns += s->team[k].barrier_ns;
+            sum.lock_ns += s->team[k].lock_ns;
+        }
+        if (!sum.instances) continue;
+        if (out->n == out->cap) {
+            size_t cap = out->cap ? out->cap * 2 : 256;
+            struct scal_thread_row *grown = realloc(out->rows, cap * sizeof(*grown));
+            if (!grown) return scal__fail(SCAL_ENOMEM, "out of memory for per-thread rows");
+            out->rows = grown;
+            out->cap = cap;
+        }
+        out->rows[out->n++] = (struct scal_thread_row){
+            nid, k, sum.instances, s_of(sum.work_ns), s_of(sum.barrier_ns), s_of(sum.lock_ns)};
+        double w = s_of(sum.work_ns);
+        wmax = w > wmax ? w : wmax;
+        wmin = w < wmin ? w : wmin;
+        wsum += w;
+        nmembers++;
+    }
+    r->threads = nmembers;
+    r->thread_work_max_s = nmembers ? wmax : 0.0;
+    r->thread_work_min_s = nmembers ? wmin : 0.0;
+    r->thread_work_mean_s = nmembers ? wsum / nmembers : 0.0;
+    return SCAL_OK;
+}
+
+/* /regions and /threads: the table's nodes, resolved and unified by source identity, one row per
+ * region with its statistics merged over threads and nodes. *max_team: the largest team seen;
+ * *region_of_node: node id -> region id in the file, for the sensor and trace rows (the caller
+ * frees it). */
+static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, int32_t *max_team,
+                         uint32_t **region_of_node)
 {
     int rc = SCAL_OK;
     uint32_t nnew = 0;
     struct identity *ids = calloc(nnodes ? nnodes : 1, sizeof(*ids));
     uint32_t *out_of = calloc(nnodes ? nnodes : 1, sizeof(*out_of));
-    uint32_t *members =
-        calloc(nnodes ? nnodes : 1, sizeof(*members));    /* old ids sorted by new id */
-    uint32_t *first = calloc(nnodes + 1, sizeof(*first)); /* new id -> start in members */
+    uint32_t *members = calloc(nnodes ? nnodes : 1, sizeof(*members));
+    uint32_t *first = calloc(nnodes + 1, sizeof(*first));
     struct scal_region_row *rows = calloc(nnodes ? nnodes : 1, sizeof(*rows));
-    struct scal_thread_row *trows = NULL;
-    size_t ntrows = 0, tcap = 0;
+    struct thread_rows trows = {0};
     if (!rows || !ids || !out_of || !members || !first) {
         rc = scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
         goto done;
     }
     rc = resolve_identities(st, nnodes, ids);
     if (rc == SCAL_OK) rc = unify(ids, st, nnodes, out_of, &nnew);
+    if (rc == SCAL_OK) rc = group_by_region(out_of, nnodes, nnew, first, members);
     if (rc < 0) goto done;
-    for (uint32_t id = 0; id < nnodes; id++)
-        first[out_of[id] + 1]++;
-    for (uint32_t k = 0; k < nnew; k++)
-        first[k + 1] += first[k];
-    {
-        uint32_t *fill = calloc(nnew + 1, sizeof(*fill));
-        if (!fill) {
-            rc = scal__fail(SCAL_ENOMEM, "out of memory merging %u regions", nnodes);
-            goto done;
-        }
-        for (uint32_t id = 0; id < nnodes; id++)
-            members[first[out_of[id]] + fill[out_of[id]]++] = id;
-        free(fill);
-    }
     *max_team = 0;
     for (uint32_t nid = 0; nid < nnew; nid++) {
         struct group g = {members + first[nid], first[nid + 1] - first[nid]};
-        uint32_t rep = g.nodes[0]; /* the first node of the group gives the identity */
-        const struct scal_node *n = scal_node_get(rep);
         struct scal_region_row *r = &rows[nid];
-        const struct scal_node_stats *s;
-        struct merged m;
-        merge_group(&g, &m);
-        r->id = nid;
-        r->parent = n->parent >= 0 ? (int32_t)out_of[n->parent] : -1;
-        r->depth = n->depth;
-        r->kind = n->kind;
-        r->name = ids[rep].name;
-        r->module = ids[rep].module;
-        r->build_id = ids[rep].build_id;
-        r->offset = ids[rep].offset;
-        r->file = ids[rep].file;
-        r->line_first = ids[rep].line_first;
-        r->line_last = ids[rep].line_last;
-        r->function = ids[rep].function;
-        r->gap_prev = n->gap_prev >= 0 ? (int32_t)out_of[n->gap_prev] : -1;
-        r->gap_next = n->gap_next >= 0 ? (int32_t)out_of[n->gap_next] : -1;
-        r->count = m.count;
-        r->time_total_s = s_of(m.sum);
-        r->time_min_s = s_of(m.min);
-        r->time_max_s = s_of(m.max);
-        r->time_mean_s = m.count ? s_of(m.sum) / (double)m.count : 0.0;
-        r->time_var_s2 = m.count > 1 ? m.m2 / (double)(m.count - 1) * 1e-18 : 0.0;
-        bool exact = true;
-        r->time_median_s = median_ns(&g, m.count, &exact) * 1e-9;
-        r->median_exact = exact;
-        r->team_requested_min = m.req_min == INT32_MAX ? -1 : m.req_min;
-        r->team_requested_max = m.req_min == INT32_MAX ? -1 : m.req_max;
-        r->team_actual_min = m.act_min == INT32_MAX ? -1 : m.act_min;
-        r->team_actual_max = m.act_min == INT32_MAX ? -1 : m.act_max;
-        if (n->kind == SCAL_KIND_PARALLEL && r->team_actual_max > *max_team)
+        fill_region_row(r, nid, &g, ids, out_of);
+        if (r->kind == SCAL_KIND_PARALLEL && r->team_actual_max > *max_team)
             *max_team = r->team_actual_max;
-        r->work_total_s = s_of(m.work);
-        r->work_inst_max_s = s_of(m.work_max);
-        r->work_inst_min_s = s_of(m.work_min);
-        r->barrier_total_s = s_of(m.bar);
-        r->barrier_inst_max_s = s_of(m.bar_max);
-        r->lock_total_s = s_of(m.lock);
-        r->lock_inst_max_s = s_of(m.lock_max);
-        r->imbalance = m.work_max > 0 ? 1.0 - m.inst_mean_work / (double)m.work_max : 0.0;
-        r->loops = m.loops;
-        r->loop_iterations = m.iters;
-
-        /* Per team index: sums over every row of the group. */
-        uint32_t tracked = 0, nmembers = 0;
-        FOR_EACH_ROW(&g, s)
-        if (s->team_tracked > tracked) tracked = s->team_tracked;
-        double wmax = 0, wmin = INFINITY, wsum = 0;
-        for (uint32_t k = 0; k < tracked; k++) {
-            struct scal_team_total sum = {0};
-            FOR_EACH_ROW(&g, s)
-            {
-                if (k >= s->team_tracked) continue;
-                sum.instances += s->team[k].instances;
-                sum.work_ns += s->team[k].work_ns;
-                sum.barrier_ns += s->team[k].barrier_ns;
-                sum.lock_ns += s->team[k].lock_ns;
-            }
-            if (!sum.instances) continue;
-            if (ntrows == tcap) {
-                size_t cap = tcap ? tcap * 2 : 256;
-                struct scal_thread_row *grown = realloc(trows, cap * sizeof(*grown));
-                if (!grown) {
-                    rc = scal__fail(SCAL_ENOMEM, "out of memory for per-thread rows");
-                    goto done;
-                }
-                trows = grown;
-                tcap = cap;
-            }
-            trows[ntrows++] = (struct scal_thread_row){
-                nid, k, sum.instances, s_of(sum.work_ns), s_of(sum.barrier_ns), s_of(sum.lock_ns)};
-            double w = s_of(sum.work_ns);
-            wmax = w > wmax ? w : wmax;
-            wmin = w < wmin ? w : wmin;
-            wsum += w;
-            nmembers++;
-        }
-        r->threads = nmembers;
-        r->thread_work_max_s = nmembers ? wmax : 0.0;
-        r->thread_work_min_s = nmembers ? wmin : 0.0;
-        r->thread_work_mean_s = nmembers ? wsum / nmembers : 0.0;
+        rc = add_team_rows(&g, nid, &trows, r);
+        if (rc < 0) goto done;
     }
     rc = scal_h5_write_table(file, "regions", scal_table_run_regions.fields,
                              scal_table_run_regions.nfields, scal_table_run_regions.row_size, rows,
                              nnew);
     if (rc == SCAL_OK)
         rc = scal_h5_write_table(file, "threads", scal_table_threads.fields,
-                                 scal_table_threads.nfields, scal_table_threads.row_size, trows,
-                                 ntrows);
+                                 scal_table_threads.nfields, scal_table_threads.row_size,
+                                 trows.rows, trows.n);
     if (rc == SCAL_OK) {
-        scal_tool_state.region_of_node = out_of; /* sensors and trace rows use the unified ids */
+        *region_of_node = out_of;
         out_of = NULL;
-        scal_tool_state.nregions = nnew;
     }
 done:
-    free(trows);
+    free(trows.rows);
     free(rows);
     free(first);
     free(members);
@@ -440,7 +464,7 @@ done:
     return rc;
 }
 
-static int write_trace(hid_t file)
+static int write_trace(hid_t file, const uint32_t *region_of_node)
 {
     size_t ni = 0, ns = 0;
     uint64_t dropped = 0;
@@ -462,7 +486,7 @@ static int write_trace(hid_t file)
         goto done;
     }
     ni = ns = 0;
-    const uint32_t *remap = scal_tool_state.region_of_node;
+    const uint32_t *remap = region_of_node;
     for (uint32_t i = 0; i < nthreads; i++) {
         const struct scal_thread *t = scal_thread_at(i);
         if (!t || !t->trace) continue;
@@ -497,22 +521,29 @@ static uint64_t diagnostics_total(void)
     for (int i = 0; i < SCAL_DIAG_COUNT; i++) {
         /* A documented bound and a property of the binary, not measurement errors. */
         if (i == SCAL_DIAG_trace_dropped || i == SCAL_DIAG_regions_without_source) continue;
-        total += atomic_load(&scal_diag_counters[i]);
+        total += scal_diag_value(i);
     }
     return total;
 }
 
+/* /diagnostics: one int64 attribute per counter, "descriptions" saying what each counts
+ * ("name: description", in counter order) and the messages of the cold paths. */
 static int write_diagnostics(hid_t file)
 {
     int rc = SCAL_OK;
     const char *const *messages;
     size_t nmsg = scal_diag_messages(&messages);
+    char text[SCAL_DIAG_COUNT][256];
+    const char *descriptions[SCAL_DIAG_COUNT];
     hid_t g = H5Gcreate2(file, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create /diagnostics");
     rc |= scal_h5_attr_set_i64(g, "errors_total", (int64_t)diagnostics_total());
-    for (int i = 0; i < SCAL_DIAG_COUNT; i++)
-        rc |= scal_h5_attr_set_i64(g, scal_diag_name(i),
-                                   (int64_t)atomic_load(&scal_diag_counters[i]));
+    for (int i = 0; i < SCAL_DIAG_COUNT; i++) {
+        rc |= scal_h5_attr_set_i64(g, scal_diag_name(i), (int64_t)scal_diag_value(i));
+        snprintf(text[i], sizeof(text[i]), "%s: %s", scal_diag_name(i), scal_diag_text(i));
+        descriptions[i] = text[i];
+    }
+    rc |= scal_h5_write_strings(g, "descriptions", descriptions, SCAL_DIAG_COUNT);
     rc |= scal_h5_write_strings(g, "messages", messages, nmsg);
     H5Gclose(g);
     return rc < 0 ? SCAL_EHDF5 : SCAL_OK;
@@ -541,6 +572,7 @@ static int write_file(const char *path, uint64_t end_ns)
     int rc = SCAL_OK;
     struct scal_strtab st;
     int32_t max_team = 0;
+    uint32_t *region_of_node = NULL;
     hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (file < 0)
         return scal__fail(SCAL_EIO, "cannot create '%s': %s", path, strerror(errno ? errno : EIO));
@@ -552,25 +584,31 @@ static int write_file(const char *path, uint64_t end_ns)
     if (rc == SCAL_OK)
         rc = scal_h5_attr_set_i64(file, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION);
     if (rc == SCAL_OK) rc = scal_h5_attr_set_str(file, SCAL_ATTR_TOOL_VERSION, SCAL_VERSION_STRING);
-    if (rc == SCAL_OK) rc = write_regions(file, &st, scal_nodes_count(), &max_team);
-    if (rc == SCAL_OK && scal_tool_state.cfg.trace_entries) rc = write_trace(file);
-    if (rc == SCAL_OK && scal_tool_state.sensors) {
-        if (scal_sensor_session_write(scal_tool_state.sensors, file, &st, scal_nodes_count()) < 0)
-            scal_diag_count(SCAL_DIAG_sensor_errors);
-    }
+    if (rc == SCAL_OK)
+        rc = write_regions(file, &st, scal_nodes_count(), &max_team, &region_of_node);
+    if (rc == SCAL_OK && scal_tool_state.cfg.trace_entries) rc = write_trace(file, region_of_node);
+    if (rc == SCAL_OK && scal_tool_state.sensors &&
+        scal_sensor_session_write(scal_tool_state.sensors, file, &st, scal_nodes_count(),
+                                  region_of_node) < 0)
+        scal_diag_count(SCAL_DIAG_sensor_errors);
     if (rc == SCAL_OK) rc = scal_write_run_meta(file, end_ns, max_team);
     if (rc == SCAL_OK) rc = write_diagnostics(file);
     if (rc == SCAL_OK)
         rc = scal_h5_write_strings(file, "strings", (const char *const *)st.strings, st.count);
     scal_strtab_free(&st);
+    free(region_of_node);
     if (H5Fclose(file) < 0 && rc == SCAL_OK) rc = scal__fail(SCAL_EHDF5, "cannot close '%s'", path);
     return rc;
 }
 
-int scal_write_run_file(const char *unused, uint64_t end_ns)
+SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_t end_ns)
 {
     char path[4200], tmp[4300];
-    int rc;
+    int rc = scal_writer_attach(tool);
+    if (rc < 0) {
+        fprintf(stderr, "scal: measurements lost: %s\n", scal__last_error(rc));
+        return rc;
+    }
     /* Our flush may run from exit handlers: HDF5 must not have shut itself down first. (A no-op
      * when the program already initialised HDF5 itself.) */
     H5dont_atexit();

@@ -5,8 +5,19 @@
 #define SCAL_TOOL_WRITER_H
 
 #include "h5util.h"
+#include "strtab.h"
 #include "tool.h"
+#include "tool_access.h"
+
+/* writer_access.c: keeps the tool's accessor table for the writer's sources (0 or SCAL_EABI). */
+int scal_writer_attach(const struct scal_tool_access *access);
 
 int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed);
+/* /sensors (sensor_write.c): what the tool's sensor session gathered; a no-op returning 0 when scal
+ * is built without the plugin host. */
+struct scal_sensor_session;
+/* region_of_node maps node ids (below nnodes) to the region ids of /regions. */
+int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct scal_strtab *st,
+                              uint32_t nnodes, const uint32_t *region_of_node);
 
 #endif

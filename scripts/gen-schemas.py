@@ -62,7 +62,8 @@ run = {
             {"name": n, "type": "float", "required": True} for n in ("start_unix", "duration_s")],
          "datasets": [{"path": "meta/environment", "type": "strings", "required": True}]},
         {"path": "diagnostics", "required": True, "attributes": [{"name": "errors_total", "type": "int", "required": True}],
-         "datasets": [{"path": "diagnostics/messages", "type": "strings", "required": True}]},
+         "datasets": [{"path": "diagnostics/messages", "type": "strings", "required": True},
+                      {"path": "diagnostics/descriptions", "type": "strings", "required": False}]},
         {"path": "trace", "required": False, "attributes": [
             {"name": n, "type": "int", "required": True} for n in ("capacity_per_thread", "recorded", "dropped")]},
         {"path": "sensors", "required": False, "attributes": [

@@ -138,7 +138,8 @@ static void start_sampler(struct scal_sensor_session *s)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-int scal_sensor_session_open(struct scal_sensor_session **out, const char *spec, uint32_t max_nodes)
+int scal_sensor_session_open(struct scal_sensor_session **out, const char *spec, uint32_t max_nodes,
+                             uint32_t max_levels)
 {
     *out = NULL;
     if (!spec || !*spec) return SCAL_OK;
@@ -150,6 +151,7 @@ int scal_sensor_session_open(struct scal_sensor_session **out, const char *spec,
         return SCAL_ENOMEM;
     }
     s->max_nodes = max_nodes;
+    s->max_levels = max_levels;
     s->t0_ns = now_ns();
     s->period_ns = env_u64("SCAL_SAMPLE_MS", 100, 0, 3600000) * 1000000u;
     s->max_samples = env_u64("SCAL_MAX_SAMPLES", 65536, 64, 1u << 26);
@@ -176,7 +178,7 @@ struct scal_sensor_thread_ctx *scal_sensor_thread_attach(struct scal_sensor_sess
     if (!t) return NULL;
     t->session = s;
     t->gtid = gtid;
-    t->begin = calloc(SCAL_SENSOR_MAX_DEPTH * nm, sizeof(double));
+    t->begin = calloc((size_t)s->max_levels * nm, sizeof(double));
     t->now = calloc(nm, sizeof(double));
     t->acc = calloc(nn * nm, sizeof(double)); /* large callocs are lazily zeroed pages */
     t->inst_all = calloc(nn, sizeof(uint64_t));
@@ -224,14 +226,10 @@ static inline void read_all(struct scal_sensor_thread_ctx *t, double *out, int e
     }
 }
 
-void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t team_index,
-                       int encountering)
+void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t level, int encountering)
 {
-    uint32_t d = t->depth++;
-    if (d < SCAL_SENSOR_MAX_DEPTH) {
-        t->begin_node[d] = node;
-        read_all(t, t->begin + (size_t)d * t->session->nregion, encountering);
-    }
+    if (level < t->session->max_levels)
+        read_all(t, t->begin + (size_t)level * t->session->nregion, encountering);
 }
 
 /* Where the sums of (node, team index) go on this thread: the node's row when the index is the
@@ -265,24 +263,12 @@ static double *row_for(struct scal_sensor_thread_ctx *t, uint32_t node, int32_t 
     return t->side_acc + (size_t)k * nm;
 }
 
-void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t team_index,
-                      int encountering)
+void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t level, uint32_t node,
+                      uint32_t team_index, int encountering)
 {
     struct scal_sensor_session *s = t->session;
-    if (t->depth == 0) return;
-    uint32_t d = t->depth - 1;
-    if (d < SCAL_SENSOR_MAX_DEPTH && t->begin_node[d] != node) {
-        /* an end the tool never reported left a level open: close up to this node's level */
-        uint32_t k = d;
-        while (k > 0 && d - k < 4 && t->begin_node[k] != node)
-            k--;
-        if (t->begin_node[k] != node) return; /* not ours: ignore this end */
-        t->errors++;
-        d = k;
-    }
-    t->depth = d;
-    if (d >= SCAL_SENSOR_MAX_DEPTH || node >= s->max_nodes) return;
-    const double *b = t->begin + (size_t)d * s->nregion;
+    if (level >= s->max_levels || node >= s->max_nodes) return;
+    const double *b = t->begin + (size_t)level * s->nregion;
     uint64_t *inst_all, *inst_enc;
     double *acc = row_for(t, node, (int32_t)team_index, &inst_all, &inst_enc);
     read_all(t, t->now, encountering);

@@ -16,7 +16,6 @@
 #define SCAL_SENSOR_MAX_PLUGINS 16
 #define SCAL_SENSOR_MAX_METRICS 64 /* region-timed metrics of all plugins together */
 #define SCAL_SENSOR_MAX_THREADS 1024
-#define SCAL_SENSOR_MAX_DEPTH 64
 /* (node, team index) pairs a thread met besides the first team index it had in a node (libomp may
  * give a thread another index in a later instance, e.g. around nested teams) */
 #define SCAL_SENSOR_SIDE_ROWS 64
@@ -40,16 +39,16 @@ struct scal_sensor_sample {
     double time_s, value;
 };
 
-/* Per OS thread: the plugins' thread handles, a stack of readings and the per-node sums. */
+/* Per OS thread: the plugins' thread handles, the readings taken when each of the tool's frames
+ * opened (indexed by the frame's level, so they follow the tool's own stack) and the per-node
+ * sums. */
 struct scal_sensor_thread_ctx {
     uint32_t failed_plugins; /* bit i: plugin i's thread_init failed on this thread */
     struct scal_sensor_session *session;
     uint32_t gtid;
-    uint32_t depth;
     uint64_t errors;
     scal_sensor_thread *handles[SCAL_SENSOR_MAX_PLUGINS];
-    double *begin; /* [SCAL_SENSOR_MAX_DEPTH][nregion] */
-    uint32_t begin_node[SCAL_SENSOR_MAX_DEPTH];
+    double *begin;      /* [max_levels][nregion] */
     double *now;        /* [nregion] */
     double *acc;        /* [max_nodes][nregion] */
     uint64_t *inst_all; /* [max_nodes] instances this thread took part in */
@@ -70,6 +69,7 @@ struct scal_sensor_session {
     uint32_t region_plugin[SCAL_SENSOR_MAX_METRICS];
     uint32_t region_metric[SCAL_SENSOR_MAX_METRICS];
     uint32_t max_nodes;
+    uint32_t max_levels; /* the tool's frames per thread */
     _Atomic uint32_t nthreads;
     struct scal_sensor_thread_ctx *threads[SCAL_SENSOR_MAX_THREADS];
     _Atomic uint64_t threads_dropped, team_changes;
@@ -87,17 +87,20 @@ struct scal_sensor_session {
 
 /* Opens the sensors named in spec ("papi,rapl" or paths); their options come from the environment.
  * Plugins that fail or are unavailable are kept with their reason; the session exists as long as
- * spec names something. max_nodes bounds the per-thread tables. */
-int scal_sensor_session_open(struct scal_sensor_session **s, const char *spec, uint32_t max_nodes);
+ * spec names something. Region nodes are below max_nodes, frame levels below max_levels. */
+int scal_sensor_session_open(struct scal_sensor_session **s, const char *spec, uint32_t max_nodes,
+                             uint32_t max_levels);
 /* The calling thread's context (created on first use, on that thread). */
 struct scal_sensor_thread_ctx *scal_sensor_thread_attach(struct scal_sensor_session *s,
                                                          uint32_t gtid);
-/* Region boundaries on the calling thread: encountering = 1 for the thread that opens or closes
- * the region (process-scope metrics are attributed only there), 0 for other team members. */
-void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t team_index,
-                       int encountering);
-void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t node, uint32_t team_index,
-                      int encountering);
+/* Region boundaries on the calling thread, keyed by the level (index) of the tool's frame that
+ * opens or closes: enter takes the readings of that level, exit attributes the difference since
+ * then to (node, team_index). The tool calls exit only for a frame it called enter for, so no
+ * stack of its own is kept here. encountering = 1 for the thread that opens or closes the region
+ * (process-scope metrics are attributed only there), 0 for other team members. */
+void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t level, int encountering);
+void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t level, uint32_t node,
+                      uint32_t team_index, int encountering);
 /* Stops the sampler and takes the run sensors' end readings (before the file is written). */
 void scal_sensor_session_stop(struct scal_sensor_session *s);
 /* Ends the session at process end: stops the sampler; plugins and memory stay (worker threads may

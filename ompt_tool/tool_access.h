@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The one door from the run-file writer into the tool: libscal_ompt.so exports nothing but
+ * ompt_start_tool, and libscal_ompt_writer.so (loaded only at flush) does not link against it.
+ * The tool passes this const table of its state and functions to the writer's entry instead;
+ * writer_access.c gives the writer's sources the tool's usual names on top of it. The table is
+ * versioned by its size: members are only ever appended. Free of HDF5 (the tool includes it). */
+#ifndef SCAL_TOOL_ACCESS_H
+#define SCAL_TOOL_ACCESS_H
+
+#include "tool.h"
+
+struct scal_tool_access {
+    size_t struct_size; /* sizeof(struct scal_tool_access) of the tool that filled it */
+    struct scal_tool *state;
+    _Atomic uint64_t *diag_counters; /* SCAL_DIAG_COUNT of them */
+    const char *(*diag_name)(enum scal_diag_id id);
+    const char *(*diag_text)(enum scal_diag_id id);
+    size_t (*diag_messages)(const char *const **out);
+    uint32_t (*nodes_count)(void);
+    const struct scal_node *(*node_get)(uint32_t id);
+    uint32_t (*node_lookup)(uint8_t kind, int32_t parent, uint64_t key, const char *name,
+                            int32_t gap_prev, int32_t gap_next);
+    uint32_t (*threads_count)(void);
+    struct scal_thread *(*thread_at)(uint32_t i);
+    struct scal_node_stats *(*thread_row)(struct scal_thread *t, uint32_t node);
+    struct scal_node_stats *(*thread_row_if_any)(const struct scal_thread *t, uint32_t node);
+    void (*stats_add_time)(struct scal_node_stats *s, uint64_t ns);
+    void (*stats_add_team)(struct scal_node_stats *s, int32_t requested, int32_t actual);
+    void (*hist_bucket_bounds)(uint32_t bucket, double *lo_ns, double *hi_ns);
+    bool (*callsite_in_runtime)(const void *codeptr);
+};
+
+/* The writer library, found next to libscal_ompt.so, and its one exported entry: writes the run
+ * file from what `tool` shows (called once, from the flush). */
+#define SCAL_WRITER_LIBRARY "libscal_ompt_writer.so"
+#define SCAL_WRITER_ENTRY "scal_write_run_file"
+typedef int (*scal_write_run_file_fn)(const struct scal_tool_access *tool, uint64_t end_ns);
+
+#endif
