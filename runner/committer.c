@@ -23,7 +23,7 @@ static int write_full(int fd, const void *buf, size_t n)
     while (n) {
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return SCAL_EIO;
+        if (w <= 0) return scal__fail(SCAL_EIO, "the committer pipe broke: %s", strerror(errno));
         p += w;
         n -= (size_t)w;
     }
@@ -156,20 +156,14 @@ static int committer_main(int in, int out, const char *path)
     return scal_cw_close(w) < 0 ? 1 : 0;
 }
 
-int scal_committer_start(struct scal_committer *c, const char *campaign_path, char *why,
-                         size_t whylen)
+int scal_committer_start(struct scal_committer *c, const char *campaign_path)
 {
     int to[2], from[2];
-    if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0) {
-        snprintf(why, whylen, "cannot create pipes: %s", strerror(errno));
-        return SCAL_EIO;
-    }
+    if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0)
+        return scal__fail(SCAL_EIO, "cannot create pipes: %s", strerror(errno));
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(why, whylen, "cannot fork the committer: %s", strerror(errno));
-        return SCAL_EIO;
-    }
+    if (pid < 0) return scal__fail(SCAL_EIO, "cannot fork the committer: %s", strerror(errno));
     if (pid == 0) {
         /* its own session: neither the terminal's Ctrl-C nor a kill of the runner's process group
          * reaches it; it ends when the pipe closes */
@@ -188,15 +182,13 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path, ch
     c->to_fd = to[1];
     c->from_fd = from[0];
     struct scal_commit_ack ack = {0};
-    if (read_full(c->from_fd, &ack, sizeof(ack)) != 1 || ack.status < 0) {
-        snprintf(why, whylen, "cannot open campaign file '%s': %s", campaign_path,
-                 ack.status < 0 ? ack.message : "the committer process failed");
-        close(c->to_fd);
-        close(c->from_fd);
-        waitpid(pid, NULL, 0);
-        return SCAL_EIO;
-    }
-    return SCAL_OK;
+    if (read_full(c->from_fd, &ack, sizeof(ack)) == 1 && ack.status == SCAL_OK) return SCAL_OK;
+    close(c->to_fd);
+    close(c->from_fd);
+    waitpid(pid, NULL, 0);
+    ack.message[sizeof(ack.message) - 1] = '\0';
+    return scal__fail(SCAL_EIO, "cannot open campaign file '%s': %s", campaign_path,
+                      ack.status < 0 ? ack.message : "the committer process failed");
 }
 
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
@@ -220,16 +212,14 @@ int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *r
     return rc < 0 ? rc : ack->status;
 }
 
-int scal_committer_finish(struct scal_committer *c, char *why, size_t whylen)
+int scal_committer_finish(struct scal_committer *c)
 {
     int status = 0;
     close(c->to_fd);
     while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {
     }
     close(c->from_fd);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(why, whylen, "the committer could not close the campaign file properly");
-        return SCAL_EIO;
-    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return scal__fail(SCAL_EIO, "the committer could not close the campaign file properly");
     return SCAL_OK;
 }

@@ -26,14 +26,15 @@ struct scal_commit_ack {
     char message[512];
 };
 
-/* Forks the committer on an existing campaign file (made by scal_cw_create). */
-int scal_committer_start(struct scal_committer *c, const char *campaign_path, char *why,
-                         size_t whylen);
+/* Forks the committer on an existing campaign file (made by scal_cw_create); it opens the file
+ * through scal_h5file_open, so a damaged file is an error naming it, never a crash. Errors carry
+ * their message (scal__last_error). */
+int scal_committer_start(struct scal_committer *c, const char *campaign_path);
 /* Sends one run (run_file may be NULL or "" when the run left no data) and waits for the ack. */
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
                           const char *message, const char *stdout_tail, const char *stderr_tail,
                           const char *run_file, bool keep_run_file, struct scal_commit_ack *ack);
 /* Closes the pipe and waits for the committer to close the file. */
-int scal_committer_finish(struct scal_committer *c, char *why, size_t whylen);
+int scal_committer_finish(struct scal_committer *c);
 
 #endif

@@ -13,8 +13,8 @@
 #include "errmsg.h"
 #include "h5util.h"
 #include "runner.h"
-
-#define TABLE_ARGS(desc) (desc).name, (desc).fields, (desc).nfields, (desc).row_size
+#include "safe_open.h"
+#include "scal_format.h"
 
 struct source {
     const char *path;
@@ -52,55 +52,57 @@ static void free_source(struct source *s)
     scal_h5_free_strings(s->strings, s->nstrings);
 }
 
-#define READ_OPT(f, desc, out, n)                                                                  \
-    (scal_h5_exists(f, (desc).name)                                                                \
-         ? scal_h5_read_table(f, TABLE_ARGS(desc), (void **)&(out), &(n))                          \
-         : SCAL_OK)
-
-static int load_source(struct source *s, const char *path)
+/* /campaign's program, command and repetitions. */
+static int read_campaign_group(struct source *s, hid_t f)
 {
-    char *format = NULL;
-    memset(s, 0, sizeof(*s));
-    s->path = path;
-    scal_h5_quiet();
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0)
-        return scal__fail(SCAL_EIO, "cannot open '%s'%s", path,
-                          access(path, F_OK) ? ": no such file" : ": not an HDF5 file");
-    int rc = scal_h5_attr_get_str(f, SCAL_ATTR_FORMAT, &format);
-    if (rc < 0 || strcmp(format, SCAL_FORMAT_CAMPAIGN)) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s' is not a scal campaign file%s", path,
-                        format && !strcmp(format, SCAL_FORMAT_RUN)
-                            ? " (a run file: campaigns come from scal run)"
-                            : "");
-        goto done;
-    }
     hid_t g = H5Gopen2(f, "campaign", H5P_DEFAULT);
     if (g < 0 || scal_h5_attr_get_str(g, "program", &s->program) < 0) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s': /campaign or its program attribute is missing", path);
         if (g >= 0) H5Gclose(g);
-        goto done;
+        return scal__fail(SCAL_EFORMAT, "'%s': /campaign or its program attribute is missing",
+                          s->path);
     }
     if (scal_h5_attr_get_str(g, "command", &s->command) < 0) s->command = strdup("");
     if (scal_h5_attr_get_i64(g, "repetitions", &s->repetitions) < 0) s->repetitions = 0;
     H5Gclose(g);
-    if ((rc = scal_h5_read_strings(f, "strings", &s->strings, &s->nstrings)) < 0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_configs), (void **)&s->configs,
-                                 &s->nconfigs)) < 0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_runs), (void **)&s->runs, &s->nruns)) <
-            0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_campaign_regions), (void **)&s->regions,
-                                 &s->nregions)) < 0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_region_stats), (void **)&s->stats,
-                                 &s->nstats)) < 0 ||
-        (rc = READ_OPT(f, scal_table_thread_stats, s->threads, s->nthreads)) < 0 ||
-        (rc = READ_OPT(f, scal_table_run_sensor_values, s->values, s->nvalues)) < 0 ||
-        (rc = READ_OPT(f, scal_table_run_sensor_samples, s->samples, s->nsamples)) < 0 ||
-        (rc = READ_OPT(f, scal_table_run_plugin_states, s->plugins, s->nplugins)) < 0)
-        rc = scal__fail(rc, "'%s': %s", path, scal__last_error(rc));
-done:
-    free(format);
-    H5Fclose(f);
+    return s->command ? SCAL_OK : scal__fail(SCAL_ENOMEM, "out of memory reading '%s'", s->path);
+}
+
+static int read_tables(struct source *s, hid_t f)
+{
+    int rc = scal_table_read(f, &scal_table_configs, (void **)&s->configs, &s->nconfigs);
+    if (rc == SCAL_OK) rc = scal_table_read(f, &scal_table_runs, (void **)&s->runs, &s->nruns);
+    if (rc == SCAL_OK)
+        rc = scal_table_read(f, &scal_table_campaign_regions, (void **)&s->regions, &s->nregions);
+    if (rc == SCAL_OK)
+        rc = scal_table_read(f, &scal_table_region_stats, (void **)&s->stats, &s->nstats);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_thread_stats, (void **)&s->threads, &s->nthreads);
+    if (rc == SCAL_OK)
+        rc =
+            scal_table_read_opt(f, &scal_table_run_sensor_values, (void **)&s->values, &s->nvalues);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_run_sensor_samples, (void **)&s->samples,
+                                 &s->nsamples);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_run_plugin_states, (void **)&s->plugins,
+                                 &s->nplugins);
+    return rc;
+}
+
+static int load_source(struct source *s, const char *path)
+{
+    struct scal_h5file f;
+    memset(s, 0, sizeof(*s));
+    s->path = path;
+    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN, &f);
+    if (rc < 0) return rc;
+    s->strings = f.strings; /* kept with the source */
+    s->nstrings = f.nstrings;
+    f.strings = NULL;
+    f.nstrings = 0;
+    rc = read_campaign_group(s, f.id);
+    if (rc == SCAL_OK) rc = read_tables(s, f.id);
+    scal_h5file_close(&f);
     return rc;
 }
 
@@ -339,15 +341,15 @@ int scal_merge_main(int argc, char **argv)
             size_t used = strlen(note);
             snprintf(note + used, sizeof(note) - used, " %s", in[i]);
         }
-        struct scal_cw_meta meta = {.program = src[0].program,
-                                    .command = src[0].command,
-                                    .order = "merged",
-                                    .note = note,
-                                    .repetitions = reps,
-                                    .inputs = (const char *const *)m.inputs,
-                                    .ninputs = m.ninputs,
-                                    .threads = m.threads,
-                                    .nthreads = m.nthreads};
+        struct scal_campaign_info meta = {.program = src[0].program,
+                                          .command = src[0].command,
+                                          .order = "merged",
+                                          .note = note,
+                                          .repetitions = reps,
+                                          .inputs = (const char *const *)m.inputs,
+                                          .ninputs = m.ninputs,
+                                          .threads = m.threads,
+                                          .nthreads = m.nthreads};
         snprintf(tmp, sizeof(tmp), "%s.part", out);
         rc = scal_cw_create(tmp, &meta, m.configs, m.nconfigs, &w);
     }

@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "run_plan.h"
 #include "runner.h"
+#include "safe_open.h"
 
 static volatile sig_atomic_t stop_signal;
 static volatile int stop_flag;
@@ -93,35 +94,20 @@ static void usage(FILE *out)
 
 /* Reads the stored `scal run` arguments and the finished (config, repetition) pairs. */
 static int read_resume(const char *path, char ***args, size_t *nargs, struct scal_run_row **runs,
-                       size_t *nruns, char *why, size_t whylen)
+                       size_t *nruns)
 {
-    scal_h5_quiet();
-    hid_t f = -1;
-    /* the committer of an interrupted campaign may still be closing the file: wait a little */
-    for (int tries = 0; tries < 100 && f < 0; tries++) {
-        f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-        if (f < 0) {
-            if (access(path, F_OK) != 0) break;
-            struct timespec ts = {0, 100000000};
-            nanosleep(&ts, NULL);
-        }
-    }
-    if (f < 0) {
-        snprintf(why, whylen, "cannot open campaign '%s'%s", path,
-                 access(path, F_OK) ? ": no such file" : ": not a readable HDF5 file");
-        return SCAL_EIO;
-    }
-    int rc = scal_h5_read_strings(f, "campaign/runner_argv", args, nargs);
-    if (rc < 0)
-        snprintf(why, whylen,
-                 "'%s' was not made by scal run (no /campaign/runner_argv): it cannot "
-                 "be resumed",
-                 path);
-    if (rc == SCAL_OK && (rc = scal_h5_read_table(f, scal_table_runs.name, scal_table_runs.fields,
-                                                  scal_table_runs.nfields, scal_table_runs.row_size,
-                                                  (void **)runs, nruns)) < 0)
-        snprintf(why, whylen, "'%s': %s", path, scal__last_error(rc));
-    H5Fclose(f);
+    struct scal_h5file f;
+    /* the committer of an interrupted campaign may still be closing the file: wait for it */
+    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_WAIT, &f);
+    if (rc < 0) return rc;
+    if (!scal_h5_exists(f.id, "campaign/runner_argv"))
+        rc = scal__fail(SCAL_EFORMAT,
+                        "'%s' was not made by scal run (no /campaign/runner_argv): it cannot "
+                        "be resumed",
+                        path);
+    if (rc == SCAL_OK) rc = scal_h5_read_strings(f.id, "campaign/runner_argv", args, nargs);
+    if (rc == SCAL_OK) rc = scal_table_read(f.id, &scal_table_runs, (void **)runs, nruns);
+    scal_h5file_close(&f);
     return rc;
 }
 
@@ -384,38 +370,28 @@ static int create_file(struct campaign *c)
     scal_launch_free(&tmpl);
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
-    struct scal_cw_meta m = {.program = c->program_path,
-                             .command = cmd,
-                             .host = host,
-                             .cpu_model = cpu,
-                             .order = p->shuffled ? "shuffled" : "given",
-                             .repetitions = p->repetitions,
-                             .seed = (int64_t)p->seed,
-                             .inputs = labels,
-                             .ninputs = p->ninputs,
-                             .threads = p->threads,
-                             .nthreads = p->nthreads};
+    struct scal_campaign_info m = {.program = c->program_path,
+                                   .command = cmd,
+                                   .host = host,
+                                   .cpu_model = cpu,
+                                   .order = p->shuffled ? "shuffled" : "given",
+                                   .repetitions = p->repetitions,
+                                   .seed = (int64_t)p->seed,
+                                   .inputs = labels,
+                                   .ninputs = p->ninputs,
+                                   .threads = p->threads,
+                                   .nthreads = p->nthreads,
+                                   /* what --resume needs to rebuild the same plan */
+                                   .runner_argv = (const char *const *)p->argv_given,
+                                   .nrunner_argv = p->nargv_given + p->nprogram,
+                                   .omp_runtime =
+                                       c->omp == SCAL_OMP_LIBGOMP  ? "libgomp (run against libomp)"
+                                       : c->omp == SCAL_OMP_LIBOMP ? "libomp"
+                                                                   : "none found in the program"};
     struct scal_cw *w = NULL;
     int rc = scal_cw_create(c->output, &m, c->configs, p->nconfigs, &w);
     free(labels);
-    if (rc < 0) return rc;
-    rc = scal_cw_close(w);
-    if (rc == SCAL_OK) {
-        hid_t f = H5Fopen(c->output, H5F_ACC_RDWR, H5P_DEFAULT);
-        hid_t g = f >= 0 ? H5Gopen2(f, "campaign", H5P_DEFAULT) : -1;
-        rc = g >= 0 ? scal_h5_write_strings(g, "runner_argv", (const char *const *)p->argv_given,
-                                            p->nargv_given + p->nprogram)
-                    : SCAL_EHDF5;
-        /* what --resume needs to rebuild the same plan */
-        if (rc == SCAL_OK)
-            rc = scal_h5_attr_set_str(g, "omp_runtime",
-                                      c->omp == SCAL_OMP_LIBGOMP  ? "libgomp (run against libomp)"
-                                      : c->omp == SCAL_OMP_LIBOMP ? "libomp"
-                                                                  : "none found in the program");
-        if (g >= 0) H5Gclose(g);
-        if (f >= 0 && H5Fclose(f) < 0) rc = SCAL_EIO;
-        if (rc < 0) return scal__fail(rc, "cannot store the plan in '%s'", c->output);
-    }
+    if (rc == SCAL_OK) rc = scal_cw_close(w);
     return rc;
 }
 
@@ -614,11 +590,10 @@ static bool help_requested(int argc, char **argv)
 static int plan_resume(struct campaign *c)
 {
     bool quiet = c->plan.quiet, dry = c->plan.dry_run;
-    char why[2048] = "";
     c->resuming = true;
     snprintf(c->output, sizeof(c->output), "%s", c->plan.resume);
-    int rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns, why, sizeof(why));
-    if (rc < 0) return scal__fail(rc, "%s", why);
+    int rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns);
+    if (rc < 0) return rc;
     c->resume_args = calloc(c->nstored + 2, sizeof(*c->resume_args));
     if (!c->resume_args) return SCAL_ENOMEM;
     c->resume_args[0] = "run";
@@ -743,9 +718,9 @@ static int run_campaign(struct campaign *c)
 {
     char why[1024] = "";
     struct scal_committer com;
-    int rc = scal_committer_start(&com, c->output, why, sizeof(why));
+    int rc = scal_committer_start(&com, c->output);
     if (rc < 0) {
-        fprintf(stderr, "scal run: %s\n", why[0] ? why : scal_strerror(rc));
+        fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
         return 2;
     }
     struct saved_signals old;
@@ -765,9 +740,8 @@ static int run_campaign(struct campaign *c)
     char rwhy[1024] = "";
     if (scal_actuators_restore(&c->act, rwhy, sizeof(rwhy)) < 0)
         fprintf(stderr, "scal run: WARNING: %s\n", rwhy);
-    char cwhy[512] = "";
-    if (scal_committer_finish(&com, cwhy, sizeof(cwhy)) < 0)
-        fprintf(stderr, "scal run: %s\n", cwhy);
+    if ((rc = scal_committer_finish(&com)) < 0)
+        fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
     rmdir(c->rundir); /* only when empty: kept run files stay */
     restore_signals(&old);
     if (stop == 2 && why[0]) fprintf(stderr, "scal run: %s\n", why);

@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "errmsg.h"
 #include "h5util.h"
+#include "safe_open.h"
 #include "scal/postproc.h"
+#include "scal_format.h"
 #include "util.h"
 
 static int write_matrix(hid_t g, const char *name, const struct scal_pp_matrix *m)
@@ -14,13 +17,13 @@ static int write_matrix(hid_t g, const char *name, const struct scal_pp_matrix *
     hsize_t dims[2] = {m->rows, m->cols};
     hid_t sp = H5Screate_simple(2, dims, NULL);
     hid_t d = H5Dcreate2(g, name, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = -1;
+    int rc = SCAL_EHDF5;
     if (d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->values) >= 0) {
         static const char *const shapes[] = {"full", "input_step", "thread_step", "both_step",
                                              "scalar"};
         scal_h5_attr_set_str(d, "unit", m->unit);
         scal_h5_attr_set_str(d, "shape", shapes[m->shape <= SCAL_PP_SCALAR ? m->shape : 0]);
-        rc = 0;
+        rc = SCAL_OK;
     }
     if (d >= 0) H5Dclose(d);
     H5Sclose(sp);
@@ -35,14 +38,17 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
                  "which are never modified");
         return SCAL_EUNAVAIL;
     }
-    scal_h5_quiet();
-    hid_t f = H5Fopen(h->write_path, H5F_ACC_RDWR, H5P_DEFAULT), a = -1;
-    int rc = SCAL_EHDF5;
-    char **tmp = NULL;
-    if (f < 0) {
-        snprintf(why, whylen, "cannot open %s for writing", h->write_path);
+    /* the campaign was read through a probe by this process moments ago */
+    struct scal_h5file file;
+    int rc = scal_h5file_open(h->write_path,
+                              SCAL_OPEN_WRITE | SCAL_OPEN_CAMPAIGN | SCAL_OPEN_NO_PROBE, &file);
+    if (rc < 0) {
+        snprintf(why, whylen, "cannot open %s for writing: %s", h->write_path,
+                 scal__last_error(rc));
         return SCAL_EIO;
     }
+    hid_t f = file.id, a = H5I_INVALID_HID;
+    rc = SCAL_EHDF5;
     if (scal_h5_exists(f, "analysis") == 1 && H5Ldelete(f, "analysis", H5P_DEFAULT) < 0) goto out;
     if ((a = H5Gcreate2(f, "analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
     char now[32];
@@ -55,12 +61,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     scal_h5_attr_set_f64(a, "noise_cv", h->noise_cv);
     scal_h5_write_strings(a, "inputs", h->inputs, h->ninputs);
     scal_h5_write_strings(a, "slices", h->slices, h->nslices);
-    hsize_t nt = h->nthreads;
-    hid_t sp = H5Screate_simple(1, &nt, NULL);
-    hid_t d = H5Dcreate2(a, "threads", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d >= 0)
-        H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->threads), H5Dclose(d);
-    H5Sclose(sp);
+    if (scal_format_write_threads(a, h->threads, h->nthreads) < 0) goto out;
     const char *const *notes;
     size_t nn = h->notes(h, -1, &notes);
     scal_h5_write_strings(a, "notes", notes, nn);
@@ -95,12 +96,11 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         H5Gclose(g);
     }
     H5Gclose(rg);
-    rc = 0;
+    rc = SCAL_OK;
 out:
-    free(tmp);
     if (rc < 0) snprintf(why, whylen, "cannot write /analysis into %s", h->write_path);
     if (a >= 0) H5Gclose(a);
-    H5Fclose(f);
+    scal_h5file_close(&file);
     return rc;
 }
 
