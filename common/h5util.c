@@ -214,7 +214,8 @@ void scal_h5_free_strings(char **strings, size_t n)
     free(strings);
 }
 
-/* Reads the count strings of dset into out[] (strdup'd): SCAL_ENOMEM or -1 when HDF5 fails. */
+/* Reads the count strings of dset into out[] (strdup'd): SCAL_ENOMEM, or SCAL_EFORMAT when HDF5
+ * cannot read them. */
 static int read_string_values(hid_t dset, hid_t ftype, hid_t space, size_t count, char **out)
 {
     int rc = SCAL_OK;
@@ -222,10 +223,10 @@ static int read_string_values(hid_t dset, hid_t ftype, hid_t space, size_t count
         char **raw = calloc(count, sizeof(*raw));
         hid_t mtype = vlen_string_type();
         if (!raw) rc = SCAL_ENOMEM;
-        if (raw && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0) rc = -1;
+        if (raw && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0) rc = SCAL_EFORMAT;
         for (size_t i = 0; i < count && rc == SCAL_OK; i++)
             if (!(out[i] = strdup(raw[i] ? raw[i] : ""))) rc = SCAL_ENOMEM;
-        if (raw && rc != -1) H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, raw);
+        if (raw && rc != SCAL_EFORMAT) H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, raw);
         free(raw);
         H5Tclose(mtype);
         return rc;
@@ -235,7 +236,7 @@ static int read_string_values(hid_t dset, hid_t ftype, hid_t space, size_t count
     hid_t mtype = H5Tcopy(H5T_C_S1);
     H5Tset_size(mtype, size + 1);
     if (!buf) rc = SCAL_ENOMEM;
-    if (buf && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) rc = -1;
+    if (buf && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) rc = SCAL_EFORMAT;
     for (size_t i = 0; i < count && rc == SCAL_OK; i++)
         if (!(out[i] = strdup(buf + i * (size + 1)))) rc = SCAL_ENOMEM;
     free(buf);
@@ -262,7 +263,10 @@ int scal_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n)
     if (ftype < 0 || space < 0 || H5Tget_class(ftype) != H5T_STRING ||
         H5Sget_simple_extent_ndims(space) != 1 || (count = H5Sget_simple_extent_npoints(space)) < 0)
         goto fail;
-    if ((rc = scal_h5_check_size(dset, (uint64_t)count, sizeof(char *), name)) < 0) goto done;
+    /* per string: the pointer, and a fixed-length string's bytes */
+    if ((rc = scal_h5_check_size(dset, (uint64_t)count, sizeof(char *) + H5Tget_size(ftype),
+                                 name)) < 0)
+        goto done;
     if (!(*out = calloc((size_t)count + 1, sizeof(**out)))) {
         rc = SCAL_ENOMEM;
         goto fail;

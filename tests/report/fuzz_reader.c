@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         FILE *o = fopen(path, "wb");
         fwrite(mut, 1, len, o);
         fclose(o);
-        /* One child per mutant: after a guarded HDF5 crash the library state is unknown. */
+        /* One child per mutant, so that a crash the safe open missed shows as a signal. */
         pid_t pid = fork();
         if (pid == 0) {
             struct pp_campaign c;

@@ -11,6 +11,7 @@
 
 #include "h5util.h"
 #include "layout.h"
+#include "scal_format.h"
 #include "strtab.h"
 
 int main(int argc, char **argv)
@@ -135,25 +136,28 @@ int main(int argc, char **argv)
                     r->id, -1, -1, jm, ju, 1, 50.0 * T * (1 + 0.1 * p)};
             nruns++;
         }
-    scal_h5_quiet();
-    hid_t f = H5Fcreate(argv[1], H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    scal_h5_attr_set_str(f, SCAL_ATTR_FORMAT, SCAL_FORMAT_CAMPAIGN);
-    scal_h5_attr_set_i64(f, SCAL_ATTR_SCHEMA_VERSION, schema);
-    scal_h5_attr_set_str(f, SCAL_ATTR_TOOL_VERSION, "gen_campaign");
-    hid_t g = H5Gcreate2(f, "campaign", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    scal_h5_attr_set_str(g, "program", "theory");
-    scal_h5_write_strings(g, "inputs", (const char *const *)inputs, ni);
-    H5Gclose(g);
-#define W(desc, rows, n)                                                                           \
-    scal_h5_write_table(f, (desc).name, (desc).fields, (desc).nfields, (desc).row_size, rows, n)
-    int rc = 0;
-    rc |= W(scal_table_configs, cfg, empty ? 0 : ncfg);
-    rc |= W(scal_table_runs, runs, empty ? 0 : nruns);
-    rc |= W(scal_table_campaign_regions, reg, nreg);
-    rc |= W(scal_table_region_stats, rs, empty ? 0 : nrs);
-    rc |= W(scal_table_thread_stats, NULL, 0);
-    if (energy) rc |= W(scal_table_run_sensor_values, sv, nsv);
-    rc |= scal_h5_write_strings(f, "strings", (const char *const *)st.strings, st.count);
+    struct scal_campaign_info info = {.tool_version = "gen_campaign",
+                                      .program = "theory",
+                                      .inputs = (const char *const *)inputs,
+                                      .ninputs = (size_t)ni,
+                                      .threads = threads,
+                                      .nthreads = (size_t)nt};
+    struct scal_campaign_rows rows = {.configs = cfg,
+                                      .nconfigs = empty ? 0 : (size_t)ncfg,
+                                      .runs = runs,
+                                      .nruns = empty ? 0 : nruns,
+                                      .regions = reg,
+                                      .nregions = (size_t)nreg,
+                                      .stats = rs,
+                                      .nstats = empty ? 0 : nrs,
+                                      .strings = (const char *const *)st.strings,
+                                      .nstrings = st.count};
+    hid_t f;
+    int rc = scal_campaign_file_create(argv[1], &info, &rows, &f);
+    if (rc < 0) return 1;
+    if (schema != SCAL_SCHEMA_VERSION)
+        rc |= scal_h5_attr_set_i64(f, SCAL_ATTR_SCHEMA_VERSION, schema);
+    if (energy) rc |= scal_table_write(f, &scal_table_run_sensor_values, sv, nsv);
     H5Fclose(f);
     for (int i = 0; i < ni; i++)
         free(inputs[i]);
