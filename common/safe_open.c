@@ -42,14 +42,18 @@ static int wait_unlocked(const char *path)
     return rc;
 }
 
-static int check_path(const char *path)
+static int check_path(const char *path, unsigned flags)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
-        return scal__fail(errno == ENOENT ? SCAL_ENOENT : SCAL_EIO,
+    if (stat(path, &st) != 0 || access(path, R_OK) != 0)
+        return scal__fail(errno == ENOENT   ? SCAL_ENOENT
+                          : errno == EACCES ? SCAL_EPERM
+                                            : SCAL_EIO,
                           "cannot read '%s' (cannot open it: %s)", path, strerror(errno));
     if (S_ISDIR(st.st_mode))
         return scal__fail(SCAL_EFORMAT, "'%s' is a directory, not a scal file", path);
+    if ((flags & SCAL_OPEN_WRITE) && access(path, W_OK) != 0)
+        return scal__fail(SCAL_EPERM, "cannot write to '%s': %s", path, strerror(errno));
     return SCAL_OK;
 }
 
@@ -218,7 +222,7 @@ int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f)
     memset(f, 0, sizeof(*f));
     f->id = H5I_INVALID_HID;
     scal_h5_quiet();
-    int rc = check_path(path);
+    int rc = check_path(path, flags);
     if (rc == SCAL_OK && (flags & SCAL_OPEN_WAIT)) rc = wait_unlocked(path);
     if (rc == SCAL_OK && !(flags & SCAL_OPEN_NO_PROBE)) {
         struct probe_args a = {path, flags};

@@ -187,8 +187,8 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path)
     close(c->from_fd);
     waitpid(pid, NULL, 0);
     ack.message[sizeof(ack.message) - 1] = '\0';
-    return scal__fail(SCAL_EIO, "cannot open campaign file '%s': %s", campaign_path,
-                      ack.status < 0 ? ack.message : "the committer process failed");
+    if (ack.status < 0) return scal__fail(ack.status, "%s", ack.message); /* names the file */
+    return scal__fail(SCAL_ECHILD, "the committer process failed to open '%s'", campaign_path);
 }
 
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,

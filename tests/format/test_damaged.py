@@ -22,29 +22,33 @@ def check(ok, what):
 
 
 def run(*args):
-    p = subprocess.run([scal, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
-                       cwd=work, timeout=600)
-    return p.returncode, p.stderr
+    p = subprocess.run([scal, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       errors="replace", cwd=work, timeout=600)
+    return p.returncode, p.stderr, p.stdout
 
 
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 good = os.path.join(work, "good.h5")
-rc, err = run("run", "-q", "-c", "1,2", "-r", "2", "-i", "20", "-o", good, "--", prog, "{input}")
+rc, err, _ = run("run", "-q", "-c", "1,2", "-r", "2", "-i", "20", "-o", good, "--", prog, "{input}")
 check(rc == 0, "a real campaign to damage (%s)" % err.strip())
 data = open(good, "rb").read()
 
 
 def damaged_ok(path, expect=None):
-    """merge and resume of path: exit 1 or 2 with the file named, no signal."""
+    """merge, resume and the readers of path: exit 1 or 2 with the file named, no signal."""
     name = os.path.basename(path)
     out = os.path.join(work, "merged.h5")
-    for cmd in (["merge", path, good, "-o", out], ["run", "-q", "--resume", path]):
+    for cmd in (["merge", path, good, "-o", out], ["run", "-q", "--resume", path],
+                ["report", path, "-o", os.path.join(work, "report"), "--no-write"],
+                ["show", path], ["check", path]):
         if os.path.exists(out):
             os.remove(out)
         shutil.copy(path, path + ".try")  # resume may write into a file it can open
         cmd = [a if a != path else path + ".try" for a in cmd]
-        rc, err = run(*cmd)
+        rc, err, stdout = run(*cmd)
+        if cmd[0] == "check":
+            err += stdout  # check reports on stdout
         named = name in err and (expect is None or expect in err)
         if rc < 0 or rc == 0 or not named:
             return "%s: exit %d%s: %s" % (" ".join(cmd[:2]), rc, " (signal)" if rc < 0 else "",
@@ -85,7 +89,7 @@ for k in range(60):
     open(path, "wb").write(mut)
     for cmd in (["merge", path, good, "-o", os.path.join(work, "m%d.h5" % k)],
                 ["run", "-q", "--resume", path]):
-        rc, err = run(*cmd)
+        rc, err, _ = run(*cmd)
         if rc < 0 or rc > 2:
             crashes += 1
             check(False, "%s %s: exit %d%s" % (cmd[0], os.path.basename(path), rc,
