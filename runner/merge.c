@@ -276,51 +276,45 @@ static void usage(FILE *out)
           out);
 }
 
-int scal_merge_main(int argc, char **argv)
+/* The files to merge and -o. Returns MERGE_GO, or the exit status when there is nothing to do. */
+enum { MERGE_GO = -1 };
+static int parse_args(int argc, char **argv, const char **in, size_t *nin, const char **out)
 {
-    const char *out = NULL;
-    const char **in = calloc((size_t)argc, sizeof(*in));
-    size_t nin = 0;
-    if (!in) return 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
-            free(in);
             return 0;
         }
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "scal merge: -o needs a file name\n");
-                free(in);
                 return 2;
             }
-            out = argv[++i];
+            *out = argv[++i];
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "scal merge: unknown option '%s'; see 'scal merge --help'\n", argv[i]);
-            free(in);
             return 2;
         } else {
-            in[nin++] = argv[i];
+            in[(*nin)++] = argv[i];
         }
     }
-    if (!out || nin < 1) {
+    if (!*out || *nin < 1) {
         fprintf(stderr, "scal merge: %s\n",
-                !out ? "no output file (-o MERGED.h5)" : "no campaign files to merge");
-        free(in);
+                !*out ? "no output file (-o MERGED.h5)" : "no campaign files to merge");
         return 2;
     }
-    if (access(out, F_OK) == 0) {
-        fprintf(stderr, "scal merge: '%s' exists; choose another output file\n", out);
-        free(in);
+    if (access(*out, F_OK) == 0) {
+        fprintf(stderr, "scal merge: '%s' exists; choose another output file\n", *out);
         return 2;
     }
-    struct source *src = calloc(nin, sizeof(*src));
-    uint32_t **cmap = calloc(nin, sizeof(*cmap));
-    struct merged m = {0};
-    uint32_t *next_rep = NULL;
-    struct scal_cw *w = NULL;
-    char tmp[4096];
-    int rc = src && cmap ? SCAL_OK : SCAL_ENOMEM;
+    return MERGE_GO;
+}
+
+/* Reads every source and joins their configurations (cmap[i]: source i's -> merged). */
+static int load_sources(const char *const *in, size_t nin, struct source *src, uint32_t **cmap,
+                        struct merged *m)
+{
+    int rc = SCAL_OK;
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++) {
         rc = load_source(&src[i], in[i]);
         if (rc == SCAL_OK && strcmp(base(src[i].program), base(src[0].program)))
@@ -329,39 +323,70 @@ int scal_merge_main(int argc, char **argv)
                             "campaigns of the same program can be merged",
                             in[0], src[0].program, in[i], src[i].program);
         if (rc == SCAL_OK && !(cmap[i] = calloc(src[i].nconfigs + 1, sizeof(uint32_t))))
-            rc = SCAL_ENOMEM;
-        if (rc == SCAL_OK) rc = merge_configs(&m, &src[i], cmap[i]);
+            rc = scal__fail(SCAL_ENOMEM, "out of memory merging '%s'", in[i]);
+        if (rc == SCAL_OK) rc = merge_configs(m, &src[i], cmap[i]);
     }
-    if (rc == SCAL_OK) {
-        qsort(m.threads, m.nthreads, sizeof(*m.threads), cmp_i32);
-        int64_t reps = 0;
-        char note[2048] = "merged from";
-        for (size_t i = 0; i < nin; i++) {
-            if (src[i].repetitions > reps) reps = src[i].repetitions;
-            size_t used = strlen(note);
-            snprintf(note + used, sizeof(note) - used, " %s", in[i]);
-        }
-        struct scal_campaign_info meta = {.program = src[0].program,
-                                          .command = src[0].command,
-                                          .order = "merged",
-                                          .note = note,
-                                          .repetitions = reps,
-                                          .inputs = (const char *const *)m.inputs,
-                                          .ninputs = m.ninputs,
-                                          .threads = m.threads,
-                                          .nthreads = m.nthreads};
-        snprintf(tmp, sizeof(tmp), "%s.part", out);
-        rc = scal_cw_create(tmp, &meta, m.configs, m.nconfigs, &w);
+    if (rc == SCAL_OK) qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_i32);
+    return rc;
+}
+
+/* Writes the merged campaign to OUT.part, then renames it to out. */
+static int write_merged(const char *out, const char *const *in, size_t nin,
+                        const struct source *src, uint32_t *const *cmap, const struct merged *m)
+{
+    int64_t reps = 0;
+    char note[2048] = "merged from", tmp[4096];
+    for (size_t i = 0; i < nin; i++) {
+        if (src[i].repetitions > reps) reps = src[i].repetitions;
+        size_t used = strlen(note);
+        snprintf(note + used, sizeof(note) - used, " %s", in[i]);
     }
-    if (rc == SCAL_OK && !(next_rep = calloc(m.nconfigs + 1, sizeof(*next_rep)))) rc = SCAL_ENOMEM;
+    struct scal_campaign_info meta = {.program = src[0].program,
+                                      .command = src[0].command,
+                                      .order = "merged",
+                                      .note = note,
+                                      .repetitions = reps,
+                                      .inputs = (const char *const *)m->inputs,
+                                      .ninputs = m->ninputs,
+                                      .threads = m->threads,
+                                      .nthreads = m->nthreads};
+    struct scal_cw *w = NULL;
+    uint32_t *next_rep = calloc(m->nconfigs + 1, sizeof(*next_rep));
+    snprintf(tmp, sizeof(tmp), "%s.part", out);
+    int rc = next_rep ? scal_cw_create(tmp, &meta, m->configs, m->nconfigs, &w)
+                      : scal__fail(SCAL_ENOMEM, "out of memory merging");
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++)
-        rc = add_runs(w, &src[i], cmap[i], &next_rep, m.nconfigs);
-    if (w && scal_cw_close(w) < 0 && rc == SCAL_OK) rc = SCAL_EIO;
+        rc = add_runs(w, &src[i], cmap[i], &next_rep, m->nconfigs);
+    if (w) {
+        int crc = scal_cw_close(w);
+        if (rc == SCAL_OK) rc = crc;
+    }
     if (rc == SCAL_OK && rename(tmp, out) != 0)
         rc = scal__fail(SCAL_EIO, "cannot rename '%s' to '%s'", tmp, out);
+    if (rc < 0 && w) unlink(tmp);
+    free(next_rep);
+    return rc;
+}
+
+int scal_merge_main(int argc, char **argv)
+{
+    const char *out = NULL;
+    const char **in = calloc((size_t)argc, sizeof(*in));
+    size_t nin = 0;
+    if (!in) return 2;
+    int status = parse_args(argc, argv, in, &nin, &out);
+    if (status != MERGE_GO) {
+        free(in);
+        return status;
+    }
+    struct source *src = calloc(nin, sizeof(*src));
+    uint32_t **cmap = calloc(nin, sizeof(*cmap));
+    struct merged m = {0};
+    int rc = src && cmap ? load_sources(in, nin, src, cmap, &m)
+                         : scal__fail(SCAL_ENOMEM, "out of memory for %zu files", nin);
+    if (rc == SCAL_OK) rc = write_merged(out, in, nin, src, cmap, &m);
     if (rc < 0) {
         fprintf(stderr, "scal merge: %s\n", scal__last_error(rc));
-        if (w) unlink(tmp);
     } else {
         size_t runs = 0;
         for (size_t i = 0; i < nin; i++)
@@ -375,7 +400,7 @@ int scal_merge_main(int argc, char **argv)
     }
     for (size_t i = 0; i < m.ninputs; i++)
         free(m.inputs[i]);
-    free(m.inputs), free(m.threads), free(m.configs), free(next_rep), free(cmap), free(src);
+    free(m.inputs), free(m.threads), free(m.configs), free(cmap), free(src);
     free(in);
     return rc < 0 ? 1 : 0;
 }

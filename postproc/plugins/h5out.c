@@ -30,6 +30,65 @@ static int write_matrix(hid_t g, const char *name, const struct scal_pp_matrix *
     return rc;
 }
 
+/* /analysis attributes and the axes: statistic, baseline, inputs, slices, threads, notes. */
+static int write_header(hid_t a, const struct scal_pp_host *h)
+{
+    char now[32];
+    time_t t = time(NULL);
+    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    scal_h5_attr_set_str(a, "created_utc", now);
+    scal_h5_attr_set_str(a, "statistic", h->stat);
+    scal_h5_attr_set_str(a, "baseline_note", h->baseline_note);
+    scal_h5_attr_set_i64(a, "baseline_threads", h->threads[h->baseline_column]);
+    scal_h5_attr_set_f64(a, "noise_cv", h->noise_cv);
+    scal_h5_write_strings(a, "inputs", h->inputs, h->ninputs);
+    scal_h5_write_strings(a, "slices", h->slices, h->nslices);
+    const char *const *notes;
+    size_t nn = h->notes(h, -1, &notes);
+    scal_h5_write_strings(a, "notes", notes, nn);
+    return scal_format_write_threads(a, h->threads, h->nthreads);
+}
+
+/* One slice's matrices of region r into group sg (names with '/' made flat). */
+static void write_slice(hid_t sg, const struct scal_pp_host *h, size_t r, size_t s)
+{
+    for (const char *const *m = h->metrics(h, r, s); *m; m++) {
+        char name[300];
+        snprintf(name, sizeof(name), "%s", *m);
+        for (char *p = name; *p; p++)
+            if (*p == '/') *p = '_';
+        write_matrix(sg, name, h->get(h, r, s, *m));
+    }
+}
+
+/* /analysis/regions/<slug>: the region's attributes, findings and matrices (per slice). */
+static void write_region(hid_t rg, const struct scal_pp_host *h, size_t r)
+{
+    hid_t g = H5Gcreate2(rg, h->regions[r].slug, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return;
+    scal_h5_attr_set_str(g, "label", h->regions[r].label);
+    scal_h5_attr_set_i64(g, "index", (int64_t)r);
+    scal_h5_attr_set_i64(g, "parent", h->regions[r].parent);
+    scal_h5_attr_set_i64(g, "kind", h->regions[r].kind);
+    const char *const *notes;
+    size_t nn = h->notes(h, (long)r, &notes);
+    scal_h5_write_strings(g, "findings", notes, nn);
+    for (size_t s = 0; s < h->nslices; s++) {
+        if (h->nslices == 1) {
+            write_slice(g, h, r, s);
+            continue;
+        }
+        char sname[32];
+        snprintf(sname, sizeof(sname), "f%zu", s);
+        hid_t sg = H5Gcreate2(g, sname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        if (sg < 0) continue;
+        scal_h5_attr_set_str(sg, "slice", h->slices[s]);
+        write_slice(sg, h, r, s);
+        H5Gclose(sg);
+    }
+    H5Gclose(g);
+}
+
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     if (!h->write_path) {
@@ -47,58 +106,18 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
                  scal__last_error(rc));
         return SCAL_EIO;
     }
-    hid_t f = file.id, a = H5I_INVALID_HID;
+    hid_t f = file.id, a = H5I_INVALID_HID, rg = H5I_INVALID_HID;
     rc = SCAL_EHDF5;
     if (scal_h5_exists(f, "analysis") == 1 && H5Ldelete(f, "analysis", H5P_DEFAULT) < 0) goto out;
     if ((a = H5Gcreate2(f, "analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
-    char now[32];
-    time_t t = time(NULL);
-    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-    scal_h5_attr_set_str(a, "created_utc", now);
-    scal_h5_attr_set_str(a, "statistic", h->stat);
-    scal_h5_attr_set_str(a, "baseline_note", h->baseline_note);
-    scal_h5_attr_set_i64(a, "baseline_threads", h->threads[h->baseline_column]);
-    scal_h5_attr_set_f64(a, "noise_cv", h->noise_cv);
-    scal_h5_write_strings(a, "inputs", h->inputs, h->ninputs);
-    scal_h5_write_strings(a, "slices", h->slices, h->nslices);
-    if (scal_format_write_threads(a, h->threads, h->nthreads) < 0) goto out;
-    const char *const *notes;
-    size_t nn = h->notes(h, -1, &notes);
-    scal_h5_write_strings(a, "notes", notes, nn);
-    hid_t rg = H5Gcreate2(a, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (rg < 0) goto out;
-    for (size_t r = 0; r < h->nregions; r++) {
-        hid_t g = H5Gcreate2(rg, h->regions[r].slug, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        if (g < 0) continue;
-        scal_h5_attr_set_str(g, "label", h->regions[r].label);
-        scal_h5_attr_set_i64(g, "index", (int64_t)r);
-        scal_h5_attr_set_i64(g, "parent", h->regions[r].parent);
-        scal_h5_attr_set_i64(g, "kind", h->regions[r].kind);
-        nn = h->notes(h, (long)r, &notes);
-        scal_h5_write_strings(g, "findings", notes, nn);
-        for (size_t s = 0; s < h->nslices; s++) {
-            hid_t sg = g;
-            char sname[32];
-            if (h->nslices > 1) {
-                snprintf(sname, sizeof(sname), "f%zu", s);
-                sg = H5Gcreate2(g, sname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-                scal_h5_attr_set_str(sg, "slice", h->slices[s]);
-            }
-            for (const char *const *m = h->metrics(h, r, s); *m; m++) {
-                char name[300];
-                snprintf(name, sizeof(name), "%s", *m);
-                for (char *p = name; *p; p++)
-                    if (*p == '/') *p = '_';
-                write_matrix(sg, name, h->get(h, r, s, *m));
-            }
-            if (sg != g) H5Gclose(sg);
-        }
-        H5Gclose(g);
-    }
-    H5Gclose(rg);
+    if (write_header(a, h) < 0) goto out;
+    if ((rg = H5Gcreate2(a, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
+    for (size_t r = 0; r < h->nregions; r++)
+        write_region(rg, h, r);
     rc = SCAL_OK;
 out:
     if (rc < 0) snprintf(why, whylen, "cannot write /analysis into %s", h->write_path);
+    if (rg >= 0) H5Gclose(rg);
     if (a >= 0) H5Gclose(a);
     scal_h5file_close(&file);
     return rc;
