@@ -164,31 +164,47 @@ static herr_t visit_attribute(hid_t obj, const char *name, const H5A_info_t *inf
     return w->rc < 0 ? -1 : 0;
 }
 
-static herr_t visit_object(hid_t root, const char *name, const H5O_info_t *info, void *data)
+/* Reads the object at name (a dataset whole) and its attributes. */
+static int read_object(hid_t root, const char *name, struct walk *w)
 {
-    struct walk *w = data;
     hid_t o = H5Oopen(root, name, H5P_DEFAULT);
-    if (o < 0) {
-        w->rc = scal__fail(SCAL_EFORMAT, "'%s': '%s' cannot be opened (damaged)", w->path, name);
-        return -1;
-    }
-    if (info->type == H5O_TYPE_DATASET) {
+    if (o < 0)
+        return scal__fail(SCAL_EFORMAT, "'%s': '%s' cannot be opened (damaged)", w->path, name);
+    int rc = SCAL_OK;
+    if (H5Iget_type(o) == H5I_DATASET) {
         hid_t t = H5Dget_type(o), s = H5Dget_space(o);
         if (t < 0 || s < 0)
-            w->rc = scal__fail(SCAL_EFORMAT, "'%s': dataset '%s' cannot be opened (damaged)",
-                               w->path, name);
+            rc = scal__fail(SCAL_EFORMAT, "'%s': dataset '%s' cannot be opened (damaged)", w->path,
+                            name);
         else
-            w->rc = read_whole(o, false, t, s, w->path, name);
+            rc = read_whole(o, false, t, s, w->path, name);
         if (s >= 0) H5Sclose(s);
         if (t >= 0) H5Tclose(t);
     }
     hsize_t idx = 0;
-    if (w->rc == SCAL_OK &&
-        H5Aiterate2(o, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, visit_attribute, w) < 0 &&
-        w->rc == SCAL_OK)
-        w->rc = scal__fail(SCAL_EFORMAT, "'%s': the attributes of '%s' cannot be read (damaged)",
-                           w->path, name);
+    w->rc = SCAL_OK;
+    if (rc == SCAL_OK &&
+        H5Aiterate2(o, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, visit_attribute, w) < 0)
+        rc = w->rc < 0
+                 ? w->rc
+                 : scal__fail(SCAL_EFORMAT, "'%s': the attributes of '%s' cannot be read (damaged)",
+                              w->path, name);
     H5Oclose(o);
+    return rc;
+}
+
+/* H5Lvisit and H5L_info_t unversioned: the same code builds against HDF5 1.10 and 1.12+. */
+static herr_t visit_link(hid_t root, const char *name, const H5L_info_t *info, void *data)
+{
+    struct walk *w = data;
+    if (info->type != H5L_TYPE_HARD) {
+        w->rc = scal__fail(SCAL_EFORMAT,
+                           "'%s': '%s' is a soft or external link, which scal files never hold "
+                           "(damaged)",
+                           w->path, name);
+        return -1;
+    }
+    w->rc = read_object(root, name, w);
     return w->rc < 0 ? -1 : 0;
 }
 
@@ -203,8 +219,8 @@ static int probe_file(void *p)
     struct scal_h5file f = {.id = -1, .path = (char *)a->path};
     struct walk w = {a->path, SCAL_OK};
     int rc = open_checked(&f, a->flags & ~(unsigned)SCAL_OPEN_WRITE);
-    if (rc == SCAL_OK &&
-        H5Ovisit2(f.id, H5_INDEX_NAME, H5_ITER_NATIVE, visit_object, &w, H5O_INFO_BASIC) < 0)
+    if (rc == SCAL_OK) rc = read_object(f.id, ".", &w);
+    if (rc == SCAL_OK && H5Lvisit(f.id, H5_INDEX_NAME, H5_ITER_NATIVE, visit_link, &w) < 0)
         rc = w.rc < 0
                  ? w.rc
                  : scal__fail(SCAL_EFORMAT, "'%s': its groups cannot be read (damaged)", a->path);
