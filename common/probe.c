@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,8 +23,10 @@ struct probe_result {
     char message[1024];
 };
 
-static void child(int (*fn)(void *), void *arg, int out)
+static void child(int (*fn)(void *), void *arg, int out, unsigned cpu_seconds)
 {
+    struct rlimit cpu = {cpu_seconds, cpu_seconds + 1}; /* SIGXCPU, then SIGKILL */
+    setrlimit(RLIMIT_CPU, &cpu);
     int devnull = open("/dev/null", O_WRONLY);
     if (devnull >= 0) {
         dup2(devnull, STDOUT_FILENO);
@@ -38,7 +41,7 @@ static void child(int (*fn)(void *), void *arg, int out)
     _exit(w == (ssize_t)sizeof(r) ? 0 : 1);
 }
 
-int scal_probe(int (*fn)(void *), void *arg, const char *path)
+int scal_probe(int (*fn)(void *), void *arg, const char *path, unsigned cpu_seconds)
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) < 0)
@@ -52,7 +55,7 @@ int scal_probe(int (*fn)(void *), void *arg, const char *path)
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fn, arg, fds[1]);
+        child(fn, arg, fds[1], cpu_seconds);
     }
     close(fds[1]);
     struct probe_result r = {0};
@@ -69,6 +72,11 @@ int scal_probe(int (*fn)(void *), void *arg, const char *path)
         if (errno != EINTR)
             return scal__fail(SCAL_ECHILD, "lost the probe process: %s", strerror(errno));
     }
+    if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL))
+        return scal__fail(SCAL_EFORMAT,
+                          "'%s' is damaged: the HDF5 library did not finish reading it in %u s of "
+                          "CPU time (it loops on some damaged files)",
+                          path, cpu_seconds);
     if (WIFSIGNALED(status))
         return scal__fail(SCAL_EFORMAT,
                           "'%s' is damaged: the HDF5 library crashed reading it (signal %d)", path,

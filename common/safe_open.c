@@ -42,6 +42,15 @@ static int wait_unlocked(const char *path)
     return rc;
 }
 
+/* CPU seconds the probe may take: generous for the file's size (HDF5 reads and inflates a campaign
+ * at well over 10 MB per CPU second), short enough that a loop on damaged data ends. */
+static unsigned probe_cpu_seconds(const char *path)
+{
+    struct stat st;
+    uint64_t size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+    return 10u + (unsigned)(size / (10u << 20));
+}
+
 static int check_path(const char *path, unsigned flags)
 {
     struct stat st;
@@ -242,7 +251,7 @@ int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f)
     if (rc == SCAL_OK && (flags & SCAL_OPEN_WAIT)) rc = wait_unlocked(path);
     if (rc == SCAL_OK && !(flags & SCAL_OPEN_NO_PROBE)) {
         struct probe_args a = {path, flags};
-        rc = scal_probe(probe_file, &a, path);
+        rc = scal_probe(probe_file, &a, path, probe_cpu_seconds(path));
     }
     if (rc == SCAL_OK && !(f->path = strdup(path)))
         rc = scal__fail(SCAL_ENOMEM, "out of memory opening '%s'", path);

@@ -12,6 +12,7 @@ import sys
 import h5py
 
 scal, prog, work = sys.argv[1:4]
+here = os.path.dirname(os.path.abspath(__file__))
 failures = 0
 
 
@@ -71,7 +72,16 @@ for frac in (2, 3, 10):
     problem = damaged_ok(cut)
     check(problem is None, "truncated to 1/%d: a clear error%s" % (frac, ": " + problem if problem else ""))
 
-# 3. Bytes flipped or overwritten (deterministic): some make HDF5 crash or abort when read in
+# 3. A campaign whose damaged global heap makes HDF5 1.10 loop forever reading its root attribute
+# (found by tests/report/fuzz_reader): the probe process runs out of CPU time, the reader says so.
+loops = os.path.join(work, "loops.h5")
+shutil.copy(os.path.join(here, "loops.h5"), loops)
+for cmd in (["show", loops], ["merge", loops, good, "-o", os.path.join(work, "loops-merged.h5")]):
+    rc, err, _ = run(*cmd)
+    check(rc == 1 and "loops.h5" in err and "damaged" in err,
+          "%s of a file HDF5 loops on: exit %d, %s" % (cmd[0], rc, err.strip()[-200:]))
+
+# 4. Bytes flipped or overwritten (deterministic): some make HDF5 crash or abort when read in
 # process; the probe process takes the crash. Mutants that stay readable may merge fine, or be
 # refused for what their damaged content says (a conflict with good.h5).
 rnd = random.Random(20261123)
