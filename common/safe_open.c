@@ -242,6 +242,16 @@ static int probe_file(void *p)
 
 /* ---- opening -------------------------------------------------------------------------------- */
 
+/* Frees f without a message (an open that failed keeps its own). */
+static void release(struct scal_h5file *f)
+{
+    if (f->id >= 0) H5Fclose(f->id);
+    scal_h5_free_strings(f->strings, f->nstrings);
+    free(f->path);
+    memset(f, 0, sizeof(*f));
+    f->id = H5I_INVALID_HID;
+}
+
 int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f)
 {
     memset(f, 0, sizeof(*f));
@@ -256,7 +266,7 @@ int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f)
     if (rc == SCAL_OK && !(f->path = strdup(path)))
         rc = scal__fail(SCAL_ENOMEM, "out of memory opening '%s'", path);
     if (rc == SCAL_OK) rc = open_checked(f, flags);
-    if (rc < 0) scal_h5file_close(f);
+    if (rc < 0) release(f);
     return rc;
 }
 
@@ -265,10 +275,8 @@ int scal_h5file_close(struct scal_h5file *f)
     int rc = SCAL_OK;
     if (f->id >= 0 && H5Fclose(f->id) < 0)
         rc = scal__fail(SCAL_EIO, "cannot close '%s'", f->path ? f->path : "");
-    scal_h5_free_strings(f->strings, f->nstrings);
-    free(f->path);
-    memset(f, 0, sizeof(*f));
     f->id = H5I_INVALID_HID;
+    release(f);
     return rc;
 }
 
