@@ -150,13 +150,13 @@ done:
     return rc;
 }
 
-int scal_cw_open(const char *path, struct scal_cw **out)
+int scal_cw_open(const char *path, unsigned open_flags, struct scal_cw **out)
 {
     struct scal_h5file f;
     struct scal_cw *w = cw_new(path);
     *out = NULL;
     if (!w) return scal__fail(SCAL_ENOMEM, "out of memory opening '%s'", path);
-    int rc = scal_h5file_open(path, SCAL_OPEN_WRITE | SCAL_OPEN_CAMPAIGN, &f);
+    int rc = scal_h5file_open(path, open_flags | SCAL_OPEN_WRITE | SCAL_OPEN_CAMPAIGN, &f);
     if (rc < 0) {
         cw_free(w);
         return rc;

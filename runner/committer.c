@@ -14,6 +14,7 @@
 #include "campaign_writer.h"
 #include "committer.h"
 #include "errmsg.h"
+#include "safe_open.h"
 
 #define COMMIT_MAGIC 0x5343414cu /* "SCAL" */
 
@@ -130,7 +131,9 @@ static int committer_main(int in, int out, const char *path)
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     struct scal_cw *w = NULL;
-    int rc = scal_cw_open(path, &w);
+    /* The runner created the file or, for --resume, has just read it through a probe: the
+     * committer opens it without reading it all again (scal_committer_start's contract). */
+    int rc = scal_cw_open(path, SCAL_OPEN_NO_PROBE, &w);
     struct scal_commit_ack ack = {.status = rc};
     if (rc < 0) snprintf(ack.message, sizeof(ack.message), "%s", scal__last_error(rc));
     if (write_full(out, &ack, sizeof(ack)) < 0 || rc < 0) return 1;

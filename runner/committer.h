@@ -26,9 +26,9 @@ struct scal_commit_ack {
     char message[512];
 };
 
-/* Forks the committer on an existing campaign file (made by scal_cw_create); it opens the file
- * through scal_h5file_open, so a damaged file is an error naming it, never a crash. Errors carry
- * their message (scal__last_error). */
+/* Forks the committer on a campaign file this process has just made (scal_cw_create) or read
+ * through scal_h5file_open's probe (--resume): the committer opens it through scal_h5file_open
+ * without a second probe. Errors carry their message (scal__last_error). */
 int scal_committer_start(struct scal_committer *c, const char *campaign_path);
 /* Sends one run (run_file may be NULL or "" when the run left no data) and waits for the ack. */
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
