@@ -20,6 +20,7 @@
 #include "errmsg.h"
 #include "h5util.h"
 #include "launch.h"
+#include "measure.h"
 #include "omp_runtime.h"
 #include "plugin_loader.h"
 #include "progress.h"
@@ -113,20 +114,6 @@ static int read_resume(const char *path, char ***args, size_t *nargs, struct sca
 
 /* ---- set-up ------------------------------------------------------------------------------- */
 
-static void default_tool(char *out, size_t len)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    out[0] = 0;
-    if (n <= 0) return;
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    snprintf(out, len, "%s/../lib/libscal_ompt.so", exe);
-    char real[PATH_MAX];
-    if (realpath(out, real)) snprintf(out, len, "%s", real);
-}
-
 /* The actuator set still reports errors in a why buffer: carried on as scal__fail's message. */
 static int carry(int rc, const char *why)
 {
@@ -159,25 +146,13 @@ static bool template_has(const struct scal_run_plan *p, const char *ph)
 /* The program's OpenMP runtime (and libomp for a libgomp program) and the tool. */
 static int find_runtime_and_tool(struct campaign *c)
 {
-    struct scal_run_plan *p = &c->plan;
-    int rc = scal_omp_inspect(p->program[0], c->program_path, sizeof(c->program_path), &c->omp);
+    struct scal_measure m;
+    int rc = scal_measure_prepare(c->plan.program[0], c->plan.tool, &m);
     if (rc < 0) return rc;
-    if (c->omp == SCAL_OMP_STATIC)
-        return scal__fail(SCAL_EUNAVAIL,
-                          "'%s' has its OpenMP runtime linked in statically: scal measures through "
-                          "OMPT, which needs the shared libomp. Relink without -static (e.g. clang "
-                          "-fopenmp)",
-                          c->program_path);
-    if (c->omp == SCAL_OMP_LIBGOMP && (rc = scal_omp_find_libomp(c->libomp, sizeof(c->libomp))) < 0)
-        return rc;
-    if (p->tool)
-        snprintf(c->tool, sizeof(c->tool), "%s", p->tool);
-    else
-        default_tool(c->tool, sizeof(c->tool));
-    if (!c->tool[0] || access(c->tool, R_OK) != 0)
-        return scal__fail(SCAL_ENOENT,
-                          "the scal tool '%s' is missing (give --tool PATH/libscal_ompt.so)",
-                          c->tool);
+    snprintf(c->program_path, sizeof(c->program_path), "%s", m.program_path);
+    snprintf(c->libomp, sizeof(c->libomp), "%s", m.libomp);
+    snprintf(c->tool, sizeof(c->tool), "%s", m.tool);
+    c->omp = m.omp;
     return SCAL_OK;
 }
 
@@ -250,9 +225,8 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
         rc = l->api.set_env(&l->api, name, eq + 1);
     }
     if (rc == SCAL_OK && c->omp == SCAL_OMP_LIBGOMP) {
-        const char *old = getenv("LD_PRELOAD");
         char pre[PATH_MAX * 2];
-        snprintf(pre, sizeof(pre), "%s%s%s", c->libomp, old && *old ? ":" : "", old ? old : "");
+        scal_measure_preload(c->omp, c->libomp, getenv("LD_PRELOAD"), pre, sizeof(pre));
         rc = l->api.set_env(&l->api, "LD_PRELOAD", pre);
     }
     return rc;
