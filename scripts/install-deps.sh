@@ -7,6 +7,7 @@ pkgs=(
   libhdf5-dev hdf5-tools libdw-dev libelf-dev libpapi-dev papi-tools
   libcairo2-dev libjansson-dev fonts-dejavu-core python3 python3-h5py python3-numpy
   python3-pandas libclang-rt-14-dev file time
+  slurm-wlm munge
 )
 missing=()
 for p in "${pkgs[@]}"; do
