@@ -123,7 +123,34 @@ struct walk {
     int rc;
 };
 
-/* Reads a dataset or attribute of ftype/space whole with HDF5's native memory type. */
+/* A 1-D dataset is read this many bytes at a time, so that the probe's memory stays small
+ * whatever the table's size (a report reads only a few members of the largest tables). */
+#define PROBE_SLAB_BYTES ((size_t)4 << 20)
+
+/* Reads rows [start, start + count) of a 1-D dataset, or (count 0) a whole attribute or dataset,
+ * into buf, and frees what HDF5 allocated for variable-length values. */
+static herr_t read_part(hid_t obj, bool attribute, hid_t mtype, hid_t space, hsize_t start,
+                        hsize_t count, void *buf)
+{
+    bool vlen = H5Tdetect_class(mtype, H5T_VLEN) > 0 || H5Tis_variable_str(mtype) > 0;
+    if (count == 0) {
+        herr_t r = attribute ? H5Aread(obj, mtype, buf)
+                             : H5Dread(obj, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+        if (r >= 0 && vlen) H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, buf);
+        return r;
+    }
+    hid_t fsel = H5Scopy(space), msel = H5Screate_simple(1, &count, NULL);
+    herr_t r = fsel < 0 || msel < 0 ? -1
+               : H5Sselect_hyperslab(fsel, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0
+                   ? -1
+                   : H5Dread(obj, mtype, msel, fsel, H5P_DEFAULT, buf);
+    if (r >= 0 && vlen) H5Dvlen_reclaim(mtype, msel, H5P_DEFAULT, buf);
+    if (msel >= 0) H5Sclose(msel);
+    if (fsel >= 0) H5Sclose(fsel);
+    return r;
+}
+
+/* Reads a dataset (1-D ones in slabs) or an attribute with HDF5's native memory type. */
 static int read_whole(hid_t obj, bool attribute, hid_t ftype, hid_t space, const char *path,
                       const char *name)
 {
@@ -136,20 +163,19 @@ static int read_whole(hid_t obj, bool attribute, hid_t ftype, hid_t space, const
         rc = scal__fail(SCAL_EFORMAT, "'%s': '%s' has an unreadable type or shape", path, name);
         goto done;
     }
-    if ((rc = scal_h5_check_size(obj, (uint64_t)n, size, name)) < 0) goto done;
-    buf = calloc(n ? (size_t)n : 1, size);
-    if (!buf) {
+    if ((rc = scal_h5_check_size(obj, (uint64_t)n, size, name)) < 0 || n == 0) goto done;
+    bool slabs = !attribute && H5Sget_simple_extent_ndims(space) == 1;
+    hsize_t per = slabs ? (PROBE_SLAB_BYTES / size ? PROBE_SLAB_BYTES / size : 1) : (hsize_t)n;
+    if (per > (hsize_t)n) per = (hsize_t)n;
+    if (!(buf = calloc((size_t)per, size))) {
         rc = scal__fail(SCAL_ENOMEM, "'%s': out of memory reading '%s'", path, name);
         goto done;
     }
-    herr_t r = attribute ? H5Aread(obj, mtype, buf)
-                         : H5Dread(obj, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
-    if (r < 0) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s': '%s' cannot be read (damaged)", path, name);
-        goto done;
+    for (hsize_t start = 0; start < (hsize_t)n && rc == SCAL_OK; start += per) {
+        hsize_t count = slabs ? ((hsize_t)n - start < per ? (hsize_t)n - start : per) : 0;
+        if (read_part(obj, attribute, mtype, space, start, count, buf) < 0)
+            rc = scal__fail(SCAL_EFORMAT, "'%s': '%s' cannot be read (damaged)", path, name);
     }
-    if (H5Tdetect_class(mtype, H5T_VLEN) > 0 || H5Tis_variable_str(mtype) > 0)
-        H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, buf);
 done:
     free(buf);
     if (mtype >= 0) H5Tclose(mtype);
