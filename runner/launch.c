@@ -23,9 +23,10 @@ static int set_env(struct scal_launch *api, const char *name, const char *value)
 {
     struct scal_run_launch *l = (struct scal_run_launch *)api;
     size_t nlen = strlen(name);
-    char *entry = malloc(nlen + strlen(value) + 2);
+    size_t size = nlen + strlen(value) + 2;
+    char *entry = malloc(size);
     if (!entry) return SCAL_ENOMEM;
-    sprintf(entry, "%s=%s", name, value);
+    snprintf(entry, size, "%s=%s", name, value);
     for (size_t i = 0; i < l->nenv; i++)
         if (!strncmp(l->env[i], name, nlen) && l->env[i][nlen] == '=') {
             free(l->env[i]);
@@ -91,9 +92,10 @@ static int set_placeholder(struct scal_launch *api, const char *name, const char
         char *at;
         while ((at = strstr(l->argv[i], ph)) != NULL) {
             size_t pre = (size_t)(at - l->argv[i]);
-            char *s = malloc(strlen(l->argv[i]) - plen + strlen(value) + 1);
+            size_t size = strlen(l->argv[i]) - plen + strlen(value) + 1;
+            char *s = malloc(size);
             if (!s) return SCAL_ENOMEM;
-            sprintf(s, "%.*s%s%s", (int)pre, l->argv[i], value, at + plen);
+            snprintf(s, size, "%.*s%s%s", (int)pre, l->argv[i], value, at + plen);
             free(l->argv[i]);
             l->argv[i] = s;
         }
