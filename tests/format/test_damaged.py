@@ -3,6 +3,7 @@
 # Damaged campaign files given to `scal merge` and `scal run --resume`: every one ends with a clear
 # error naming the file and a non-zero exit, never a signal (HDF5 1.10 crashes or allocates
 # gigabytes on some damaged files; scal reads them through one safe open).
+import fcntl
 import os
 import random
 import shutil
@@ -105,6 +106,16 @@ for k in range(60):
             check(False, "%s %s: exit %d%s" % (cmd[0], os.path.basename(path), rc,
                                                  " (signal %d)" % -rc if rc < 0 else ""))
 check(crashes == 0, "60 mutants: merge and run --resume end with 0, 1 or 2, never a signal")
+
+# 5. A campaign another process holds open for writing (HDF5's exclusive lock, as the committer of
+# an interrupted campaign holds it while it closes the file): --resume waits for it, then says so.
+busy = os.path.join(work, "busy.h5")
+shutil.copy(good, busy)
+with open(busy, "rb") as held:
+    fcntl.flock(held, fcntl.LOCK_EX)
+    rc, err, _ = run("run", "-q", "--resume", busy)
+check(rc == 2 and "busy.h5" in err and "still open for writing" in err,
+      "resume of a file locked for writing: exit %d, %s" % (rc, err.strip()[-200:]))
 
 print("%s: %d failure(s)" % ("FAIL" if failures else "PASS", failures))
 sys.exit(1 if failures else 0)
