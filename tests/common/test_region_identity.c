@@ -124,5 +124,40 @@ int main(void)
     gap[1].kind = 9;
     CHECK(scal_region_identities(gap, 2, strings, 6, &ic) == SCAL_EFORMAT,
           "an unknown kind is refused");
+    /* Names holding the syntax's separators or differing only past any buffer size stay apart:
+     * "a/U:b" at the top is not "b" inside "a"; gaps whose neighbours' names hold '>' neither. */
+    {
+        static char longa[9000], longb[9000];
+        memset(longa, 'x', sizeof(longa) - 1);
+        memset(longb, 'x', sizeof(longb) - 1);
+        longb[8500] = 'y';
+        char *names[] = {"", "a/U:b", "a", "b", "p>R/U:q", "q>R/U:r", "p", "r", longa, longb};
+        struct scal_region_id_row e[] = {
+            row(0, -1, SCAL_KIND_ROOT, 0, 0, 0, 0, -1, 0, -1, -1),
+            row(1, 0, SCAL_KIND_USER, 1, 0, 0, 0, -1, 0, -1, -1),
+            row(2, 0, SCAL_KIND_USER, 2, 0, 0, 0, -1, 0, -1, -1),
+            row(3, 2, SCAL_KIND_USER, 3, 0, 0, 0, -1, 0, -1, -1),
+            row(4, 0, SCAL_KIND_USER, 4, 0, 0, 0, -1, 0, -1, -1),
+            row(5, 0, SCAL_KIND_USER, 5, 0, 0, 0, -1, 0, -1, -1),
+            row(6, 0, SCAL_KIND_USER, 6, 0, 0, 0, -1, 0, -1, -1),
+            row(7, 0, SCAL_KIND_USER, 7, 0, 0, 0, -1, 0, -1, -1),
+            row(8, 0, SCAL_KIND_SERIAL, 0, 0, 0, 0, -1, 0, 4, 7),
+            row(9, 0, SCAL_KIND_SERIAL, 0, 0, 0, 0, -1, 0, 6, 5),
+            row(10, 0, SCAL_KIND_USER, 8, 0, 0, 0, -1, 0, -1, -1),
+            row(11, 0, SCAL_KIND_USER, 9, 0, 0, 0, -1, 0, -1, -1),
+        };
+        char **ie = NULL, **le = NULL;
+        CHECK(scal_region_identities(e, 12, names, 10, &ie) == 0, "identities of odd names");
+        CHECK(scal_region_labels(e, 12, names, 10, &le) == 0, "labels of odd names");
+        if (ie && le) {
+            CHECK(strcmp(ie[1], ie[3]) != 0, "'a/U:b' is not 'b' inside 'a': both %s", ie[1]);
+            CHECK(strcmp(ie[8], ie[9]) != 0, "gaps p>R/U:q -> r and p -> q>R/U:r differ: %s",
+                  ie[8]);
+            CHECK(strcmp(ie[10], ie[11]) != 0, "names differing at character 8501 differ");
+            CHECK(strlen(le[11]) == strlen(longb), "labels are never cut (%zu)", strlen(le[11]));
+        }
+        scal_region_identities_free(ie, 12);
+        scal_region_identities_free(le, 12);
+    }
     return scal_test_result("region identities");
 }
