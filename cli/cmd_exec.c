@@ -105,20 +105,59 @@ static int run_file_path(const char *output, const struct scal_measure *m, pid_t
     return SCAL_OK;
 }
 
-/* The directory the run file goes to must exist before the program runs: the tool would fall back
- * to the current directory. */
-static int check_output(const char *output)
+/* The output as the tool will take it: an existing directory named without its slash is that
+ * directory; the directory a run file goes to must exist before the program runs (the tool would
+ * fall back to the program's working directory). */
+static int resolve_output(const char *given, char *out, size_t len)
 {
     char dir[PATH_MAX];
     struct stat st;
-    if (!output || !*output) return SCAL_OK;
-    snprintf(dir, sizeof(dir), "%s", output);
+    out[0] = '\0';
+    if (!given || !*given) return SCAL_OK;
+    if (given[strlen(given) - 1] != '/' && stat(given, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(out, len, "%s/", given);
+        return SCAL_OK;
+    }
+    snprintf(out, len, "%s", given);
+    snprintf(dir, sizeof(dir), "%s", given);
     char *slash = strrchr(dir, '/');
     if (!slash) return SCAL_OK;
     slash[slash == dir ? 1 : 0] = '\0';
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return scal__fail(SCAL_ENOENT, "the run file's directory '%s' does not exist", dir);
     return SCAL_OK;
+}
+
+/* What is at the run file's path before the run: a file left there by an earlier run must not be
+ * taken for this run's (the tool renames a new file into place: another inode). */
+struct file_id {
+    bool exists;
+    dev_t dev;
+    ino_t ino;
+};
+
+static struct file_id file_id_of(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return (struct file_id){false, 0, 0};
+    return (struct file_id){true, st.st_dev, st.st_ino};
+}
+
+/* Says where this run's file is, or why there is none; returns whether there is one. */
+static bool report_run_file(const char *file, struct file_id before, int status, bool quiet)
+{
+    struct file_id after = file_id_of(file);
+    if (after.exists && !(before.exists && before.dev == after.dev && before.ino == after.ino)) {
+        if (!quiet) fprintf(stderr, "scal exec: run file: %s\n", file);
+        return true;
+    }
+    fprintf(stderr,
+            "scal exec: this run wrote no run file at %s%s: the program %s before the OpenMP "
+            "runtime started the tool, or the tool wrote elsewhere (its message, if any, is "
+            "above; a program that changed directory gets scal-PROGRAM-PID.h5 there)\n",
+            file, before.exists ? " (the file there is an earlier run's)" : "",
+            WIFSIGNALED(status) ? "was killed" : "ended");
+    return false;
 }
 
 /* In the child: the environment of a measured run, then the program. Never returns. */
@@ -149,11 +188,13 @@ int scal_cmd_exec(int argc, char **argv)
         fprintf(stderr, "scal exec: %s\n", scal__last_error(rc));
         return 2;
     }
-    if (!o.output) o.output = getenv("SCAL_OUTPUT");
-    if ((rc = check_output(o.output)) < 0) {
+    char output[PATH_MAX + 1];
+    if ((rc = resolve_output(o.output ? o.output : getenv("SCAL_OUTPUT"), output, sizeof(output))) <
+        0) {
         fprintf(stderr, "scal exec: %s\n", scal__last_error(rc));
         return 2;
     }
+    o.output = output;
     if ((rc = scal_measure_prepare(o.program[0], o.tool, &m)) < 0) {
         fprintf(stderr, "scal exec: %s\n", scal__last_error(rc));
         return rc == SCAL_ENOENT ? EXEC_STATUS_NOT_FOUND : EXEC_STATUS_NOT_RUNNABLE;
@@ -171,6 +212,13 @@ int scal_cmd_exec(int argc, char **argv)
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
     sigaction(SIGINT, &ign, &old_int);
     sigaction(SIGQUIT, &ign, &old_quit);
+    /* the run file's path with the child's pid is known only after the fork: an explicit FILE
+     * (the only name an earlier run can have left) is looked at now */
+    char file[PATH_MAX * 2];
+    struct file_id before = {false, 0, 0};
+    if (o.output[0] && o.output[strlen(o.output) - 1] != '/' &&
+        run_file_path(o.output, &m, 0, file, sizeof(file)) == SCAL_OK)
+        before = file_id_of(file);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "scal exec: cannot start '%s': %s\n", m.program_path, strerror(errno));
@@ -186,8 +234,6 @@ int scal_cmd_exec(int argc, char **argv)
         ;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
-    char file[PATH_MAX * 2];
-    struct stat st;
     int exit_status = WIFEXITED(status)     ? WEXITSTATUS(status)
                       : WIFSIGNALED(status) ? EXEC_STATUS_SIGNALED + WTERMSIG(status)
                                             : EXEC_STATUS_NOT_RUNNABLE;
@@ -195,14 +241,6 @@ int scal_cmd_exec(int argc, char **argv)
         fprintf(stderr, "scal exec: %s\n", scal__last_error(SCAL_EIO));
         return exit_status ? exit_status : 1;
     }
-    if (stat(file, &st) == 0) {
-        if (!o.quiet) fprintf(stderr, "scal exec: run file: %s\n", file);
-    } else {
-        fprintf(stderr,
-                "scal exec: no run file at %s: the program %s before the OpenMP runtime started "
-                "the tool, or the tool could not write there (its own message, if any, is above)\n",
-                file, WIFSIGNALED(status) ? "was killed" : "ended");
-        if (exit_status == 0) exit_status = 1;
-    }
+    if (!report_run_file(file, before, status, o.quiet) && exit_status == 0) exit_status = 1;
     return exit_status;
 }

@@ -42,6 +42,11 @@ int scal_measure_prepare(const char *program, const char *tool, struct scal_meas
     } else {
         scal_measure_default_tool(m->tool, sizeof(m->tool));
     }
+    if (strchr(m->tool, ':'))
+        return scal__fail(SCAL_EINVAL,
+                          "the tool path '%s' holds a ':', which OMP_TOOL_LIBRARIES takes as a "
+                          "separator: install or link the tool at a path without one",
+                          m->tool);
     if (!m->tool[0] || access(m->tool, R_OK) != 0)
         return scal__fail(SCAL_ENOENT,
                           "the scal tool '%s' is missing (give --tool PATH/libscal_ompt.so)",

@@ -37,6 +37,23 @@ case "$err" in *"'missing' does not exist"*) ;; *) fail "missing directory not n
 [ "$(ls -R)" = "$before" ] || fail "the refused run left files behind: $(ls -R)"
 ok "missing output directory refused before running"
 
+err=$("$scal" exec -q -o out "$prog" 10 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 0 ] && [ "$(ls out | wc -l)" -eq 2 ] || fail "-o DIR (an existing directory, no slash): $rc, $(ls out)"
+ok "-o DIR without its slash writes into DIR"
+
+"$scal" exec -q -o stale.h5 "$prog" 10 > /dev/null 2>&1 || fail "first run into stale.h5"
+err=$("$scal" exec -o stale.h5 sh -c 'kill -KILL $$' 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 137 ] || fail "a killed run gives $rc, not 137"
+case "$err" in *"wrote no run file"*"earlier run"*) ;; *) fail "an earlier run's file taken for this run's: $err" ;; esac
+ok "an earlier run's file is never reported as this run's"
+
+mkdir -p "co:lon"
+cp "$tool" "co:lon/"
+err=$("$scal" exec --tool "co:lon/libscal_ompt.so" "$prog" 10 2>&1 >/dev/null); rc=$?
+[ "$rc" -ne 0 ] || fail "a tool path with ':' was accepted (OMP_TOOL_LIBRARIES would split it)"
+case "$err" in *"holds a ':'"*) ;; *) fail "the ':' in the tool path is not named: $err" ;; esac
+ok "a tool path with ':' is refused with the reason"
+
 err=$("$scal" exec ./no-such-program 2>&1 >/dev/null); rc=$?
 [ "$rc" -eq 127 ] || fail "a missing program gives $rc, not 127"
 case "$err" in *no-such-program*"does not exist"*) ;; *) fail "missing program not named: $err" ;; esac
