@@ -54,7 +54,7 @@ static int parse_size(const char *v, struct export_args *a)
 {
     const char *eq = strrchr(v, '=');
     char *end = NULL;
-    if (!eq || eq == v) return scal__fail(SCAL_EINVAL, "--size '%s' is not LABEL=N", v);
+    if (!eq) return scal__fail(SCAL_EINVAL, "--size '%s' is not LABEL=N", v);
     double size = strtod(eq + 1, &end);
     if (end == eq + 1 || *end)
         return scal__fail(SCAL_EINVAL, "--size '%s': '%s' is not a number", v, eq + 1);
@@ -89,6 +89,8 @@ static int parse(int argc, char **argv, struct export_args *a)
             }
         } else if (!strcmp(o, "--output") || !strcmp(o, "-o")) {
             a->output = argv[++i];
+            if (!*a->output) return scal__fail(SCAL_EINVAL, "%s needs a file name, not ''", o);
+            if (!strcmp(a->output, "-")) a->output = NULL; /* standard output */
         } else if (!strcmp(o, "--size")) {
             int rc = parse_size(argv[++i], a);
             if (rc < 0) return rc;
@@ -139,7 +141,11 @@ static int write_file(const struct export_args *a, const struct tidy *t)
     char tmp[PATH_MAX];
     snprintf(tmp, sizeof(tmp), "%s.XXXXXX", a->output);
     int fd = mkstemp(tmp);
-    if (fd < 0) return scal__fail(SCAL_EIO, "cannot create '%s': %s", tmp, strerror(errno));
+    if (fd < 0) return scal__fail(SCAL_EIO, "cannot create '%s': %s", a->output, strerror(errno));
+    /* mkstemp makes the file private; an export is an ordinary file: the umask decides */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     FILE *out = fdopen(fd, "w");
     int rc = out ? write_format(a, t, out) : scal__fail(SCAL_EIO, "cannot write '%s'", tmp);
     if (out && fflush(out) != 0 && rc == SCAL_OK)

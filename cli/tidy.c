@@ -3,6 +3,7 @@
 #include "tidy.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,17 +16,33 @@
 /* A run file's label for its one input, as scal report and the Python package name it. */
 #define TIDY_RUN_FILE_INPUT "run"
 
+/* A label as one Extra-P call-path element: "->" separates elements there, so one inside a label
+ * (serial gaps are "serial: A -> B") is written as an arrow character. */
+static void put_callpath_element(FILE *out, const char *label)
+{
+    for (const char *p = label; *p; p++) {
+        if (p[0] == '-' && p[1] == '>') {
+            fputs("\u2192", out);
+            p++;
+        } else {
+            fputc(*p, out);
+        }
+    }
+}
+
 static int join_callpaths(struct tidy *t)
 {
     if (!(t->callpath = calloc(t->nregions ? t->nregions : 1, sizeof(*t->callpath))))
         return scal__fail(SCAL_ENOMEM, "out of memory for %zu call paths", t->nregions);
     for (size_t i = 0; i < t->nregions; i++) {
         int32_t parent = t->regions[i].parent; /* earlier row: checked by the label rule */
-        const char *pre = parent >= 0 ? t->callpath[parent] : "";
-        size_t len = strlen(pre) + strlen(t->labels[i]) + 3;
-        if (!(t->callpath[i] = malloc(len)))
+        size_t len = 0;
+        FILE *s = open_memstream(&t->callpath[i], &len);
+        if (!s) return scal__fail(SCAL_ENOMEM, "out of memory for call paths");
+        if (parent >= 0) fprintf(s, "%s->", t->callpath[parent]);
+        put_callpath_element(s, t->labels[i]);
+        if (fclose(s) != 0 || !t->callpath[i])
             return scal__fail(SCAL_ENOMEM, "out of memory for call paths");
-        snprintf(t->callpath[i], len, "%s%s%s", pre, *pre ? "->" : "", t->labels[i]);
     }
     return SCAL_OK;
 }
@@ -75,6 +92,12 @@ static int load_run_file(struct tidy *t)
     return SCAL_OK;
 }
 
+static int cmp_run_id(const void *a, const void *b)
+{
+    uint32_t x = ((const struct tidy_run *)a)->id, y = ((const struct tidy_run *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
 static int load_campaign_runs(struct tidy *t)
 {
     struct scal_config_row *cfg = NULL;
@@ -105,6 +128,7 @@ static int load_campaign_runs(struct tidy *t)
                                        c->frequency_khz, runs[i].status};
     }
     t->nruns = nruns;
+    qsort(t->runs, t->nruns, sizeof(*t->runs), cmp_run_id); /* tidy_run_of searches by id */
 done:
     free(cfg);
     free(runs);
@@ -192,7 +216,6 @@ void tidy_free(struct tidy *t)
 
 const struct tidy_run *tidy_run_of(const struct tidy *t, uint32_t run)
 {
-    for (size_t i = 0; i < t->nruns; i++)
-        if (t->runs[i].id == run) return &t->runs[i];
-    return NULL;
+    struct tidy_run key = {.id = run};
+    return t->nruns ? bsearch(&key, t->runs, t->nruns, sizeof(*t->runs), cmp_run_id) : NULL;
 }

@@ -24,6 +24,8 @@ ap.add_argument("--scal", required=True)
 ap.add_argument("--prog", required=True)
 ap.add_argument("--work", required=True)
 args = ap.parse_args()
+current_umask = os.umask(0o022)
+os.umask(current_umask)
 shutil.rmtree(args.work, ignore_errors=True)
 os.makedirs(args.work)
 
@@ -105,9 +107,51 @@ scal("exec", "-q", "-o", "plain.h5", args.prog, "5", env={"OMP_NUM_THREADS": "2"
 check("SCAL_TRACE" in scal("export", "plain.h5", "--format", "chrome", rc=1).stderr, "chrome: a run without a trace says how to record one")
 check("takes a run file" in scal("export", "c.h5", "--format", "chrome", rc=1).stderr, "chrome: a campaign is refused")
 
+# ---- odd campaigns: failed runs, a region missing somewhere, one input, non-UTF-8 text --------
+scal("run", "-q", "-c", "1,2", "-r", "1", "-i", "5", "-i", "fail", "-o", "f.h5", "--", args.prog, "{input}", rc=1)
+rows = list(csv.DictReader(io.StringIO(scal("export", "f.h5", "--format", "csv").stdout)))
+check({r["status"] for r in rows if r["input"] == "fail"} == {"failed"} and
+      len({r["run"] for r in rows}) == 4, "csv: failed runs keep their rows (%d runs)" % len({r["run"] for r in rows}))
+gap = shutil.copy(camp, os.path.join(args.work, "gap.h5"))
+with h5py.File(gap, "a") as f:
+    st = f["region_stats"][:]
+    victim = int(st[st["region"] != 0]["region"][0])
+    rr = f["runs"][:]
+    config0 = rr[rr["id"] == st["run"][0]]["config"][0]
+    of_config = set(int(x) for x in rr[rr["config"] == config0]["id"])  # every repetition of it
+    keep = st[~((st["region"] == victim) & [int(x) in of_config for x in st["run"]])]
+    f["region_stats"].resize((len(keep),))
+    f["region_stats"][:] = keep
+p = scal("export", "gap.h5", "--format", "extrap", "--size", "small=5", "--size", "big=10")
+paths = {json.loads(x)["callpath"] for x in p.stdout.splitlines()}
+check("left out of the Extra-P data" in p.stderr and len(paths) == nregions - 1,
+      "extrap: a region missing at one configuration is left out, and said (%d call paths)" % len(paths))
+check(all(c.count("->") == (0 if c == "whole program" else 1) for c in paths),
+      "extrap: '->' inside labels does not make call-path levels")
+scal("run", "-q", "-c", "1,2", "-r", "1", "-o", "one.h5", "--", args.prog, "5")
+one = [json.loads(x) for x in scal("export", "one.h5", "--format", "extrap").stdout.splitlines()]
+check(one and all(set(m["params"]) == {"threads"} for m in one), "extrap: one input is no parameter")
+bad = shutil.copy(os.path.join(args.work, "t.h5"), os.path.join(args.work, "bad.h5"))
+with h5py.File(bad, "a") as f:
+    strs = f["strings"]
+    i = [k for k, v in enumerate(strs[()]) if (v.decode() if isinstance(v, bytes) else v) == "main"][0]
+    strs[i] = b"ma\xefn"
+for fmt in ("hatchet", "chrome"):
+    text = scal("export", "bad.h5", "--format", fmt).stdout
+    check("ma\ufffdn" in json.dumps(json.loads(text), ensure_ascii=False), "%s: text that is not UTF-8 is kept, repaired" % fmt)
+with h5py.File(os.path.join(args.work, "t.h5"), "r") as f:
+    check(len(json.loads(scal("export", "bad.h5", "--format", "chrome").stdout)["traceEvents"]) ==
+          len(f["trace/instances"]) + len(f["trace/states"]) + 2, "chrome: no event dropped")
+
 # ---- output files and usage ------------------------------------------------------------------
 scal("export", "c.h5", "--format", "csv", "-o", "out.csv")
 check(open(os.path.join(args.work, "out.csv")).read() == out, "-o writes the same table")
+check(oct(os.stat(os.path.join(args.work, "out.csv")).st_mode & 0o777) == oct(0o666 & ~current_umask),
+      "the output's mode follows the umask")
+check(scal("export", "c.h5", "--format", "csv", "-o", "-").stdout == out, "-o - is standard output")
+check("needs a file name" in scal("export", "c.h5", "--format", "csv", "-o", "", rc=2).stderr, "-o '' is a usage error")
+check("'nodir/x.csv'" in scal("export", "c.h5", "--format", "csv", "-o", "nodir/x.csv", rc=1).stderr,
+      "a missing directory names the output")
 check("exists" in scal("export", "c.h5", "--format", "csv", "-o", "out.csv", rc=1).stderr, "an existing output is refused")
 scal("export", "c.h5", "--format", "csv", "-o", "out.csv", "--force")
 victim = os.path.join(args.work, "victim")
