@@ -8,19 +8,13 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "exe_path.h"
 #include "scal/status.h"
 
 void scal_measure_default_tool(char *out, size_t len)
 {
-    char exe[PATH_MAX], path[PATH_MAX + 32], real[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    out[0] = '\0';
-    if (n <= 0) return;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = '\0';
-    snprintf(path, sizeof(path), "%s/../lib/libscal_ompt.so", exe);
-    if (realpath(path, real)) snprintf(out, len, "%s", real);
+    if (scal_exe_relative("../lib/libscal_ompt.so", out, len) < 0 || access(out, R_OK) != 0)
+        out[0] = '\0';
 }
 
 int scal_measure_prepare(const char *program, const char *tool, struct scal_measure *m)
