@@ -29,6 +29,20 @@ static void whole(FILE *out, long long v)
     if (v >= 0) fprintf(out, "%lld", v);
 }
 
+/* The run's columns, run to status. */
+static void run_columns(FILE *out, const struct tidy_run *r)
+{
+    fprintf(out, "%u,%u,", r->id, r->repetition);
+    table_csv_field(out, r->input);
+    fputc(',', out);
+    whole(out, r->threads);
+    fputc(',', out);
+    whole(out, r->team);
+    fputc(',', out);
+    whole(out, r->frequency_khz);
+    fprintf(out, ",%s", scal_run_status_name(r->status));
+}
+
 int export_csv(const struct tidy *t, const struct export_opts *o, FILE *out)
 {
     for (size_t c = 0; c < sizeof(header) / sizeof(header[0]); c++)
@@ -46,15 +60,8 @@ int export_csv(const struct tidy *t, const struct export_opts *o, FILE *out)
         const struct tidy_run *r = tidy_run_of(t, st->run);
         const struct scal_region_id_row *g = &t->regions[st->region];
         if (!r) continue;
-        fprintf(out, "%u,%u,", r->id, r->repetition);
-        table_csv_field(out, r->input);
+        run_columns(out, r);
         fputc(',', out);
-        whole(out, r->threads);
-        fputc(',', out);
-        whole(out, r->team);
-        fputc(',', out);
-        whole(out, r->frequency_khz);
-        fprintf(out, ",%s,", scal_run_status_name(r->status));
         table_csv_field(out, t->labels[st->region]);
         fprintf(out, ",%u,", st->region);
         whole(out, g->parent);
@@ -92,15 +99,7 @@ int export_csv(const struct tidy *t, const struct export_opts *o, FILE *out)
     for (size_t i = 0; i < t->nruns; i++) {
         const struct tidy_run *r = &t->runs[i];
         if (has_rows[i]) continue;
-        fprintf(out, "%u,%u,", r->id, r->repetition);
-        table_csv_field(out, r->input);
-        fputc(',', out);
-        whole(out, r->threads);
-        fputc(',', out);
-        whole(out, r->team);
-        fputc(',', out);
-        whole(out, r->frequency_khz);
-        fprintf(out, ",%s", scal_run_status_name(r->status));
+        run_columns(out, r);
         for (size_t c = 7; c < sizeof(header) / sizeof(header[0]) + t->nmetrics; c++)
             fputc(',', out);
         fputc('\n', out);
