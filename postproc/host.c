@@ -372,19 +372,33 @@ fail:
     return rc;
 }
 
-void pp_host_select(struct pp_host *h, const char *pattern, size_t top)
+int pp_host_select(struct pp_host *h, const char *pattern, double min_share, size_t top)
 {
+    size_t matched = 0;
     for (size_t i = 0; i < h->c->nregions; i++) {
         bool ok = true;
-        if (pattern && i != 0)
+        if (pattern && i != 0) {
             ok = !fnmatch(pattern, h->regions[i].label, 0) ||
                  !fnmatch(pattern, h->regions[i].slug, 0);
+            matched += ok;
+        }
+        if (ok && min_share > 0 && i != 0) {
+            const struct scal_pp_matrix *m = host_get(&h->api, i, 0, "time_share");
+            ok = m && m->values[0] * 100 >= min_share;
+        }
         if (ok && top && i != 0) {
             const struct scal_pp_matrix *m = host_get(&h->api, i, 0, "rank");
             ok = m && !isnan(m->values[0]) && m->values[0] <= (double)top;
         }
         h->sel[i] = ok;
     }
+    if (pattern && !matched)
+        return scal__fail(SCAL_EINVAL,
+                          "--region '%s' matches no region (it is matched against labels such as "
+                          "'%s' and slugs such as '%s')",
+                          pattern, h->c->nregions > 1 ? h->regions[1].label : h->regions[0].label,
+                          h->c->nregions > 1 ? h->regions[1].slug : h->regions[0].slug);
+    return SCAL_OK;
 }
 
 void pp_host_set_env(struct pp_host *h, const struct scal_plugin_env *env)

@@ -250,7 +250,7 @@ int scal_report_run(const struct scal_report_options *o,
             done[i] = true;
         }
     }
-    pp_host_select(h, o->region_pattern, o->top);
+    if ((rc = pp_host_select(h, o->region_pattern, o->min_share, o->top)) < 0) goto out;
     if (mkdir(o->output_dir, 0777) < 0 && errno != EEXIST) {
         rc = scal__fail(SCAL_EIO, "cannot create output directory '%s': %s", o->output_dir,
                         strerror(errno));

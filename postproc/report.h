@@ -22,6 +22,7 @@ struct scal_report_options {
     const char *stat; /* median|mean|min|max */
     size_t top;
     const char *region_pattern; /* fnmatch pattern on label or slug, or NULL */
+    double min_share;           /* --min-share P: drop regions below P % of the program's time */
     bool no_write;
     const char *plugin_dir; /* searched first after $SCAL_PLUGIN_PATH (--plugin-dir), or NULL */
     const char *const *plugin_opts; /* "plugin.option=value" (--plugin-opt) */
@@ -100,8 +101,9 @@ const struct scal_pp_host *pp_host_api(struct pp_host *h);
 void pp_host_free(struct pp_host *h);
 /* The environment (options) of the plugin about to run, handed to it as scal_pp_host.env. */
 void pp_host_set_env(struct pp_host *h, const struct scal_plugin_env *env);
-/* Applies --region PATTERN and --top K (by the "rank" scalar) to selected(). */
-void pp_host_select(struct pp_host *h, const char *pattern, size_t top);
+/* Applies --region PATTERN, --min-share P (by "time_share") and --top K (by "rank") to
+ * selected(); a pattern matching no region is an error. */
+int pp_host_select(struct pp_host *h, const char *pattern, double min_share, size_t top);
 /* Statistics of samples: "median", "mean", "min", "max". */
 double pp_stat(double *v, size_t n, const char *stat);
 
