@@ -285,8 +285,10 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
                                    NULL)) < 0)
                     goto out;
             } else {
-                char name[300];
-                snprintf(name, sizeof(name), "sensor:%s", c->metrics[metric]);
+                char name[300]; /* "stat:" metrics (wait times) keep their name */
+                snprintf(name, sizeof(name), "%s%s",
+                         strncmp(c->metrics[metric], "stat:", 5) ? "sensor:" : "",
+                         c->metrics[metric]);
                 if ((rc = host_put(&h->api, region, s, name, c->metric_units[metric], SCAL_PP_FULL,
                                    val + o, flags + o)) < 0)
                     goto out;

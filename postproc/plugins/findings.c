@@ -29,7 +29,18 @@
 #define SCAL_FIND_EFF 0.5
 
 static const char *const needs[] = {"efficiency", "time", "team", NULL};
-static const char *const produces[] = {"lost_time", "lost_share", "rank", "time_share", NULL};
+static const char *const produces[] = {
+    "lost_time",    "lost_share", "rank",        "time_share", "lost_cells", "lost_imbalance",
+    "lost_barrier", "lost_lock",  "lost_serial", "lost_rest",  NULL};
+
+enum { KIND_SERIAL = 2 }; /* enum scal_region_kind (common/layout.h): the serial gaps */
+
+/* Where the lost core-seconds of every cell go: imbalance, barrier/taskwait wait, lock wait (the
+ * "stat:" wait matrices, beyond the baseline's), serial share (the serial gaps' whole loss; for the
+ * whole program the sum of its gaps'), and the rest. */
+static const char *const parts[] = {"lost_imbalance", "lost_barrier", "lost_lock", "lost_serial",
+                                    "lost_rest"};
+static const char *const waits[] = {"stat:imbalance", "stat:barrier", "stat:lock"};
 
 /* What a difference matrix says, from the cells that have a value (NaN cells are no evidence). */
 struct verdict {
@@ -238,6 +249,51 @@ static double lost(const struct scal_pp_host *h, size_t r, size_t b, size_t y, s
     return pp_at(t, y, x) * px / pb - pp_at(t, y, b);
 }
 
+static double lost(const struct scal_pp_host *h, size_t r, size_t b, size_t y, size_t x);
+
+static int breakdown(const struct scal_pp_host *h, size_t r, size_t b)
+{
+    size_t ni = h->ninputs, nt = h->nthreads, n = ni * nt;
+    double *v = malloc(6 * n * sizeof(*v));
+    if (!v) return SCAL_ENOMEM;
+    double *L = v, *P = v + n; /* P: the five parts, n each */
+    const struct scal_pp_matrix *team = h->get(h, r, 0, "team");
+    for (size_t y = 0; y < ni; y++)
+        for (size_t x = 0; x < nt; x++) {
+            size_t i = y * nt + x;
+            L[i] = b < nt && x != b ? lost(h, r, b, y, x) : NAN;
+            double pb = b < nt ? pp_at(team, y, b) : NAN, sum = 0;
+            if (!(pb > 0) && b < nt) pb = h->threads[b];
+            for (size_t k = 0; k < 3; k++) {
+                const struct scal_pp_matrix *w = h->get(h, r, 0, waits[k]);
+                double d =
+                    w ? (pp_at(w, y, x) - (isnan(pp_at(w, y, b)) ? 0 : pp_at(w, y, b))) / pb : 0;
+                P[k * n + i] = isnan(L[i]) ? NAN : isnan(d) ? 0 : d;
+                sum += isnan(d) ? 0 : d;
+            }
+            double ser = 0;
+            if (h->regions[r].kind == KIND_SERIAL)
+                ser = L[i] - sum;
+            else if (r == 0)
+                for (size_t g = 1; g < h->nregions; g++) {
+                    if (h->regions[g].kind != KIND_SERIAL) continue;
+                    const struct scal_pp_matrix *gb = h->get(h, g, 0, "baseline_threads");
+                    size_t bg = nt;
+                    for (size_t k = 0; k < nt; k++)
+                        if (h->threads[k] == pp_at(gb, 0, 0)) bg = k;
+                    double lg = bg < nt ? lost(h, g, bg, y, x) : NAN;
+                    ser += isnan(lg) ? 0 : lg;
+                }
+            P[3 * n + i] = isnan(L[i]) ? NAN : ser;
+            P[4 * n + i] = isnan(L[i]) ? NAN : L[i] - sum - ser;
+        }
+    int rc = h->put(h, r, 0, "lost_cells", "core*s", SCAL_PP_FULL, L, NULL);
+    for (size_t k = 0; k < 5 && rc >= 0; k++)
+        rc = h->put(h, r, 0, parts[k], "core*s", SCAL_PP_FULL, P + k * n, NULL);
+    free(v);
+    return rc;
+}
+
 static int cmp_share(const void *a, const void *b)
 {
     double x = ((const double *)a)[0], y = ((const double *)b)[0];
@@ -289,6 +345,10 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     if (h->nthreads < 2)
         return scal__why(why, whylen, SCAL_EUNAVAIL,
                          "one thread count: no ranking by lost efficiency");
+    for (size_t r = 0; r < h->nregions; r++) {
+        int rc = breakdown(h, r, base_col(h, r));
+        if (rc < 0) return scal__why(why, whylen, rc, "cannot store the lost-time breakdown");
+    }
     /* Lost core-seconds summed over every cell the region and the program both have (or --at's
      * one cell). */
     size_t b0 = base_col(h, 0), cells = 0;

@@ -6,7 +6,8 @@
 //                         [--maxteam K] [--noisy] [--partial] [--failinput I] [--gaps]
 // --partial: the last region runs only above 1 thread (omp_get_max_threads() > 1);
 // --failinput I: every run of input I (0-based) failed; --gaps: two serial gaps after region 1
-// (1 -> 2 and 1 -> end), both named "serial".
+// (1 -> 2 and 1 -> end), both named "serial"; --waits: region 1 records imbalance (0.01 T p
+// core-s), barrier wait beyond it (0.02 T (p-1)) and lock wait (0.005 T (p-1)).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
     int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0, noisy = 0;
-    int partial = 0, failinput = -1, gaps = 0;
+    int partial = 0, failinput = -1, gaps = 0, waits = 0;
     if (argc < 2) return 2;
     int nreal; /* regions before the two serial gaps of --gaps */
     for (int i = 2; i < argc; i++) {
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
             failinput = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--gaps"))
             gaps = 1;
+        else if (!strcmp(argv[i], "--waits"))
+            waits = 1;
         else
             return 2;
     }
@@ -156,6 +159,13 @@ int main(int argc, char **argv)
                     t = k == 0 ? NAN : -1;
                 s->time_total_s = s->time_median_s = s->time_mean_s = t;
                 s->team_actual_max = s->team_actual_min = r->team_observed;
+                if (waits && g == 1 && p > 1) {
+                    s->threads = (uint32_t)p;
+                    s->thread_work_mean_s = t / p;
+                    s->thread_work_max_s = t / p + 0.01 * T;
+                    s->barrier_total_s = 0.01 * T * p + 0.02 * T * (p - 1);
+                    s->lock_total_s = 0.005 * T * (p - 1);
+                }
             }
             if (energy)
                 sv[nsv++] = (struct scal_run_sensor_value_row){

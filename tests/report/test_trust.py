@@ -137,8 +137,38 @@ drawn = sorted(os.path.basename(p)[:4] for p in glob.glob(os.path.join(out, "dia
 check(drawn == ["r000", "r001", "r002"],
       "--min-share 5 drops the regions below 5 %% of the program's time: %r" % drawn)
 
+# 7. where the lost time goes: imbalance, barrier, lock, serial share and the rest, per cell
+camp = make("waits", "--waits", "--gaps")
+out = os.path.join(work, "waits-out")
+r = report(camp, out=out)
+s = open(os.path.join(out, "summary.txt")).read()
+sec = section(s, "theory.c:10-18 (kernel)")
+check(re.search(r"lost core-seconds over 12 cells: \S+ = imbalance \S+ \+ barrier/taskwait wait "
+                r"\S+ \+ lock wait \S+ \+ serial share 0 \+ the rest \S+", sec) is not None,
+      "the summary splits the region's lost core-seconds: %r" % sec)
+d = glob.glob(os.path.join(out, "csv", "r001-*"))[0]
+
+
+def mat(name):
+    rows = list(csv.reader(open(os.path.join(d, name + ".csv"))))
+    return [[float(v) if v else None for v in row[1:]] for row in rows[1:] if not row[0].startswith("#")]
+
+
+L, I, B, K, S, R = (mat(n) for n in ("lost_cells", "lost_imbalance", "lost_barrier", "lost_lock",
+                                      "lost_serial", "lost_rest"))
+T = mat("time")
+# input i1 (n = 10), 4 threads: T4 = 0.7 (100/4 + 2); imbalance 0.01 * T * 4 with T = 100/4 + 2
+T4 = 100 / 4 + 2
+check(abs(I[0][2] - 0.04 * T4) < 1e-6 and abs(B[0][2] - 0.06 * T4) < 1e-6 and
+      abs(K[0][2] - 0.015 * T4) < 1e-6, "the CSV holds each part per cell: %r %r %r" % (I[0][2], B[0][2], K[0][2]))
+check(all(abs(L[y][x] - I[y][x] - B[y][x] - K[y][x] - S[y][x] - R[y][x]) < 1e-9
+          for y in range(4) for x in range(1, 4)), "the parts add up to the lost core-seconds")
+sec0 = section(s, "whole program")
+gl = re.search(r"serial share (\S+)", sec0)
+check(gl is not None and float(gl.group(1)) > 0, "the whole program's serial share is its gaps' loss")
+
 # 6. `scal report C.h5` with no -o writes C-report/
-r = report(camp)
+r = report(os.path.join(work, "rank.h5"))
 check(r.returncode == 0 and os.path.exists(os.path.join(work, "rank-report", "summary.txt")),
       "scal report C.h5 writes C-report/")
 
