@@ -172,6 +172,18 @@ r = report(os.path.join(work, "rank.h5"))
 check(r.returncode == 0 and os.path.exists(os.path.join(work, "rank-report", "summary.txt")),
       "scal report C.h5 writes C-report/")
 
+# 8. reporting again replaces /analysis: the campaign file does not grow
+camp = os.path.join(work, "rank.h5")
+sizes = []
+for i in range(4):
+    report(camp, out=os.path.join(work, "again"))
+    sizes.append(os.path.getsize(camp))
+check(sizes[3] <= sizes[1] * 1.02, "the campaign file keeps its size over reports: %r" % sizes)
+import h5py
+with h5py.File(camp, "r") as f:
+    check("analysis" in f and "runs" in f and f.attrs.get("scal_schema_version") is not None,
+          "the rewritten file keeps its tables and attributes: %r" % list(f.attrs))
+
 if failed:
     print("%d check(s) failed" % len(failed))
     sys.exit(1)
