@@ -203,11 +203,12 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
     size_t ncells = ncell_slice * nslices;
     double *val = malloc(ncells * sizeof(*val)), *cv = malloc(ncells * sizeof(*cv));
     double *team = malloc(ncells * sizeof(*team)), *cnt = malloc(ncells * sizeof(*cnt));
+    double *vmin = malloc(ncells * sizeof(*vmin)), *vmax = malloc(ncells * sizeof(*vmax));
     double *tmp = NULL;
     uint8_t *flags = malloc(ncells);
     double *rootcnt = calloc(ncells, sizeof(*rootcnt));
     int rc = SCAL_ENOMEM;
-    if (!val || !cv || !team || !cnt || !flags || !rootcnt) goto out;
+    if (!val || !cv || !team || !cnt || !flags || !rootcnt || !vmin || !vmax) goto out;
     qsort(c->samples, c->nsamples, sizeof(*c->samples), cmp_sample);
     size_t maxrun = 1;
     for (size_t i = 0, j; i < c->nsamples; i = j) {
@@ -221,7 +222,7 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
         uint32_t region = c->samples[i].region;
         int32_t metric = c->samples[i].metric;
         for (size_t k = 0; k < ncells; k++)
-            val[k] = cv[k] = team[k] = NAN, cnt[k] = 0, flags[k] = 0;
+            val[k] = cv[k] = team[k] = vmin[k] = vmax[k] = NAN, cnt[k] = 0, flags[k] = 0;
         while (i < c->nsamples && c->samples[i].region == region &&
                c->samples[i].metric == metric) {
             size_t j = i, n = 0;
@@ -229,8 +230,12 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
             for (; j < c->nsamples && !cmp_sample(&c->samples[i], &c->samples[j]); j++)
                 tmp[n++] = c->samples[j].value;
             double mean = 0, var = 0;
-            for (size_t k = 0; k < n; k++)
+            vmin[cell] = vmax[cell] = tmp[0];
+            for (size_t k = 0; k < n; k++) {
                 mean += tmp[k];
+                vmin[cell] = fmin(vmin[cell], tmp[k]);
+                vmax[cell] = fmax(vmax[cell], tmp[k]);
+            }
             mean /= (double)n;
             for (size_t k = 0; k < n; k++)
                 var += (tmp[k] - mean) * (tmp[k] - mean);
@@ -282,6 +287,10 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
                     (rc = host_put(&h->api, region, s, "team", "threads", SCAL_PP_FULL, team + o,
                                    NULL)) < 0 ||
                     (rc = host_put(&h->api, region, s, "samples", "runs", SCAL_PP_FULL, cnt + o,
+                                   NULL)) < 0 ||
+                    (rc = host_put(&h->api, region, s, "time_min", "s", SCAL_PP_FULL, vmin + o,
+                                   NULL)) < 0 ||
+                    (rc = host_put(&h->api, region, s, "time_max", "s", SCAL_PP_FULL, vmax + o,
                                    NULL)) < 0)
                     goto out;
             } else {
@@ -301,6 +310,8 @@ out:
     free(cv);
     free(team);
     free(cnt);
+    free(vmin);
+    free(vmax);
     free(flags);
     free(tmp);
     free(rootcnt);
