@@ -87,7 +87,7 @@ static const char page_js[] =
     "requested';return s}\n"
     "const PAN=[['efficiency','efficiency',0,0],['diff_strong','strong scaling',0,1],"
     "['diff_input','input growth',1,0],['diff_weak','weak scaling',1,1]];\n"
-    "function diagram(R,p,scale){const m=R.m[p[0]];const W=300,H=220,gx=40,gy=18,gw=230,gh=170;"
+    "function diagram(R,p,scale){const m=R.m[p[0]];const W=300,H=220,gx=54,gy=18,gw=220,gh=170;"
     "const s=sv('svg',{width:W,height:H,class:'diagram','data-metric':p[0]});"
     "const t=sv('text',{x:gx,y:12});t.textContent=p[1];s.append(t);if(!m||!m.length){"
     "const u=sv('text',{x:gx,y:80});u.textContent='not enough configurations';s.append(u);return s}"
