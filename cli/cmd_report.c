@@ -13,7 +13,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: scal report FILE... [-o DIR] [options]\n\n"
+            "usage: scal report FILE... [-o DIR] [options]\n"
+            "       scal report --compare BEFORE AFTER [-o DIR] [options]\n\n"
             "Speedup/efficiency matrices, findings and scalability diagrams of campaign files\n"
             "(several are merged) or of a single run file (tables only).\n\n"
             "  -o, --output DIR        output directory (created; default: the first file's name\n"
@@ -31,6 +32,8 @@ static void usage(FILE *out)
             "      --diff-scale S      colour scale of the difference panels: shared (default,\n"
             "                          one symmetric scale for the three), fixed (+-1) or own\n"
             "      --no-write          do not write /analysis into the campaign file\n"
+            "      --compare           two campaigns: efficiency after - before per region,\n"
+            "                          ranked by improvement (compare.txt/.csv/.html)\n"
             "      --plugin-dir DIR    search DIR for plugins first (after SCAL_PLUGIN_PATH)\n"
             "      --plugin-opt P.O=V  option O of plugin P (repeatable), e.g. diagrams.jobs=1;\n"
             "                          also SCAL_<P>_<O>=V in the environment\n");
@@ -78,7 +81,8 @@ int scal_cmd_report(int argc, char **argv)
         O_POPT,
         O_AT,
         O_MINSHARE,
-        O_DIFFSCALE
+        O_DIFFSCALE,
+        O_COMPARE
     };
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                              {"only", required_argument, NULL, O_ONLY},
@@ -94,10 +98,11 @@ int scal_cmd_report(int argc, char **argv)
                                              {"at", required_argument, NULL, O_AT},
                                              {"min-share", required_argument, NULL, O_MINSHARE},
                                              {"diff-scale", required_argument, NULL, O_DIFFSCALE},
+                                             {"compare", no_argument, NULL, O_COMPARE},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
-    bool list = false;
+    bool list = false, compare = false;
     const char *opts[64];
     char at_opt[300], scale_opt[64], outbuf[4096];
     int c;
@@ -198,6 +203,9 @@ int scal_cmd_report(int argc, char **argv)
             if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = scale_opt;
             o.plugin_opts = opts;
             break;
+        case O_COMPARE:
+            compare = true;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -222,12 +230,17 @@ int scal_cmd_report(int argc, char **argv)
         const char *f = argv[optind];
         size_t n = strlen(f);
         if (n > 3 && !strcmp(f + n - 3, ".h5")) n -= 3;
-        snprintf(outbuf, sizeof(outbuf), "%.*s-report", (int)n, f);
+        snprintf(outbuf, sizeof(outbuf), "%.*s-%s", (int)n, f, compare ? "compare" : "report");
         o.output_dir = outbuf;
     }
     o.files = (const char *const *)(argv + optind);
     o.nfiles = (size_t)(argc - optind);
-    int rc = scal_report_run(&o, print_note, NULL);
+    if (compare && o.nfiles != 2) {
+        fprintf(stderr, "scal report: --compare needs exactly two files, BEFORE and AFTER\n");
+        return 2;
+    }
+    int rc = compare ? scal_report_compare(&o, o.files[0], o.files[1], print_note, NULL)
+                     : scal_report_run(&o, print_note, NULL);
     if (rc < 0) {
         fprintf(stderr, "scal report: %s\n", scal__last_error(rc));
         return 1;

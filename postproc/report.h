@@ -43,6 +43,11 @@ struct scal_report_plugin_info {
 /* Runs the whole report. Notes (baseline, gaps, skipped plugins) are handed to note_cb. */
 int scal_report_run(const struct scal_report_options *opts,
                     void (*note_cb)(void *arg, const char *text), void *arg);
+/* `scal report --compare BEFORE AFTER -o DIR`: both analysed, the efficiency difference after -
+ * before per region matched by identity, ranked by improvement (compare.txt, compare.csv,
+ * compare.html). */
+int scal_report_compare(const struct scal_report_options *opts, const char *before,
+                        const char *after, void (*note_cb)(void *arg, const char *text), void *arg);
 /* Lists the post-processing plugins found in the search path (plugin_dir first, may be NULL). */
 int scal_report_list(const char *plugin_dir,
                      void (*cb)(void *arg, const struct scal_report_plugin_info *info), void *arg);
@@ -92,6 +97,11 @@ int pp_campaign_load(struct pp_campaign *c, const char *const *files, size_t nfi
 void pp_campaign_free(struct pp_campaign *c);
 int pp_campaign_note(struct pp_campaign *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* ---- compare mode (compare.c) ---- */
+int pp_compare_write(const char *dir, const struct pp_campaign *cb, const struct scal_pp_host *b,
+                     const struct pp_campaign *ca, const struct scal_pp_host *a, const char *before,
+                     const char *after);
 
 /* ---- the host (host.c) ---- */
 struct pp_host;

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
     int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0, noisy = 0;
-    int partial = 0, failinput = -1, gaps = 0, waits = 0;
+    int partial = 0, failinput = -1, gaps = 0, waits = 0, improve = 0;
     if (argc < 2) return 2;
     int nreal; /* regions before the two serial gaps of --gaps */
     for (int i = 2; i < argc; i++) {
@@ -62,6 +62,8 @@ int main(int argc, char **argv)
             gaps = 1;
         else if (!strcmp(argv[i], "--waits"))
             waits = 1;
+        else if (!strcmp(argv[i], "--improve"))
+            improve = 1;
         else
             return 2;
     }
@@ -152,7 +154,7 @@ int main(int argc, char **argv)
                  * serial part (n^2 * 0.3 at every p); deeper regions: mixtures. */
                 double t = g == 0       ? T
                            : g == 1     ? 0.7 * T
-                           : g == 2     ? 0.3 * n * n
+                           : g == 2     ? 0.3 * n * n / (improve ? p : 1)
                            : g >= nreal ? (g == nreal ? 0.01 : 0.05) * n * n
                                         : T * (0.001 + 0.0001 * (g % 7));
                 if (badtime && g == 1 && cfg[c].input == 0 && cfg[c].threads == 1)

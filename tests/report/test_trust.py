@@ -184,6 +184,27 @@ with h5py.File(camp, "r") as f:
     check("analysis" in f and "runs" in f and f.attrs.get("scal_schema_version") is not None,
           "the rewritten file keeps its tables and attributes: %r" % list(f.attrs))
 
+# 9. --compare BEFORE AFTER: efficiency after - before per region matched by identity, ranked
+before, after = make("before", "--regions", "4"), make("after", "--regions", "4", "--improve")
+out = os.path.join(work, "cmp-out")
+r = subprocess.run([scal, "report", "--compare", before, after, "-o", out], capture_output=True,
+                   text=True)
+check(r.returncode == 0, "scal report --compare runs: %s" % r.stderr[-300:])
+txt = open(os.path.join(out, "compare.txt")).read() if r.returncode == 0 else ""
+ranked = re.findall(r"^\s+([+-]\d\.\d+)\s+\(\s*(\d+) cells\)\s+(.*?)\s+(improved|regressed|unchanged)$",
+                    txt, re.M)
+check(ranked and ranked[0][2] == "theory.c:20-28 (kernel)" and ranked[0][3] == "improved",
+      "the parallelised region ranks first as improved: %r" % ranked[:2])
+check(any(x[2] == "theory.c:10-18 (kernel)" and x[3] == "unchanged" for x in ranked),
+      "the untouched region is unchanged")
+rows = list(csv.DictReader(open(os.path.join(out, "compare.csv")))) if r.returncode == 0 else []
+cell = [x for x in rows if x["region"] == "theory.c:20-28 (kernel)" and x["input"] == "i1"
+        and x["threads"] == "4"]
+check(cell and abs(float(cell[0]["efficiency_after"]) - 1) < 1e-9 and
+      abs(float(cell[0]["efficiency_before"]) - 0.25) < 1e-9, "compare.csv holds both efficiencies")
+check(r.returncode == 0 and "https://" not in open(os.path.join(out, "compare.html")).read(),
+      "compare.html is self-contained")
+
 if failed:
     print("%d check(s) failed" % len(failed))
     sys.exit(1)
