@@ -32,6 +32,7 @@ static void usage(FILE *out)
             "      --diff-scale S      colour scale of the difference panels: shared (default,\n"
             "                          one symmetric scale for the three), fixed (+-1) or own\n"
             "      --no-write          do not write /analysis into the campaign file\n"
+            "      --format LIST       diagram files: png (default), svg, pdf (comma-separated)\n"
             "      --compare           two campaigns: efficiency after - before per region,\n"
             "                          ranked by improvement (compare.txt/.csv/.html)\n"
             "      --plugin-dir DIR    search DIR for plugins first (after SCAL_PLUGIN_PATH)\n"
@@ -82,7 +83,8 @@ int scal_cmd_report(int argc, char **argv)
         O_AT,
         O_MINSHARE,
         O_DIFFSCALE,
-        O_COMPARE
+        O_COMPARE,
+        O_FORMAT
     };
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                              {"only", required_argument, NULL, O_ONLY},
@@ -99,12 +101,13 @@ int scal_cmd_report(int argc, char **argv)
                                              {"min-share", required_argument, NULL, O_MINSHARE},
                                              {"diff-scale", required_argument, NULL, O_DIFFSCALE},
                                              {"compare", no_argument, NULL, O_COMPARE},
+                                             {"format", required_argument, NULL, O_FORMAT},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
     bool list = false, compare = false;
     const char *opts[64];
-    char at_opt[300], scale_opt[64], outbuf[4096];
+    char at_opt[300], scale_opt[64], format_opt[300], outbuf[4096];
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -205,6 +208,12 @@ int scal_cmd_report(int argc, char **argv)
             break;
         case O_COMPARE:
             compare = true;
+            break;
+        case O_FORMAT:
+            snprintf(format_opt, sizeof(format_opt), "diagrams.format=%s", optarg);
+            if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0]))
+                opts[o.nplugin_opts++] = format_opt;
+            o.plugin_opts = opts;
             break;
         case 'h':
             usage(stdout);

@@ -9,6 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
 #include "draw.h"
 #include "util.h"
 
@@ -239,21 +242,26 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
     }
 }
 
-static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const char *dir, char *why,
-                       size_t whylen)
+/* Draws one region and slice as FMT ("png", "svg" or "pdf": cairo's image, SVG and PDF
+ * surfaces); the .geom file is written with the first format only (geom_path NULL after). */
+static int draw_format(const struct scal_pp_host *h, size_t r, size_t s, const char *dir,
+                       const char *fmt, bool with_geom, char *why, size_t whylen)
 {
     char path[1400], gpath[1400], suffix[32], title[600];
     int blocks = h->mode == SCAL_PP_BOTH ? 2 : 1;
     int W = blocks * 2 * PANEL_W, Ht = TITLE_H + 2 * PANEL_H + LEGEND_H;
     pp_slice_suffix(h, s, suffix, sizeof(suffix));
-    snprintf(path, sizeof(path), "%s/%s%s.png", dir, h->regions[r].slug, suffix);
+    snprintf(path, sizeof(path), "%s/%s%s.%s", dir, h->regions[r].slug, suffix, fmt);
     snprintf(gpath, sizeof(gpath), "%s/%s%s.geom", dir, h->regions[r].slug, suffix);
-    FILE *geom = fopen(gpath, "w");
+    FILE *geom = fopen(with_geom ? gpath : "/dev/null", "w");
     if (!geom) {
         return scal__why(why, whylen, SCAL_EIO, "cannot write %s", gpath);
     }
     fprintf(geom, "image %d %d\n", W, Ht);
-    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, Ht);
+    bool png = !strcmp(fmt, "png");
+    cairo_surface_t *surf = png ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, Ht)
+                            : !strcmp(fmt, "svg") ? cairo_svg_surface_create(path, W, Ht)
+                                                  : cairo_pdf_surface_create(path, W, Ht);
     cairo_t *cr = cairo_create(surf);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
@@ -304,12 +312,41 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
              100 * h->noise_cv, h->stat, base, scale && *scale ? scale : "shared");
     pp_text(cr, 238, ly + 8, 0, 0.5, lg);
     cairo_destroy(cr);
-    cairo_status_t st = cairo_surface_write_to_png(surf, path);
+    cairo_status_t st = CAIRO_STATUS_SUCCESS;
+    if (png)
+        st = cairo_surface_write_to_png(surf, path);
+    else { /* the vector surfaces write their file when finished */
+        cairo_surface_finish(surf);
+        st = cairo_surface_status(surf);
+    }
     cairo_surface_destroy(surf);
     fclose(geom);
     if (st != CAIRO_STATUS_SUCCESS) {
         return scal__why(why, whylen, SCAL_EIO, "cannot write %s: %s", path,
                          cairo_status_to_string(st));
+    }
+    return SCAL_OK;
+}
+
+/* Every format of option `format` (a comma-separated list of png, svg, pdf; default png). */
+static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const char *dir, char *why,
+                       size_t whylen)
+{
+    const char *list = pp_option(h, "format");
+    if (!list || !*list) list = "png";
+    bool first = true;
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char fmt[8];
+        snprintf(fmt, sizeof(fmt), "%.*s", (int)(len < 7 ? len : 7), p);
+        if (strcmp(fmt, "png") && strcmp(fmt, "svg") && strcmp(fmt, "pdf"))
+            return scal__why(why, whylen, SCAL_EINVAL, "format '%.*s': use png, svg or pdf",
+                             (int)len, p);
+        int rc = draw_format(h, r, s, dir, fmt, first, why, whylen);
+        if (rc < 0) return rc;
+        first = false;
+        p += len + (e ? 1 : 0);
     }
     return SCAL_OK;
 }
@@ -353,6 +390,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 static const char *const needs[] = {"efficiency", NULL};
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, needs, NULL, run};
 static const struct scal_option_desc options[] = {
+    {"format", SCAL_OPT_LIST, "png",
+     "file formats of the diagrams: png, svg, pdf (comma-separated; scal report --format)"},
     {"diff_scale", SCAL_OPT_STRING, "shared",
      "colour scale of the three difference panels: shared (one symmetric scale for the three), "
      "fixed (+-1) or own (each panel its own maximum); scal report --diff-scale"},

@@ -205,6 +205,17 @@ check(cell and abs(float(cell[0]["efficiency_after"]) - 1) < 1e-9 and
 check(r.returncode == 0 and "https://" not in open(os.path.join(out, "compare.html")).read(),
       "compare.html is self-contained")
 
+# 10. --format png,svg,pdf: the diagrams as vector files too (cairo's surfaces); PNG stays the default
+out = os.path.join(work, "fmt-out")
+r = report(os.path.join(work, "rank.h5"), "--format", "png,svg,pdf", "--top", "1", out=out)
+base = os.path.join(out, "diagrams", "r000-whole_program")
+check(r.returncode == 0 and open(base + ".png", "rb").read(4) == b"\x89PNG" and
+      open(base + ".pdf", "rb").read(5) == b"%PDF-" and b"<svg" in open(base + ".svg", "rb").read(400),
+      "PNG, PDF and SVG diagrams written")
+check(not glob.glob(os.path.join(work, "rank-out", "diagrams", "*.svg")), "PNG only by default")
+r = report(os.path.join(work, "rank.h5"), "--format", "gif", out=os.path.join(work, "fmt-bad"), ok=False)
+check(r.returncode != 0 and "use png, svg or pdf" in r.stderr, "an unknown format is an error")
+
 if failed:
     print("%d check(s) failed" % len(failed))
     sys.exit(1)
