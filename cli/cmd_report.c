@@ -25,6 +25,8 @@ static void usage(FILE *out)
             "      --mode MODE         discrete (default), smooth or both\n"
             "      --stat STAT         median (default), mean, min or max of the repetitions\n"
             "      --top K             draw only the K regions losing most core-seconds\n"
+            "                          (default: the 10 first; the page holds every region)\n"
+            "      --all               draw the diagrams and charts of every region\n"
             "      --at THREADS,INPUT  rank by that one cell (default: the whole matrix)\n"
             "      --min-share P       draw only regions with at least P %% of the program's time\n"
             "      --region PATTERN    draw only regions whose label matches (fnmatch; matching\n"
@@ -84,7 +86,8 @@ int scal_cmd_report(int argc, char **argv)
         O_MINSHARE,
         O_DIFFSCALE,
         O_COMPARE,
-        O_FORMAT
+        O_FORMAT,
+        O_ALL
     };
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                              {"only", required_argument, NULL, O_ONLY},
@@ -102,10 +105,11 @@ int scal_cmd_report(int argc, char **argv)
                                              {"diff-scale", required_argument, NULL, O_DIFFSCALE},
                                              {"compare", no_argument, NULL, O_COMPARE},
                                              {"format", required_argument, NULL, O_FORMAT},
+                                             {"all", no_argument, NULL, O_ALL},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
-    bool list = false, compare = false;
+    bool list = false, compare = false, all = false;
     const char *opts[64];
     char at_opt[300], scale_opt[64], format_opt[300], outbuf[4096];
     int c;
@@ -209,6 +213,9 @@ int scal_cmd_report(int argc, char **argv)
         case O_COMPARE:
             compare = true;
             break;
+        case O_ALL:
+            all = true;
+            break;
         case O_FORMAT:
             snprintf(format_opt, sizeof(format_opt), "diagrams.format=%s", optarg);
             if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0]))
@@ -244,6 +251,12 @@ int scal_cmd_report(int argc, char **argv)
     }
     o.files = (const char *const *)(argv + optind);
     o.nfiles = (size_t)(argc - optind);
+    /* Diagram and chart PNGs: the whole program and the 10 first regions by rank unless the user
+     * chose the regions (--all, --top, --region); index.html holds every region. */
+    static const char *const unlimit[] = {"diagrams.limit=0", "charts.limit=0"};
+    for (int k = 0; k < 2 && (all || o.top || o.region_pattern); k++)
+        if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = unlimit[k];
+    o.plugin_opts = opts;
     if (compare && o.nfiles != 2) {
         fprintf(stderr, "scal report: --compare needs exactly two files, BEFORE and AFTER\n");
         return 2;

@@ -119,7 +119,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         return scal__why(why, whylen, SCAL_EIO, "cannot create %s", dir);
     }
     for (size_t r = 0; r < h->nregions; r++) {
-        if (!h->selected(h, r)) continue;
+        if (!pp_draw(h, r)) continue;
         for (size_t s = 0; s < h->nslices; s++) {
             pp_slice_suffix(h, s, suffix, sizeof(suffix));
             snprintf(path, sizeof(path), "%s/%s%s-speedup.png", dir, h->regions[r].slug, suffix);
@@ -135,6 +135,12 @@ fail:
 
 static const char *const needs[] = {"speedup", NULL};
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, needs, NULL, run};
+static const struct scal_option_desc options[] = {
+    {"limit", SCAL_OPT_INT, "10",
+     "draw only the whole program and the first N regions by rank (0: every selected region; "
+     "scal report --all, --top and --region set 0)"},
+    {0},
+};
 static const struct scal_plugin_desc desc = {
     .abi_version = SCAL_PLUGIN_ABI_VERSION,
     .struct_size = sizeof(desc),
@@ -143,6 +149,7 @@ static const struct scal_plugin_desc desc = {
     .kind = SCAL_PLUGIN_POSTPROC,
     .description = "speedup line chart per region (one line per input, ideal line) and energy "
                    "chart when present",
+    .options = options,
     .postproc = &ops,
 };
 SCAL_PLUGIN_DEFINE(desc)

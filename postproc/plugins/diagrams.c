@@ -372,7 +372,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     pid_t child = split ? fork() : -1;
     int part = child == 0 ? 1 : 0, rc = SCAL_OK;
     for (size_t r = 0; r < h->nregions && rc == 0; r++) {
-        if (!h->selected(h, r) || (child >= 0 && (int)(r % 2) != part)) continue;
+        if (!pp_draw(h, r) || (child >= 0 && (int)(r % 2) != part)) continue;
         for (size_t s = 0; s < h->nslices && rc == 0; s++)
             rc = draw_region(h, r, s, dir, why, whylen);
     }
@@ -390,6 +390,9 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 static const char *const needs[] = {"efficiency", NULL};
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, needs, NULL, run};
 static const struct scal_option_desc options[] = {
+    {"limit", SCAL_OPT_INT, "10",
+     "draw only the whole program and the first N regions by rank (0: every selected region; "
+     "scal report --all, --top and --region set 0)"},
     {"format", SCAL_OPT_LIST, "png",
      "file formats of the diagrams: png, svg, pdf (comma-separated; scal report --format)"},
     {"diff_scale", SCAL_OPT_STRING, "shared",
