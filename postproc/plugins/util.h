@@ -43,7 +43,7 @@ static inline bool pp_draw(const struct scal_pp_host *h, size_t r)
     if (!h->selected(h, r)) return false;
     const char *l = pp_option(h, "limit");
     long limit = l && *l ? strtol(l, NULL, 10) : 0;
-    if (limit <= 0 || r == 0) return true;
+    if (limit <= 0 || r == 0 || h->nregions <= (size_t)limit + 1) return true;
     double rank = pp_at(h->get(h, r, 0, "rank"), 0, 0);
     return rank <= (double)limit;
 }

@@ -216,6 +216,17 @@ check(not glob.glob(os.path.join(work, "rank-out", "diagrams", "*.svg")), "PNG o
 r = report(os.path.join(work, "rank.h5"), "--format", "gif", out=os.path.join(work, "fmt-bad"), ok=False)
 check(r.returncode != 0 and "use png, svg or pdf" in r.stderr, "an unknown format is an error")
 
+# 11. speed: PNGs for the whole program and the 10 first regions by default, every region with --all;
+# the page holds every region either way
+camp = make("many", "--regions", "14")
+for opt, n in (([], 11), (["--all"], 14)):
+    out = os.path.join(work, "many-out" + "".join(opt))
+    report(camp, *opt, out=out)
+    pngs = glob.glob(os.path.join(out, "diagrams", "*.png"))
+    check(len(pngs) == n, "%s: %d diagram PNGs (want %d)" % (opt or "default", len(pngs), n))
+    page = open(os.path.join(out, "index.html")).read()
+    check(page.count('"slug":') == 14, "the page holds all 14 regions")
+
 if failed:
     print("%d check(s) failed" % len(failed))
     sys.exit(1)
