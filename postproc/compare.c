@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "plugins/json_out.h"
 #include "report.h"
 
 struct cmp_region {
@@ -42,23 +43,6 @@ static int cmp_mean(const void *x, const void *y)
     const struct cmp_region *a = x, *b = y;
     if (isnan(a->mean) != isnan(b->mean)) return isnan(a->mean) ? 1 : -1;
     return (a->mean < b->mean) - (a->mean > b->mean);
-}
-
-/* A JSON string (label text); "</" never closes the script element. */
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p == '/' && p > (const unsigned char *)s && p[-1] == '<')
-            fputs("\\/", f);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
 }
 
 static const char compare_js[] =
@@ -141,7 +125,7 @@ static int write_outputs(const char *dir, const struct scal_pp_host *a,
                "{\"inputs\":[");
     for (size_t y = 0; y < ni; y++) {
         if (y) fputc(',', f);
-        jstr(f, a->inputs[y]);
+        pp_json_str(f, a->inputs[y]);
     }
     fputs("],\"threads\":[", f);
     for (size_t x = 0; x < nt; x++)
@@ -149,7 +133,7 @@ static int write_outputs(const char *dir, const struct scal_pp_host *a,
     fputs("],\"regions\":[", f);
     for (size_t i = 0; i < n; i++) {
         fputs(i ? ",\n{\"label\":" : "\n{\"label\":", f);
-        jstr(f, a->regions[cr[i].ra].label);
+        pp_json_str(f, a->regions[cr[i].ra].label);
         if (isnan(cr[i].mean))
             fprintf(f, ",\"mean\":null,\"n\":%zu,\"d\":[", cr[i].n);
         else

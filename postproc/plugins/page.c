@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_out.h"
 #include "page_assets.h"
 #include "util.h"
 
@@ -17,31 +18,6 @@ static const char *const matrices[] = {
 static const char *const scalars[] = {"rank",       "lost_share",       "lost_time",
                                       "time_share", "baseline_threads", NULL};
 
-/* A JSON string; "</" is written "<\/" so that no text closes the script element. */
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p == '/' && p > (const unsigned char *)s && p[-1] == '<')
-            fputs("\\/", f);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-static void jnum(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.6g", v);
-    else
-        fputs("null", f); /* NaN: no value, never "nan" */
-}
-
 static void jnotes(FILE *f, const struct scal_pp_host *h, long r)
 {
     const char *const *notes;
@@ -49,7 +25,7 @@ static void jnotes(FILE *f, const struct scal_pp_host *h, long r)
     fputc('[', f);
     for (size_t i = 0; i < n; i++) {
         if (i) fputc(',', f);
-        jstr(f, notes[i]);
+        pp_json_str(f, notes[i]);
     }
     fputc(']', f);
 }
@@ -59,15 +35,15 @@ static void jregion(FILE *f, const struct scal_pp_host *h, size_t r)
     const struct scal_pp_region *g = &h->regions[r];
     fprintf(f, "{\"id\":%zu,\"parent\":%d,\"depth\":%u,\"kind\":%d,\"label\":", r, g->parent,
             g->depth, g->kind);
-    jstr(f, g->label);
+    pp_json_str(f, g->label);
     fputs(",\"slug\":", f);
-    jstr(f, g->slug);
+    pp_json_str(f, g->slug);
     fputs(",\"notes\":", f);
     jnotes(f, h, (long)r);
     fputs(",\"s\":{", f);
     for (size_t k = 0; scalars[k]; k++) {
         fprintf(f, "%s\"%s\":", k ? "," : "", scalars[k]);
-        jnum(f, pp_at(h->get(h, r, 0, scalars[k]), 0, 0));
+        pp_json_num(f, pp_at(h->get(h, r, 0, scalars[k]), 0, 0));
     }
     fputs("},\"m\":{", f);
     bool first = true;
@@ -80,7 +56,7 @@ static void jregion(FILE *f, const struct scal_pp_host *h, size_t r)
             fputs(y ? ",[" : "[", f);
             for (size_t x = 0; x < m->cols; x++) {
                 if (x) fputc(',', f);
-                jnum(f, m->values[y * m->cols + x]);
+                pp_json_num(f, m->values[y * m->cols + x]);
             }
             fputc(']', f);
         }
@@ -103,13 +79,13 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
             page_css);
     for (size_t i = 0; i < h->ninputs; i++) {
         if (i) fputc(',', f);
-        jstr(f, h->inputs[i]);
+        pp_json_str(f, h->inputs[i]);
     }
     fputs("],\"threads\":[", f);
     for (size_t t = 0; t < h->nthreads; t++)
         fprintf(f, "%s%d", t ? "," : "", h->threads[t]);
     fputs("],\"stat\":", f);
-    jstr(f, h->stat);
+    pp_json_str(f, h->stat);
     fputs(",\"notes\":", f);
     jnotes(f, h, -1);
     fputs(",\"regions\":[\n", f);
