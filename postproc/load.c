@@ -448,6 +448,24 @@ static int index_runs(struct pp_campaign *c, struct campaign_tables *t)
     }
     if (ok == 0) return scal__fail(SCAL_EEMPTY, "%s: no completed run among %zu", path, t->nruns);
     c->nruns += ok;
+    /* The report uses the successful runs only and says what it left out. */
+    static const char *const why[] = {"ok",        "failed",          "killed by a signal",
+                                      "timed out", "could not start", "wrote no data"};
+    size_t by[7] = {0};
+    for (size_t i = 0; i < t->nruns; i++)
+        by[t->runs[i].status < 6 ? t->runs[i].status : 6]++;
+    if (ok < t->nruns) {
+        char buf[400];
+        int n = snprintf(buf, sizeof(buf),
+                         "%s: %zu of %zu runs left out (only successful runs are "
+                         "used):",
+                         path, t->nruns - ok, t->nruns);
+        for (int k = 1; k < 7 && n > 0 && (size_t)n < sizeof(buf); k++)
+            if (by[k])
+                n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %zu %s", by[k],
+                              k < 6 ? why[k] : "with an unknown status");
+        pp_campaign_note(c, "%s", buf);
+    }
     return SCAL_OK;
 }
 

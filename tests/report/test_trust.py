@@ -71,6 +71,8 @@ s = open(os.path.join(out, "summary.txt")).read()
 sec = section(s, "whole program")
 check("i2: no baseline" in sec and "i2: below" not in sec, "no verdict on input i2: %r" % sec)
 check(no_nan(out) is None, "no 'nan' in any text output (%s)" % no_nan(out))
+check(re.search(r"8 of 32 runs left out \(only successful runs are used\): 8 failed", s) is not None,
+      "the report says which runs it left out")
 
 # 3. serial gaps 1 -> 2 and 1 -> end are two regions with the repetitions of each cell, not pooled
 camp = make("gaps", "--gaps")
