@@ -218,6 +218,11 @@ check(not glob.glob(os.path.join(work, "rank-out", "diagrams", "*.svg")), "PNG o
 r = report(os.path.join(work, "rank.h5"), "--format", "gif", out=os.path.join(work, "fmt-bad"), ok=False)
 check(r.returncode != 0 and "use png, svg or pdf" in r.stderr, "an unknown format is an error")
 
+# 12. the efficiency chart beside the speedup chart (both with min-max bars over repetitions)
+charts = sorted(os.path.basename(p) for p in glob.glob(os.path.join(work, "rank-out", "charts", "r000-*")))
+check(charts == ["r000-whole_program-efficiency.png", "r000-whole_program-speedup.png"],
+      "speedup and efficiency charts: %r" % charts)
+
 # 11. speed: PNGs for the whole program and the 10 first regions by default, every region with --all;
 # the page holds every region either way
 camp = make("many", "--regions", "14")
