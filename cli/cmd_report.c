@@ -26,6 +26,7 @@ static void usage(FILE *out)
             "      --stat STAT         median (default), mean, min or max of the repetitions\n"
             "      --top K             draw only the K regions losing most core-seconds\n"
             "                          (default: the 10 first; the page holds every region)\n"
+            "      --transpose         diagrams with inputs across and thread counts up\n"
             "      --all               draw the diagrams and charts of every region\n"
             "      --at THREADS,INPUT  rank by that one cell (default: the whole matrix)\n"
             "      --min-share P       draw only regions with at least P %% of the program's time\n"
@@ -87,7 +88,8 @@ int scal_cmd_report(int argc, char **argv)
         O_DIFFSCALE,
         O_COMPARE,
         O_FORMAT,
-        O_ALL
+        O_ALL,
+        O_TRANSPOSE
     };
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                              {"only", required_argument, NULL, O_ONLY},
@@ -106,6 +108,7 @@ int scal_cmd_report(int argc, char **argv)
                                              {"compare", no_argument, NULL, O_COMPARE},
                                              {"format", required_argument, NULL, O_FORMAT},
                                              {"all", no_argument, NULL, O_ALL},
+                                             {"transpose", no_argument, NULL, O_TRANSPOSE},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
@@ -215,6 +218,11 @@ int scal_cmd_report(int argc, char **argv)
             break;
         case O_ALL:
             all = true;
+            break;
+        case O_TRANSPOSE:
+            if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0]))
+                opts[o.nplugin_opts++] = "diagrams.transpose=1";
+            o.plugin_opts = opts;
             break;
         case O_FORMAT:
             snprintf(format_opt, sizeof(format_opt), "diagrams.format=%s", optarg);

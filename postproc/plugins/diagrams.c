@@ -121,11 +121,16 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
                 "not enough configurations for this diagram");
         return;
     }
-    double cw = (double)GW / m->cols, ch = (double)GH / m->rows;
+    /* --transpose (option transpose=1): inputs across, thread counts up, as the 2022 paper draws.
+     */
+    const char *tro = pp_option(h, "transpose");
+    bool tr = tro && (!strcmp(tro, "1") || !strcmp(tro, "true"));
+    size_t ncx = tr ? m->rows : m->cols, ncy = tr ? m->cols : m->rows;
+    double cw = (double)GW / ncx, ch = (double)GH / ncy;
     double gx = ox + GX, gy = oy + GY;
     double vmax = pd->vmax;
-    fprintf(geom, "panel %d %s %.3f %.3f %.6f %.6f %u %u %.9g\n", block, p->metric, gx, gy, cw, ch,
-            m->rows, m->cols, vmax);
+    fprintf(geom, "panel %d %s %.3f %.3f %.6f %.6f %u %u %.9g%s\n", block, p->metric, gx, gy, cw,
+            ch, m->rows, m->cols, vmax, tr ? " transposed" : "");
     if (smooth) {
         int w = GW, hh = GH;
         cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, hh);
@@ -134,7 +139,8 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
         cairo_surface_flush(img);
         for (int py = 0; py < hh; py++)
             for (int px = 0; px < w; px++) {
-                double fx = (px + 0.5) / cw - 0.5, fy = (m->rows - 1) - ((py + 0.5) / ch - 0.5);
+                double fX = (px + 0.5) / cw - 0.5, fY = (ncy - 1) - ((py + 0.5) / ch - 0.5);
+                double fx = tr ? fY : fX, fy = tr ? fX : fY;
                 double v = interp(m, fx, fy);
                 struct pp_rgb c = isnan(v) ? pp_color_missing() : color_of(p, v, vmax);
                 uint32_t pix = ((uint32_t)lround(c.r * 255) << 16) |
@@ -151,7 +157,7 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
     for (size_t y = 0; y < m->rows; y++)
         for (size_t x = 0; x < m->cols; x++) {
             double v = pp_at(m, y, x);
-            double cx = gx + x * cw, cy = gy + (m->rows - 1 - y) * ch;
+            double cx = gx + (tr ? y : x) * cw, cy = gy + (ncy - 1 - (tr ? x : y)) * ch;
             if (isnan(v)) {
                 pp_hatch(cr, cx, cy, cw, ch);
                 continue;
@@ -199,22 +205,29 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
     /* Axes: every label while they fit (discrete), first and last only when smoothed. */
     pp_font(cr, 10, false);
     size_t stepx = (size_t)ceil(36.0 / cw), stepy = (size_t)ceil(13.0 / ch);
-    for (size_t x = 0; x < m->cols; x++) {
-        if (smooth ? (x != 0 && x + 1 != m->cols) : (x % stepx && x + 1 != m->cols)) continue;
-        col_label(h, m, x, buf, sizeof(buf));
-        pp_text(cr, gx + (x + 0.5) * cw, gy + GH + 4, 0.5, 0, buf);
+    for (size_t X = 0; X < ncx; X++) {
+        if (smooth ? (X != 0 && X + 1 != ncx) : (X % stepx && X + 1 != ncx)) continue;
+        if (tr)
+            snprintf(buf, sizeof(buf), "%s", row_label(h, m, X));
+        else
+            col_label(h, m, X, buf, sizeof(buf));
+        pp_text(cr, gx + (X + 0.5) * cw, gy + GH + 4, 0.5, 0, buf);
     }
-    for (size_t y = 0; y < m->rows; y++) {
-        if (smooth ? (y != 0 && y + 1 != m->rows) : (y % stepy && y + 1 != m->rows)) continue;
-        pp_text(cr, gx - 5, gy + (m->rows - 1 - y + 0.5) * ch, 1, 0.5, row_label(h, m, y));
+    for (size_t Y = 0; Y < ncy; Y++) {
+        if (smooth ? (Y != 0 && Y + 1 != ncy) : (Y % stepy && Y + 1 != ncy)) continue;
+        if (tr)
+            col_label(h, m, Y, buf, sizeof(buf));
+        else
+            snprintf(buf, sizeof(buf), "%s", row_label(h, m, Y));
+        pp_text(cr, gx - 5, gy + (ncy - 1 - Y + 0.5) * ch, 1, 0.5, buf);
     }
+    const char *th =
+        m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_INPUT_STEP ? "threads" : "threads (to)";
+    const char *in =
+        m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_THREAD_STEP ? "input" : "input (to)";
     pp_font(cr, 11, false);
-    pp_text(cr, gx + GW / 2.0, gy + GH + 22, 0.5, 0,
-            m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_INPUT_STEP ? "threads"
-                                                                       : "threads (to)");
-    pp_text_vertical(cr, ox + 14, gy + GH / 2.0,
-                     m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_THREAD_STEP ? "input"
-                                                                                 : "input (to)");
+    pp_text(cr, gx + GW / 2.0, gy + GH + 22, 0.5, 0, tr ? in : th);
+    pp_text_vertical(cr, ox + 14, gy + GH / 2.0, tr ? th : in);
     /* Colour bar. */
     double lo = is_eff ? 0 : -vmax, hi = vmax;
     fprintf(geom, "range %d %s %.9g %.9g\n", block, p->metric, lo, hi);
@@ -393,6 +406,9 @@ static const struct scal_option_desc options[] = {
     {"limit", SCAL_OPT_INT, "10",
      "draw only the whole program and the first N regions by rank (0: every selected region; "
      "scal report --all, --top and --region set 0)"},
+    {"transpose", SCAL_OPT_BOOL, "0",
+     "inputs across and thread counts up, as the PaScal Analyzer paper (2022) draws; scal report "
+     "--transpose"},
     {"format", SCAL_OPT_LIST, "png",
      "file formats of the diagrams: png, svg, pdf (comma-separated; scal report --format)"},
     {"diff_scale", SCAL_OPT_STRING, "shared",

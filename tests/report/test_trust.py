@@ -223,6 +223,14 @@ charts = sorted(os.path.basename(p) for p in glob.glob(os.path.join(work, "rank-
 check(charts == ["r000-whole_program-efficiency.png", "r000-whole_program-speedup.png"],
       "speedup and efficiency charts: %r" % charts)
 
+# 13. --transpose: inputs across, thread counts up (the 2022 paper's layout)
+out = os.path.join(work, "tr-out")
+report(os.path.join(work, "rank.h5"), "--transpose", "--top", "1", out=out)
+g = open(os.path.join(out, "diagrams", "r000-whole_program.geom")).read()
+m = re.search(r"^panel 0 diff_strong \S+ \S+ (\S+) (\S+) 4 3 \S+ transposed$", g, re.M)
+check(m is not None and abs(float(m.group(1)) - 470 / 4) < 1e-3 and abs(float(m.group(2)) - 340 / 3) < 1e-3,
+      "the strong-scaling panel has the 4 inputs across and the 3 thread steps up")
+
 # 11. speed: PNGs for the whole program and the 10 first regions by default, every region with --all;
 # the page holds every region either way
 camp = make("many", "--regions", "14")
