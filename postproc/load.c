@@ -298,12 +298,32 @@ out:
 struct stat_slim {
     uint32_t run, region;
     double time_total_s;
+    double barrier_total_s, lock_total_s, thread_work_max_s, thread_work_mean_s;
+    uint32_t threads;
 };
 static const struct scal_h5_field stat_slim_fields[] = {
     SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, run),
     SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, region),
     SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, time_total_s),
+    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, barrier_total_s),
+    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, lock_total_s),
+    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, thread_work_max_s),
+    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, thread_work_mean_s),
+    SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, threads),
 };
+
+/* Wait times of a /region_stats row, in core-seconds (summed over the team), as the "stat:" metrics
+ * of the lost-time breakdown. Imbalance is the idle time the uneven work leaves: (max - mean work)
+ * x threads; it is spent waiting at the barrier, so "barrier" is the barrier wait beyond it. */
+static const char *const wait_metrics[] = {"stat:imbalance", "stat:barrier", "stat:lock"};
+
+static void wait_values(const struct stat_slim *st, double v[3])
+{
+    double imb = (st->thread_work_max_s - st->thread_work_mean_s) * st->threads;
+    v[0] = isfinite(imb) && imb > 0 ? imb : 0;
+    v[1] = isfinite(st->barrier_total_s) ? fmax(0, st->barrier_total_s - v[0]) : 0;
+    v[2] = isfinite(st->lock_total_s) && st->lock_total_s > 0 ? st->lock_total_s : 0;
+}
 
 /* One campaign file's tables while it is being loaded. */
 struct campaign_tables {
@@ -428,6 +448,24 @@ static int index_runs(struct pp_campaign *c, struct campaign_tables *t)
     }
     if (ok == 0) return scal__fail(SCAL_EEMPTY, "%s: no completed run among %zu", path, t->nruns);
     c->nruns += ok;
+    /* The report uses the successful runs only and says what it left out. */
+    static const char *const why[] = {"ok",        "failed",          "killed by a signal",
+                                      "timed out", "could not start", "wrote no data"};
+    size_t by[7] = {0};
+    for (size_t i = 0; i < t->nruns; i++)
+        by[t->runs[i].status < 6 ? t->runs[i].status : 6]++;
+    if (ok < t->nruns) {
+        char buf[400];
+        int n = snprintf(buf, sizeof(buf),
+                         "%s: %zu of %zu runs left out (only successful runs are "
+                         "used):",
+                         path, t->nruns - ok, t->nruns);
+        for (int k = 1; k < 7 && n > 0 && (size_t)n < sizeof(buf); k++)
+            if (by[k])
+                n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %zu %s", by[k],
+                              k < 6 ? why[k] : "with an unknown status");
+        pp_campaign_note(c, "%s", buf);
+    }
     return SCAL_OK;
 }
 
@@ -462,6 +500,16 @@ static int add_time_samples(struct pp_campaign *c, struct loadctx *lc,
         int rc = add_pending(c, lc, (uint32_t)t->fr.merged[st->region], pending_of(t, r), -1, team,
                              st->time_total_s);
         if (rc < 0) return rc;
+        double w[3];
+        wait_values(st, w);
+        if (w[0] == 0 && w[1] == 0 && w[2] == 0) continue; /* no wait recorded: no samples */
+        for (int k = 0; k < 3; k++) {
+            int32_t m;
+            if ((rc = add_metric(c, wait_metrics[k], "core*s", &m)) < 0 ||
+                (rc = add_pending(c, lc, (uint32_t)t->fr.merged[st->region], pending_of(t, r), m,
+                                  team, w[k])) < 0)
+                return rc;
+        }
     }
     if (bad_ref)
         pp_campaign_note(c, "%s: %zu /region_stats rows refer to unknown runs or regions (ignored)",

@@ -3,7 +3,9 @@
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "errmsg.h"
 #include "h5util.h"
@@ -89,6 +91,8 @@ static void write_region(hid_t rg, const struct scal_pp_host *h, size_t r)
     H5Gclose(g);
 }
 
+static int drop_old_analysis(const char *path);
+
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     if (!h->write_path) {
@@ -96,6 +100,10 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
                  "nothing written: --no-write, or the input includes run files, "
                  "which are never modified");
         return SCAL_EUNAVAIL;
+    }
+    if (drop_old_analysis(h->write_path) < 0) {
+        snprintf(why, whylen, "cannot rewrite %s without its old /analysis", h->write_path);
+        return SCAL_EIO;
     }
     /* the campaign was read through a probe by this process moments ago */
     struct scal_h5file file;
@@ -120,6 +128,72 @@ out:
     if (rg >= 0) H5Gclose(rg);
     if (a >= 0) H5Gclose(a);
     scal_h5file_close(&file);
+    return rc;
+}
+
+/* Copies one root attribute (its file type, variable-length strings included). */
+static herr_t copy_attr(hid_t src, const char *name, const H5A_info_t *info, void *dst)
+{
+    (void)info;
+    hid_t a = H5Aopen(src, name, H5P_DEFAULT), t = -1, sp = -1, b = -1;
+    void *buf = NULL;
+    herr_t rc = -1;
+    if (a < 0) return -1;
+    if ((t = H5Aget_type(a)) < 0 || (sp = H5Aget_space(a)) < 0) goto out;
+    hssize_t n = H5Sget_simple_extent_npoints(sp);
+    size_t sz = H5Tget_size(t);
+    if (n < 0 || !(buf = calloc((size_t)(n ? n : 1), sz ? sz : 1))) goto out;
+    if (H5Aread(a, t, buf) < 0) goto out;
+    if ((b = H5Acreate2(*(hid_t *)dst, name, t, sp, H5P_DEFAULT, H5P_DEFAULT)) >= 0 &&
+        H5Awrite(b, t, buf) >= 0)
+        rc = 0;
+    if (H5Tdetect_class(t, H5T_VLEN) > 0 || H5Tis_variable_str(t) > 0)
+        H5Dvlen_reclaim(t, sp, H5P_DEFAULT, buf);
+out:
+    free(buf);
+    if (b >= 0) H5Aclose(b);
+    if (sp >= 0) H5Sclose(sp);
+    if (t >= 0) H5Tclose(t);
+    H5Aclose(a);
+    return rc;
+}
+
+static herr_t copy_link(hid_t src, const char *name, const H5L_info_t *info, void *dst)
+{
+    (void)info;
+    if (!strcmp(name, "analysis")) return 0;
+    return H5Ocopy(src, name, *(hid_t *)dst, name, H5P_DEFAULT, H5P_DEFAULT) < 0 ? -1 : 0;
+}
+
+/* HDF5 does not give back the space of a deleted group (the runner's files keep no free-space
+ * list), so replacing /analysis in place grows the file on every report. When there is an old
+ * /analysis the file is rewritten without it (every other root object and attribute copied) into
+ * PATH.tmp, which then replaces PATH. */
+static int drop_old_analysis(const char *path)
+{
+    char tmp[4200];
+    hid_t f = -1, g = -1, fcpl = -1;
+    int rc = SCAL_EHDF5;
+    snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
+    if ((f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) return SCAL_EHDF5;
+    if (scal_h5_exists(f, "analysis") != 1) {
+        H5Fclose(f);
+        return SCAL_OK;
+    }
+    if ((fcpl = H5Fget_create_plist(f)) < 0 ||
+        (g = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT)) < 0)
+        goto out;
+    hsize_t idx = 0;
+    if (H5Literate(f, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, copy_link, &g) < 0) goto out;
+    idx = 0;
+    if (H5Aiterate2(f, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, copy_attr, &g) < 0) goto out;
+    rc = SCAL_OK;
+out:
+    if (fcpl >= 0) H5Pclose(fcpl);
+    if (g >= 0 && H5Fclose(g) < 0) rc = SCAL_EHDF5;
+    H5Fclose(f);
+    if (rc == SCAL_OK && rename(tmp, path) < 0) rc = SCAL_EIO;
+    if (rc < 0) unlink(tmp);
     return rc;
 }
 

@@ -3,7 +3,11 @@
 // the layout.h tables, plus variants for bad-input tests and the benchmark.
 // usage: gen_campaign OUT [--inputs N] [--threads N] [--reps R] [--regions K] [--gap] [--no1]
 //                         [--energy] [--badtime] [--dup] [--schema V] [--empty] [--freqs N]
-//                         [--maxteam K] [--noisy]
+//                         [--maxteam K] [--noisy] [--partial] [--failinput I] [--gaps]
+// --partial: the last region runs only above 1 thread (omp_get_max_threads() > 1);
+// --failinput I: every run of input I (0-based) failed; --gaps: two serial gaps after region 1
+// (1 -> 2 and 1 -> end), both named "serial"; --waits: region 1 records imbalance (0.01 T p
+// core-s), barrier wait beyond it (0.02 T (p-1)) and lock wait (0.005 T (p-1)).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +22,9 @@ int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
     int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0, noisy = 0;
+    int partial = 0, failinput = -1, gaps = 0, waits = 0, improve = 0;
     if (argc < 2) return 2;
+    int nreal; /* regions before the two serial gaps of --gaps */
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--inputs"))
             ni = atoi(argv[++i]);
@@ -48,9 +54,21 @@ int main(int argc, char **argv)
             maxteam = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--noisy"))
             noisy = 1;
+        else if (!strcmp(argv[i], "--partial"))
+            partial = 1;
+        else if (!strcmp(argv[i], "--failinput"))
+            failinput = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--gaps"))
+            gaps = 1;
+        else if (!strcmp(argv[i], "--waits"))
+            waits = 1;
+        else if (!strcmp(argv[i], "--improve"))
+            improve = 1;
         else
             return 2;
     }
+    nreal = nreg;
+    if (gaps) nreg += 2;
     struct scal_strtab st;
     scal_strtab_init(&st);
     int ncfg = ni * nt * nf + (dup ? 1 : 0);
@@ -94,6 +112,17 @@ int main(int argc, char **argv)
         x->line_last = r ? 10 * r + 8 : -1;
         x->function = (uint32_t)scal_strtab_add(&st, r ? "kernel" : "");
         x->gap_prev = x->gap_next = -1;
+        if (r >= nreal) { /* serial gaps 1 -> 2 and 1 -> end, with the same name */
+            x->kind = SCAL_KIND_SERIAL;
+            x->parent = 0;
+            x->depth = 1;
+            x->name = (uint32_t)scal_strtab_add(&st, "serial");
+            x->function = (uint32_t)scal_strtab_add(&st, "");
+            x->module = x->file = 0;
+            x->line_first = x->line_last = -1;
+            x->gap_prev = 1;
+            x->gap_next = r == nreal ? 2 : -1;
+        }
     }
     uint32_t jm = (uint32_t)scal_strtab_add(&st, "rapl.package-0"),
              ju = (uint32_t)scal_strtab_add(&st, "J");
@@ -104,7 +133,7 @@ int main(int argc, char **argv)
             r->id = (uint32_t)nruns;
             r->config = c;
             r->repetition = k;
-            r->status = SCAL_RUN_OK;
+            r->status = (int)cfg[c].input == failinput ? SCAL_RUN_FAILED : SCAL_RUN_OK;
             r->team_requested = r->team_observed = cfg[c].threads;
             if (maxteam && r->team_observed > maxteam)
                 r->team_observed = maxteam, r->team_mismatch = 1;
@@ -116,20 +145,29 @@ int main(int argc, char **argv)
             if (cfg[c].frequency_khz > 0) T *= 1e6 / cfg[c].frequency_khz; /* slower clock */
             for (int g = 0; g < nreg; g++) {
                 if (gap && g == 1 && cfg[c].input == 2 && cfg[c].threads == 4) continue;
+                if (partial && g == nreal - 1 && cfg[c].threads == 1) continue;
                 struct scal_region_stat_row *s = &rs[nrs++];
                 s->run = r->id;
                 s->region = g;
                 s->count = 1;
                 /* root: the closed form; region 1: 70% of it (same efficiency); region 2: a
                  * serial part (n^2 * 0.3 at every p); deeper regions: mixtures. */
-                double t = g == 0   ? T
-                           : g == 1 ? 0.7 * T
-                           : g == 2 ? 0.3 * n * n
-                                    : T * (0.001 + 0.0001 * (g % 7));
+                double t = g == 0       ? T
+                           : g == 1     ? 0.7 * T
+                           : g == 2     ? 0.3 * n * n / (improve ? p : 1)
+                           : g >= nreal ? (g == nreal ? 0.01 : 0.05) * n * n
+                                        : T * (0.001 + 0.0001 * (g % 7));
                 if (badtime && g == 1 && cfg[c].input == 0 && cfg[c].threads == 1)
                     t = k == 0 ? NAN : -1;
                 s->time_total_s = s->time_median_s = s->time_mean_s = t;
                 s->team_actual_max = s->team_actual_min = r->team_observed;
+                if (waits && g == 1 && p > 1) {
+                    s->threads = (uint32_t)p;
+                    s->thread_work_mean_s = t / p;
+                    s->thread_work_max_s = t / p + 0.01 * T;
+                    s->barrier_total_s = 0.01 * T * p + 0.02 * T * (p - 1);
+                    s->lock_total_s = 0.005 * T * (p - 1);
+                }
             }
             if (energy)
                 sv[nsv++] = (struct scal_run_sensor_value_row){
