@@ -134,6 +134,51 @@ static void make_slug(char *out, size_t len, size_t id, const char *label)
     out[j] = '\0';
 }
 
+/* The C++ runtime's demangler (libstdc++'s ABI, linked in); NULL when a name is not mangled. */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* The label with every Itanium-mangled name ("_Z...") replaced by its demangled form, so that C++
+ * regions read "foo::bar(int)" instead of "_ZN3foo3barEi"; malloc'ed. */
+static char *demangled_label(const char *label)
+{
+    size_t cap = strlen(label) + 1, n = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    for (const char *p = label; *p;) {
+        bool start = p[0] == '_' && p[1] == 'Z' && (p == label || !isalnum((unsigned char)p[-1]));
+        size_t len = 0;
+        while (start && p[len] &&
+               (isalnum((unsigned char)p[len]) || p[len] == '_' || p[len] == '.' || p[len] == '$'))
+            len++;
+        char *dm = NULL;
+        if (start && len > 2) {
+            char *tok = strndup(p, len);
+            int st = -1;
+            dm = tok ? __cxa_demangle(tok, NULL, NULL, &st) : NULL;
+            free(tok);
+            if (st != 0) free(dm), dm = NULL;
+        }
+        const char *piece = dm ? dm : p;
+        size_t plen = dm ? strlen(dm) : start && len ? len : 1;
+        if (n + plen + 1 > cap) {
+            cap = (n + plen + 1) * 2;
+            char *g = realloc(out, cap);
+            if (!g) {
+                free(dm);
+                free(out);
+                return NULL;
+            }
+            out = g;
+        }
+        memcpy(out + n, piece, plen);
+        n += plen;
+        p += start && len ? len : 1;
+        free(dm);
+    }
+    out[n] = '\0';
+    return out;
+}
+
 static int add_region(struct pp_campaign *c, const char *key, const char *label, int32_t parent,
                       int kind, uint32_t *idx)
 {
@@ -147,9 +192,9 @@ static int add_region(struct pp_campaign *c, const char *key, const char *label,
     c->regions = n;
     struct pp_region *r = &n[c->nregions];
     char slug[96];
-    make_slug(slug, sizeof(slug), c->nregions, label);
     r->key = strdup(key);
-    r->label = strdup(label);
+    r->label = demangled_label(label);
+    make_slug(slug, sizeof(slug), c->nregions, r->label ? r->label : label);
     r->slug = strdup(slug);
     r->parent = parent;
     r->depth = parent < 0 ? 0 : c->regions[parent].depth + 1;

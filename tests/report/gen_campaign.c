@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
     int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0, noisy = 0;
-    int partial = 0, failinput = -1, gaps = 0, waits = 0, improve = 0;
+    int partial = 0, failinput = -1, gaps = 0, waits = 0, improve = 0, mangled = 0;
     if (argc < 2) return 2;
     int nreal; /* regions before the two serial gaps of --gaps */
     for (int i = 2; i < argc; i++) {
@@ -64,6 +64,8 @@ int main(int argc, char **argv)
             waits = 1;
         else if (!strcmp(argv[i], "--improve"))
             improve = 1;
+        else if (!strcmp(argv[i], "--mangled"))
+            mangled = 1;
         else
             return 2;
     }
@@ -110,7 +112,9 @@ int main(int argc, char **argv)
         x->file = r ? file : 0;
         x->line_first = r ? 10 * r : -1;
         x->line_last = r ? 10 * r + 8 : -1;
-        x->function = (uint32_t)scal_strtab_add(&st, r ? "kernel" : "");
+        x->function = (uint32_t)scal_strtab_add(&st, r == 1 && mangled ? "_ZN6solver4stepEi"
+                                                     : r               ? "kernel"
+                                                                       : "");
         x->gap_prev = x->gap_next = -1;
         if (r >= nreal) { /* serial gaps 1 -> 2 and 1 -> end, with the same name */
             x->kind = SCAL_KIND_SERIAL;

@@ -231,6 +231,15 @@ m = re.search(r"^panel 0 diff_strong \S+ \S+ (\S+) (\S+) 4 3 \S+ transposed$", g
 check(m is not None and abs(float(m.group(1)) - 470 / 4) < 1e-3 and abs(float(m.group(2)) - 340 / 3) < 1e-3,
       "the strong-scaling panel has the 4 inputs across and the 3 thread steps up")
 
+# 14. C++ names are demangled in every output
+camp = make("mangled", "--mangled")
+out = os.path.join(work, "mangled-out")
+report(camp, out=out)
+s = open(os.path.join(out, "summary.txt")).read()
+idx = open(os.path.join(out, "index.txt")).read()
+check("theory.c:10-18 (solver::step(int))" in s and "_ZN6solver" not in s + idx and
+      "solver::step(int)" in idx, "the C++ region's label is demangled")
+
 # 11. speed: PNGs for the whole program and the 10 first regions by default, every region with --all;
 # the page holds every region either way
 camp = make("many", "--regions", "14")
