@@ -76,6 +76,18 @@ static int32_t observed_team(const struct scal_cw_payload *p)
     return team;
 }
 
+/* The tool's last own line ("scal: ...") in the program's stderr: the tool loaded, and says why
+ * the run file is not where it was expected. */
+static bool tool_said(const char *err, char *out, size_t len)
+{
+    const char *last = NULL;
+    for (const char *at = err; at && *at; at = strchr(at, '\n'), at = at ? at + 1 : NULL)
+        if (!strncmp(at, "scal: ", 6)) last = at;
+    if (!last) return false;
+    snprintf(out, len, "%.*s", (int)strcspn(last + 6, "\n"), last + 6);
+    return true;
+}
+
 static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, const char *out,
                        const char *err, const char *run_file, uint32_t keep,
                        struct scal_commit_ack *ack)
@@ -86,7 +98,9 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
     snprintf(message, sizeof(message), "%s", msg ? msg : "");
     memset(ack, 0, sizeof(*ack));
     ack->team_observed = -1;
-    if (run_file && *run_file && row->status == SCAL_RUN_OK) {
+    /* every run's measurements are kept, whatever its exit status (--ok-exit decides which
+     * statuses are success; the report decides what to use) */
+    if (run_file && *run_file) {
         int rc = scal_cw_payload_from_run_file(run_file, &p);
         if (rc == SCAL_OK) {
             have = true;
@@ -100,18 +114,28 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
                          "team: %d)",
                          used ? "; " : "", row->team_requested, row->team_observed);
             }
-        } else {
+        } else if (row->status == SCAL_RUN_OK) {
             row->status = SCAL_RUN_NODATA;
             ack->nodata = 1;
             snprintf(message, sizeof(message), "exited 0 but its run file is unreadable: %s",
                      scal__last_error(rc));
+        } else {
+            size_t used = strlen(message);
+            snprintf(message + used, sizeof(message) - used, "%sits run file is unreadable: %s",
+                     used ? "; " : "", scal__last_error(rc));
         }
     } else if (row->status == SCAL_RUN_OK) {
+        char said[512];
         row->status = SCAL_RUN_NODATA;
         ack->nodata = 1;
-        snprintf(message, sizeof(message),
-                 "exited 0 but wrote no run file: the OpenMP runtime did not load the scal tool "
-                 "(no OMPT-capable runtime, a static OpenMP runtime, or no OpenMP region ran)");
+        if (tool_said(err, said, sizeof(said)))
+            snprintf(message, sizeof(message), "exited 0 but wrote no run file: the tool said '%s'",
+                     said);
+        else
+            snprintf(message, sizeof(message),
+                     "exited 0 but wrote no run file: the OpenMP runtime did not load the scal "
+                     "tool (no OMPT-capable runtime, a static OpenMP runtime, or no OpenMP region "
+                     "ran)");
     }
     struct scal_cw_run run = {*row, message, out, err};
     ack->status = scal_cw_add_run(w, &run, have ? &p : NULL, &ack->run_id);

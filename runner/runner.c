@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "run_plan.h"
 #include "runner.h"
+#include "safe_create.h"
 #include "safe_open.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -41,7 +42,7 @@ struct campaign {
     struct scal_actuator_set act;
     int a_threads, a_input, a_freq, a_affinity, a_cores;
     char program_path[PATH_MAX], tool[PATH_MAX], libomp[PATH_MAX], output[PATH_MAX],
-        rundir[PATH_MAX + 8];
+        rundir[2 * PATH_MAX + 8];
     enum scal_omp_kind omp;
     uint8_t *done; /* per run slot: already in the campaign file (resume) */
     size_t ndone;
@@ -77,6 +78,9 @@ static void usage(FILE *out)
           "      --sysfs-root DIR   where /sys is for the sysfs plugins (tests)\n"
           "      --idle SECONDS     pause between runs\n"
           "      --timeout SECONDS  stop a run after this long (recorded as timed out)\n"
+          "      --ok-exit LIST     exit statuses that count as success (default 0), e.g. 0,1;\n"
+          "                         the measurements of every run are kept with its status\n"
+          "      --stdin FILE       the program's standard input (default /dev/null)\n"
           "      --order given|shuffled, --seed N   run order (shuffled: reproducible by seed)\n"
           "  -o, --output FILE      the campaign file (default scal-<program>.h5)\n"
           "      --dry-run          print the matrix and the exact command lines, run nothing\n"
@@ -282,17 +286,16 @@ static int build_configs(struct campaign *c)
     if (!c->configs || !c->config_argv || !c->config_affinity) return SCAL_ENOMEM;
     for (size_t k = 0; k < p->nconfigs; k++) {
         struct scal_run_launch l;
-        char text[8192], aff[256];
+        char aff[256];
         int rc = prepare_launch(c, k, &l, false);
         if (rc < 0) {
             scal_launch_free(&l);
             return rc;
         }
-        scal_launch_command_text(&l, text, sizeof(text));
+        c->config_argv[k] = scal_launch_command_alloc(&l); /* whole: merge compares them */
         scal_launch_free(&l);
         int32_t threads = p->threads[scal_plan_thread_of(p, k)];
         affinity_value(c, threads, aff, sizeof(aff));
-        c->config_argv[k] = strdup(text);
         c->config_affinity[k] = strdup(aff);
         if (!c->config_argv[k] || !c->config_affinity[k]) return SCAL_ENOMEM;
         size_t in = scal_plan_input_of(p, k);
@@ -309,7 +312,7 @@ static int build_configs(struct campaign *c)
 static int dry_run(struct campaign *c)
 {
     struct scal_run_plan *p = &c->plan;
-    char text[8192], env[8192], cfg[512];
+    char env[8192], cfg[512];
     printf("campaign: %zu configurations x %u repetitions = %zu runs (%s order%s)\n", p->nconfigs,
            p->repetitions, p->nslots, p->shuffled ? "shuffled" : "given",
            p->shuffled ? ", seed stored" : "");
@@ -328,10 +331,11 @@ static int dry_run(struct campaign *c)
             scal_launch_free(&l);
             return 2;
         }
-        scal_launch_command_text(&l, text, sizeof(text));
+        char *text = scal_launch_command_alloc(&l);
         scal_launch_env_text(&l, env, sizeof(env));
         config_text(c, config, rep, cfg, sizeof(cfg));
-        printf("run %zu: %s\n    env: %s\n    cmd: %s\n", s + 1, cfg, env, text);
+        printf("run %zu: %s\n    env: %s\n    cmd: %s\n", s + 1, cfg, env, text ? text : "");
+        free(text);
         scal_launch_free(&l);
     }
     return 0;
@@ -359,15 +363,19 @@ static int create_file(struct campaign *c)
 {
     struct scal_run_plan *p = &c->plan;
     const char **labels = calloc(p->ninputs, sizeof(*labels));
-    char host[256] = "", cmd[8192];
+    char host[256] = "";
     if (!labels) return SCAL_ENOMEM;
     for (size_t i = 0; i < p->ninputs; i++)
         labels[i] = p->inputs[i].label;
     gethostname(host, sizeof(host) - 1);
     struct scal_run_launch tmpl;
     scal_launch_init(&tmpl, p->program, p->nprogram);
-    scal_launch_command_text(&tmpl, cmd, sizeof(cmd));
+    char *cmd = scal_launch_command_alloc(&tmpl);
     scal_launch_free(&tmpl);
+    if (!cmd) {
+        free(labels);
+        return SCAL_ENOMEM;
+    }
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
     struct scal_campaign_info m = {.program = c->program_path,
@@ -382,16 +390,27 @@ static int create_file(struct campaign *c)
                                    .threads = p->threads,
                                    .nthreads = p->nthreads,
                                    /* what --resume needs to rebuild the same plan */
-                                   .runner_argv = (const char *const *)p->argv_given,
-                                   .nrunner_argv = p->nargv_given + p->nprogram,
+                                   .runner_argv = (const char *const *)p->stored_argv,
+                                   .nrunner_argv = p->nstored_argv,
                                    .omp_runtime =
                                        c->omp == SCAL_OMP_LIBGOMP  ? "libgomp (run against libomp)"
                                        : c->omp == SCAL_OMP_LIBOMP ? "libomp"
                                                                    : "none found in the program"};
+    /* complete (plan stored) under an exclusive temporary name, then renamed: a kill at any
+     * moment leaves either no campaign file or one that --resume continues */
     struct scal_cw *w = NULL;
-    int rc = scal_cw_create(c->output, &m, c->configs, p->nconfigs, &w);
+    char tmp[PATH_MAX + 64];
+    int rc = scal_safe_create_temp(c->output, false, tmp, sizeof(tmp));
+    if (rc == SCAL_OK) {
+        rc = scal_cw_create(tmp, &m, c->configs, p->nconfigs, &w);
+        if (rc == SCAL_OK) rc = scal_cw_close(w);
+        if (rc == SCAL_OK)
+            rc = scal_safe_publish(tmp, c->output, false);
+        else
+            unlink(tmp);
+    }
     free(labels);
-    if (rc == SCAL_OK) rc = scal_cw_close(w);
+    free(cmd);
     return rc;
 }
 
@@ -420,13 +439,21 @@ static void observe_frequency(struct campaign *c, size_t config, struct scal_run
     }
 }
 
-static int run_status(const struct scal_run_result *r)
+/* --ok-exit: the exit statuses that count as success (0 unless given). */
+static bool ok_exit(const struct scal_run_plan *p, int code)
 {
-    return r->launch_failed ? SCAL_RUN_LAUNCH
-           : r->timed_out   ? SCAL_RUN_TIMEOUT
-           : r->signal      ? SCAL_RUN_SIGNALED
-           : r->exit_code   ? SCAL_RUN_FAILED
-                            : SCAL_RUN_OK;
+    for (size_t i = 0; i < p->nok_exits; i++)
+        if (p->ok_exits[i] == code) return true;
+    return false;
+}
+
+static int run_status(const struct scal_run_plan *p, const struct scal_run_result *r)
+{
+    return r->launch_failed            ? SCAL_RUN_LAUNCH
+           : r->timed_out              ? SCAL_RUN_TIMEOUT
+           : r->signal                 ? SCAL_RUN_SIGNALED
+           : !ok_exit(p, r->exit_code) ? SCAL_RUN_FAILED
+                                       : SCAL_RUN_OK;
 }
 
 /* The run's message: what went wrong first, an ignored frequency request (already in message)
@@ -443,6 +470,9 @@ static void describe_outcome(const struct scal_run_result *r, int status, double
         snprintf(what, sizeof(what), "killed by signal %d (%s)", r->signal, strsignal(r->signal));
     else if (status == SCAL_RUN_FAILED)
         snprintf(what, sizeof(what), "exited with status %d", r->exit_code);
+    else if (r->exit_code)
+        snprintf(what, sizeof(what), "exited with status %d (counted as success by --ok-exit)",
+                 r->exit_code);
     if (!what[0]) return;
     snprintf(frequency_note, sizeof(frequency_note), "%s", message);
     snprintf(message, len, "%s%s%s", what, frequency_note[0] ? "; " : "", frequency_note);
@@ -482,7 +512,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     uint32_t slot = p->order[slot_index];
     size_t config = slot / p->repetitions;
     uint32_t rep = slot % p->repetitions;
-    char cfg[512], runfile[PATH_MAX + 64], outcome[1200], message[1024] = "";
+    char cfg[512], runfile[2 * PATH_MAX + 64], outcome[1200], message[1024] = "";
     struct scal_run_launch l;
     struct scal_run_result r;
     struct scal_run_row row = {.config = (uint32_t)config,
@@ -496,6 +526,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     scal_progress_begin(pg, cfg);
     int rc = prepare_launch(c, config, &l, true);
     if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
+    l.stdin_path = p->stdin_path;
     memset(&r, 0, sizeof(r));
     if (rc < 0) {
         r.launch_failed = true;
@@ -514,7 +545,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     row.signal = r.signal;
     row.wall_s = r.wall_s;
     row.started_unix = r.started_unix;
-    row.status = run_status(&r);
+    row.status = run_status(p, &r);
     describe_outcome(&r, row.status, p->timeout_s, message, sizeof(message));
     struct scal_commit_ack ack = {0};
     rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail,
@@ -648,23 +679,46 @@ static int prepare_campaign(struct campaign *c)
     return build_configs(c);
 }
 
+/* The directory of the runs' own files: only this user can write into it, so nobody can plant a
+ * symlink where the tool writes a run file. An existing one (kept runs) must be this user's own
+ * directory, not a symlink, writable by nobody else. */
+static int private_dir(const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+        return scal__fail(SCAL_EIO, "cannot create '%s': %s", dir, strerror(errno));
+    if (lstat(dir, &st) < 0)
+        return scal__fail(SCAL_EIO, "cannot look at '%s': %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+        return scal__fail(SCAL_EPERM,
+                          "'%s' is not a private directory of this user (a symlink, someone "
+                          "else's, or writable by others): refused, remove it or choose another -o",
+                          dir);
+    return SCAL_OK;
+}
+
 /* A new campaign file (an existing one is only continued by --resume) and the directory of the
  * runs' own files. */
 static int open_output(struct campaign *c)
 {
     int rc = SCAL_OK;
     if (!c->resuming) {
-        if (access(c->output, F_OK) == 0)
+        struct stat st;
+        if (lstat(c->output, &st) == 0 && !S_ISREG(st.st_mode))
+            return scal_safe_check_final(c->output, false); /* names what it is */
+        if (lstat(c->output, &st) == 0)
             return scal__fail(SCAL_EEXIST,
                               "'%s' exists: continue it with --resume %s, or choose another file "
                               "with -o",
                               c->output, c->output);
         if ((rc = create_file(c)) < 0) return rc;
     }
-    snprintf(c->rundir, sizeof(c->rundir), "%s.runs", c->output);
-    if (mkdir(c->rundir, 0777) < 0 && errno != EEXIST)
-        return scal__fail(SCAL_EIO, "cannot create '%s': %s", c->rundir, strerror(errno));
-    return SCAL_OK;
+    /* absolute: the tool writes the run file from wherever the program has chdir'ed to */
+    char cwd[PATH_MAX] = "";
+    if (c->output[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+        return scal__fail(SCAL_EIO, "cannot read the current directory: %s", strerror(errno));
+    snprintf(c->rundir, sizeof(c->rundir), "%s%s%s.runs", cwd, cwd[0] ? "/" : "", c->output);
+    return private_dir(c->rundir);
 }
 
 struct saved_signals {
