@@ -25,8 +25,8 @@ int scal_safe_check_final(const char *final, bool replace)
                           "'%s' exists and is not a regular file (%s): refused, choose another "
                           "output",
                           final,
-                          S_ISLNK(st.st_mode)   ? "a symbolic link"
-                          : S_ISDIR(st.st_mode) ? "a directory"
+                          S_ISLNK(st.st_mode)    ? "a symbolic link"
+                          : S_ISDIR(st.st_mode)  ? "a directory"
                           : S_ISFIFO(st.st_mode) ? "a fifo"
                                                  : "a device or socket");
     if (!replace)

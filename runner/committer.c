@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The committer process and its pipe protocol (see committer.h).
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -14,6 +15,7 @@
 #include "campaign_writer.h"
 #include "committer.h"
 #include "errmsg.h"
+#include "safe_create.h"
 #include "safe_open.h"
 
 #define COMMIT_MAGIC 0x5343414cu /* "SCAL" */
@@ -218,18 +220,26 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path)
     return scal__fail(SCAL_ECHILD, "the committer process failed to open '%s'", campaign_path);
 }
 
+/* One run as the pipe (and a kept .commit file) carries it. */
+static int send_commit(int fd, const struct scal_run_row *row, uint32_t keep, const char *message,
+                       const char *stdout_tail, const char *stderr_tail, const char *run_file)
+{
+    uint32_t hdr[2] = {COMMIT_MAGIC, 0};
+    int rc = write_full(fd, hdr, sizeof(hdr));
+    if (rc == SCAL_OK) rc = write_full(fd, row, sizeof(*row));
+    if (rc == SCAL_OK) rc = write_full(fd, &keep, sizeof(keep));
+    if (rc == SCAL_OK) rc = send_string(fd, message);
+    if (rc == SCAL_OK) rc = send_string(fd, stdout_tail);
+    if (rc == SCAL_OK) rc = send_string(fd, stderr_tail);
+    if (rc == SCAL_OK) rc = send_string(fd, run_file);
+    return rc;
+}
+
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
                           const char *message, const char *stdout_tail, const char *stderr_tail,
                           const char *run_file, bool keep_run_file, struct scal_commit_ack *ack)
 {
-    uint32_t hdr[2] = {COMMIT_MAGIC, 0}, keep = keep_run_file;
-    int rc = write_full(c->to_fd, hdr, sizeof(hdr));
-    if (rc == SCAL_OK) rc = write_full(c->to_fd, row, sizeof(*row));
-    if (rc == SCAL_OK) rc = write_full(c->to_fd, &keep, sizeof(keep));
-    if (rc == SCAL_OK) rc = send_string(c->to_fd, message);
-    if (rc == SCAL_OK) rc = send_string(c->to_fd, stdout_tail);
-    if (rc == SCAL_OK) rc = send_string(c->to_fd, stderr_tail);
-    if (rc == SCAL_OK) rc = send_string(c->to_fd, run_file);
+    int rc = send_commit(c->to_fd, row, keep_run_file, message, stdout_tail, stderr_tail, run_file);
     if (rc == SCAL_OK && read_full(c->from_fd, ack, sizeof(*ack)) != 1) rc = SCAL_EIO;
     if (rc < 0) {
         memset(ack, 0, sizeof(*ack));
@@ -237,6 +247,86 @@ int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *r
         snprintf(ack->message, sizeof(ack->message), "the committer process died");
     }
     return rc < 0 ? rc : ack->status;
+}
+
+int scal_committer_keep(const char *path, const struct scal_run_row *row, const char *message,
+                        const char *stdout_tail, const char *stderr_tail, const char *run_file)
+{
+    char tmp[4200];
+    if (run_file && *run_file) { /* the tool wrote it; on disk before it counts */
+        int fd = open(run_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        int bad = fd < 0 || fsync(fd) < 0;
+        if (fd >= 0) close(fd);
+        if (bad)
+            return scal__fail(SCAL_EIO, "cannot write run file '%s' to disk: %s", run_file,
+                              strerror(errno));
+    }
+    int rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
+    if (rc < 0) return rc;
+    int fd = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        unlink(tmp);
+        return scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
+    }
+    errno = 0;
+    rc = send_commit(fd, row, 1, message, stdout_tail, stderr_tail, run_file);
+    if (rc < 0)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+    if (close(fd) < 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
+    if (rc < 0) {
+        unlink(tmp);
+        return rc;
+    }
+    return scal_safe_publish(tmp, path, true); /* fsync'd before the rename */
+}
+
+static int is_commit_file(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 7 && !strcmp(d->d_name + n - 7, ".commit");
+}
+
+int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nruns)
+{
+    struct dirent **list = NULL;
+    struct scal_cw *w = NULL;
+    *nruns = 0;
+    int n = scandir(dir, &list, is_commit_file, alphasort);
+    if (n < 0) return scal__fail(SCAL_EIO, "cannot read '%s': %s", dir, strerror(errno));
+    int rc = scal_cw_open(campaign_path, SCAL_OPEN_NO_PROBE, &w);
+    for (int i = 0; i < n && rc == SCAL_OK; i++) {
+        char path[4200];
+        snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        uint32_t hdr[2], keep;
+        struct scal_run_row row;
+        char *msg = NULL, *so = NULL, *se = NULL, *file = NULL;
+        if (fd < 0 || read_full(fd, hdr, sizeof(hdr)) != 1 || hdr[0] != COMMIT_MAGIC ||
+            read_full(fd, &row, sizeof(row)) != 1 || read_full(fd, &keep, sizeof(keep)) != 1 ||
+            !(msg = recv_string(fd)) || !(so = recv_string(fd)) || !(se = recv_string(fd)) ||
+            !(file = recv_string(fd))) {
+            rc = scal__fail(SCAL_EFORMAT, "'%s' is damaged: cannot rebuild the campaign from it",
+                            path);
+        } else {
+            struct scal_commit_ack ack;
+            commit_one(w, &row, msg, so, se, file, 1, &ack);
+            if (ack.status < 0)
+                rc = scal__fail(ack.status, "cannot rebuild from '%s': %s", path, ack.message);
+            else
+                ++*nruns;
+        }
+        if (fd >= 0) close(fd);
+        free(msg), free(so), free(se), free(file);
+    }
+    for (int i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+    if (w) {
+        int crc = scal_cw_close(w);
+        if (rc == SCAL_OK) rc = crc;
+    }
+    return rc;
 }
 
 int scal_committer_finish(struct scal_committer *c)

@@ -3,7 +3,9 @@
 // programs), applies actuators around every run, hands each finished run to the committer, and
 // restores the machine on every way out.
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <limits.h>
 #include <signal.h>
@@ -42,7 +44,7 @@ struct campaign {
     struct scal_actuator_set act;
     int a_threads, a_input, a_freq, a_affinity, a_cores;
     char program_path[PATH_MAX], tool[PATH_MAX], libomp[PATH_MAX], output[PATH_MAX],
-        rundir[2 * PATH_MAX + 8];
+        rundir[2 * PATH_MAX + 8], plan_copy[2 * PATH_MAX + 16];
     enum scal_omp_kind omp;
     uint8_t *done; /* per run slot: already in the campaign file (resume) */
     size_t ndone;
@@ -358,6 +360,32 @@ static void cpu_model(char *out, size_t len)
     if (ci) fclose(ci);
 }
 
+/* A copy of src at dst (exclusive temporary name, fsync, rename over dst). */
+static int copy_file(const char *src, const char *dst)
+{
+    char tmp[2 * PATH_MAX + 64], buf[65536];
+    int rc = scal_safe_create_temp(dst, true, tmp, sizeof(tmp));
+    if (rc < 0) return rc;
+    int in = open(src, O_RDONLY | O_CLOEXEC), out = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    ssize_t n = 0;
+    while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+        if (write(out, buf, (size_t)n) != n) {
+            n = -1;
+            break;
+        }
+    if (in < 0 || out < 0 || n < 0)
+        rc = scal__fail(SCAL_EIO, "cannot copy '%s' to '%s': %s", src, dst,
+                        strerror(errno ? errno : ENOSPC));
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out) < 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", dst, strerror(errno));
+    if (rc < 0) {
+        unlink(tmp);
+        return rc;
+    }
+    return scal_safe_publish(tmp, dst, true);
+}
+
 /* A new campaign file: the matrix, and the `scal run` arguments --resume rebuilds it from. */
 static int create_file(struct campaign *c)
 {
@@ -404,6 +432,8 @@ static int create_file(struct campaign *c)
     if (rc == SCAL_OK) {
         rc = scal_cw_create(tmp, &m, c->configs, p->nconfigs, &w);
         if (rc == SCAL_OK) rc = scal_cw_close(w);
+        /* the plan alone, kept beside the runs: what a damaged campaign file is rebuilt on */
+        if (rc == SCAL_OK) rc = copy_file(tmp, c->plan_copy);
         if (rc == SCAL_OK)
             rc = scal_safe_publish(tmp, c->output, false);
         else
@@ -548,12 +578,28 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     row.status = run_status(p, &r);
     describe_outcome(&r, row.status, p->timeout_s, message, sizeof(message));
     struct scal_commit_ack ack = {0};
-    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail,
-                               access(runfile, F_OK) == 0 ? runfile : "", p->keep_runs, &ack);
+    const char *data = access(runfile, F_OK) == 0 ? runfile : "";
+    char kept[2 * PATH_MAX + 64];
+    snprintf(kept, sizeof(kept), "%s/run-%06u.commit", c->rundir, slot);
+    /* durable on its own first: a campaign file damaged later is rebuilt from it */
+    rc = scal_committer_keep(kept, &row, message, r.stdout_tail, r.stderr_tail, data);
+    if (rc < 0) {
+        snprintf(outcome, sizeof(outcome), "NOT RECORDED (run %u, %s): %s", slot + 1, cfg,
+                 scal__last_error(rc));
+        scal_progress_end(pg, cfg, outcome);
+        if (pg->quiet || pg->tty) fprintf(stderr, "scal run: %s\n", outcome);
+        return 2;
+    }
+    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail, data, true, &ack);
     if (ack.nodata) row.status = SCAL_RUN_NODATA;
     if (rc < 0) {
-        snprintf(outcome, sizeof(outcome), "NOT RECORDED: %s", ack.message);
+        snprintf(outcome, sizeof(outcome),
+                 "run %u (%s) is kept in %s but could not be committed to the campaign file: %s; "
+                 "once that is fixed (e.g. disk space freed), scal run --resume %s rebuilds the "
+                 "campaign file from the kept runs",
+                 slot + 1, cfg, kept, ack.message, c->output);
         scal_progress_end(pg, cfg, outcome);
+        if (pg->quiet || pg->tty) fprintf(stderr, "scal run: %s\n", outcome);
         return 2;
     }
     count_outcome(t, row.status, ack.team_mismatch);
@@ -616,6 +662,74 @@ static bool help_requested(int argc, char **argv)
     return false;
 }
 
+/* The directory of the runs' own files: only this user can write into it, so nobody can plant a
+ * symlink where the tool writes a run file. An existing one (kept runs) must be this user's own
+ * directory, not a symlink, writable by nobody else. */
+static int private_dir(const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+        return scal__fail(SCAL_EIO, "cannot create '%s': %s", dir, strerror(errno));
+    if (lstat(dir, &st) < 0)
+        return scal__fail(SCAL_EIO, "cannot look at '%s': %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+        return scal__fail(SCAL_EPERM,
+                          "'%s' is not a private directory of this user (a symlink, someone "
+                          "else's, or writable by others): refused, remove it or choose another -o",
+                          dir);
+    return SCAL_OK;
+}
+
+/* FILE.runs/ (absolute: the tool writes the run file from wherever the program has chdir'ed to)
+ * and the plan's copy in it. */
+static int run_dir(struct campaign *c)
+{
+    char cwd[PATH_MAX] = "";
+    if (c->output[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+        return scal__fail(SCAL_EIO, "cannot read the current directory: %s", strerror(errno));
+    snprintf(c->rundir, sizeof(c->rundir), "%s%s%s.runs", cwd, cwd[0] ? "/" : "", c->output);
+    snprintf(c->plan_copy, sizeof(c->plan_copy), "%s/plan.h5", c->rundir);
+    return private_dir(c->rundir);
+}
+
+/* The campaign file again from the plan's copy and the kept runs, put in place of the damaged one
+ * only when complete. */
+static int rebuild(struct campaign *c, size_t *n)
+{
+    char tmp[2 * PATH_MAX + 32];
+    snprintf(tmp, sizeof(tmp), "%s/rebuild.h5", c->rundir);
+    int rc = copy_file(c->plan_copy, tmp);
+    if (rc == SCAL_OK) rc = scal_committer_replay(tmp, c->rundir, n);
+    if (rc == SCAL_OK) return scal_safe_publish(tmp, c->output, true);
+    unlink(tmp);
+    return rc;
+}
+
+/* After a complete campaign whose file opens through the safe open: the kept runs, the plan's copy
+ * and (without --keep-runs) the run files go. */
+static void drop_kept_runs(struct campaign *c)
+{
+    struct scal_h5file f;
+    if (scal_h5file_open(c->output, SCAL_OPEN_CAMPAIGN, &f) < 0) return;
+    scal_h5file_close(&f);
+    DIR *d = opendir(c->rundir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        /* the directory is private to this campaign: everything in it goes (the kept runs,
+         * the plan's copy, temporary files a killed runner or tool left), but the run files
+         * with --keep-runs */
+        size_t n = strlen(e->d_name);
+        bool run = !strncmp(e->d_name, "run-", 4) && n > 3 && !strcmp(e->d_name + n - 3, ".h5");
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !(run && c->plan.keep_runs)) {
+            char path[2 * PATH_MAX + 300];
+            snprintf(path, sizeof(path), "%s/%s", c->rundir, e->d_name);
+            unlink(path);
+        }
+    }
+    if (d) closedir(d);
+    rmdir(c->rundir); /* only when empty: kept run files stay */
+}
+
 /* --resume: the plan stored in the campaign file, exactly as it was given (the command line's
  * --quiet and --dry-run still count), and which of its runs are already done. */
 static int plan_resume(struct campaign *c)
@@ -623,7 +737,18 @@ static int plan_resume(struct campaign *c)
     bool quiet = c->plan.quiet, dry = c->plan.dry_run;
     c->resuming = true;
     snprintf(c->output, sizeof(c->output), "%s", c->plan.resume);
-    int rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns);
+    int rc = run_dir(c);
+    if (rc == SCAL_OK) rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns);
+    if (rc == SCAL_EFORMAT && access(c->plan_copy, R_OK) == 0) {
+        /* damaged (a full disk, an I/O error): every committed run is kept on its own */
+        char why[1024];
+        size_t n = 0;
+        snprintf(why, sizeof(why), "%s", scal__last_error(rc));
+        if ((rc = rebuild(c, &n)) < 0) return rc;
+        fprintf(stderr, "scal run: %s; rebuilt it from the plan and the %zu runs kept in %s\n", why,
+                n, c->rundir);
+        rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns);
+    }
     if (rc < 0) return rc;
     c->resume_args = calloc(c->nstored + 2, sizeof(*c->resume_args));
     if (!c->resume_args) return SCAL_ENOMEM;
@@ -679,29 +804,10 @@ static int prepare_campaign(struct campaign *c)
     return build_configs(c);
 }
 
-/* The directory of the runs' own files: only this user can write into it, so nobody can plant a
- * symlink where the tool writes a run file. An existing one (kept runs) must be this user's own
- * directory, not a symlink, writable by nobody else. */
-static int private_dir(const char *dir)
-{
-    struct stat st;
-    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-        return scal__fail(SCAL_EIO, "cannot create '%s': %s", dir, strerror(errno));
-    if (lstat(dir, &st) < 0)
-        return scal__fail(SCAL_EIO, "cannot look at '%s': %s", dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
-        return scal__fail(SCAL_EPERM,
-                          "'%s' is not a private directory of this user (a symlink, someone "
-                          "else's, or writable by others): refused, remove it or choose another -o",
-                          dir);
-    return SCAL_OK;
-}
-
 /* A new campaign file (an existing one is only continued by --resume) and the directory of the
  * runs' own files. */
 static int open_output(struct campaign *c)
 {
-    int rc = SCAL_OK;
     if (!c->resuming) {
         struct stat st;
         if (lstat(c->output, &st) == 0 && !S_ISREG(st.st_mode))
@@ -711,14 +817,10 @@ static int open_output(struct campaign *c)
                               "'%s' exists: continue it with --resume %s, or choose another file "
                               "with -o",
                               c->output, c->output);
-        if ((rc = create_file(c)) < 0) return rc;
     }
-    /* absolute: the tool writes the run file from wherever the program has chdir'ed to */
-    char cwd[PATH_MAX] = "";
-    if (c->output[0] != '/' && !getcwd(cwd, sizeof(cwd)))
-        return scal__fail(SCAL_EIO, "cannot read the current directory: %s", strerror(errno));
-    snprintf(c->rundir, sizeof(c->rundir), "%s%s%s.runs", cwd, cwd[0] ? "/" : "", c->output);
-    return private_dir(c->rundir);
+    int rc = run_dir(c);
+    if (rc == SCAL_OK && !c->resuming) rc = create_file(c);
+    return rc;
 }
 
 struct saved_signals {
@@ -796,7 +898,8 @@ static int run_campaign(struct campaign *c)
         fprintf(stderr, "scal run: WARNING: %s\n", rwhy);
     if ((rc = scal_committer_finish(&com)) < 0)
         fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
-    rmdir(c->rundir); /* only when empty: kept run files stay */
+    else if (c->ndone + t.attempted == c->plan.nslots)
+        drop_kept_runs(c);
     restore_signals(&old);
     if (stop == 2 && why[0]) fprintf(stderr, "scal run: %s\n", why);
     summary(c, &t, &pg, stop_flag != 0, todo - t.attempted);
