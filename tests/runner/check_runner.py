@@ -552,6 +552,38 @@ def scenario_exclusive(args):
     check(leftovers == [], "no temporary files left: %s" % leftovers)
 
 
+def scenario_plugins(args):
+    """Plugins load only from the install's plugin directory and SCAL_PLUGIN_PATH, never from next
+    to the measured program, and never from a file others can change."""
+    libdir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(args.scal))), "lib", "scal", "plugins")
+    rusage = os.path.join(libdir, "libscal_rusage.so")
+    check(os.path.exists(rusage), "the built rusage plugin: " + rusage)
+    # a program in a directory anyone may write to, with a planted plugin beside it
+    bindir = os.path.join(args.work, "bin")
+    os.makedirs(os.path.join(bindir, "scal", "plugins"))
+    prog = os.path.join(bindir, "prog")
+    shutil.copy(args.prog, prog)
+    shutil.copy(rusage, os.path.join(bindir, "scal", "plugins", "libscal_planted.so"))
+    out = os.path.join(args.work, "planted.h5")
+    scal(args, "run", "-c", "1", "-i", "10", "-s", "planted", "-o", out, "--", prog, "{input}", expect=None)
+    c = Campaign(out)
+    values = len(c.f["sensor_values"][()]) if "sensor_values" in c.f else 0
+    check(values == 0 and os.path.join(bindir, "scal", "plugins", "libscal_planted.so") not in c.strings, "a plugin beside the program is not loaded (%d sensor values)" % values)
+    # a plugin file others can write to is refused, also through SCAL_PLUGIN_PATH
+    shared = os.path.join(args.work, "shared")
+    os.mkdir(shared)
+    loose = os.path.join(shared, "libscal_loose.so")
+    shutil.copy(rusage, loose)
+    os.chmod(loose, 0o666)
+    p = scal(args, "plugins", loose, expect=None)
+    check(p.returncode != 0 and "writable by group or others" in (p.stdout + p.stderr), "scal plugins refuses a world-writable plugin: " + (p.stdout + p.stderr).strip()[:300])
+    p = scal(args, "plugins", "loose", expect=None, env={"SCAL_PLUGIN_PATH": shared})
+    check(p.returncode != 0 and "writable by group or others" in (p.stdout + p.stderr), "and through SCAL_PLUGIN_PATH")
+    os.chmod(loose, 0o644)
+    p = scal(args, "plugins", "loose", expect=None, env={"SCAL_PLUGIN_PATH": shared})
+    check("writable" not in (p.stdout + p.stderr) and "rusage" in p.stdout, "SCAL_PLUGIN_PATH is searched: " + (p.stdout + p.stderr).strip()[:300])
+
+
 def stat_mode(path):
     try:
         return os.lstat(path).st_mode
