@@ -499,6 +499,29 @@ def scenario_robust(args):
     check(argv.endswith("x" * 9000), "the whole command line is stored (%d characters)" % len(argv))
 
 
+def scenario_locked(args):
+    """show, check and report on a campaign a running scal run is writing say it is locked (not
+    "truncated or corrupt")."""
+    fifo = os.path.join(args.work, "running.fifo")
+    os.mkfifo(fifo)
+    out = os.path.join(args.work, "busy.h5")
+    e = dict(os.environ, OMP_WAIT_POLICY="passive")
+    proc = subprocess.Popen([args.scal, "run", "-c", "1", "-i", "10", "-i", "wait " + fifo, "-o", out, "--", args.prog, "{input}"],
+                            env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=args.work)
+    try:
+        with open(fifo) as f:
+            check(f.readline() == "running\n", "the second run is running")
+        for cmd in (["show", out], ["check", out], ["report", out, "-o", os.path.join(args.work, "rep")]):
+            p = scal(args, *cmd, expect=None)
+            check(p.returncode != 0 and "is locked" in p.stdout + p.stderr and "corrupt" not in p.stdout + p.stderr,
+                  "scal %s on a campaign being written: %s" % (cmd[0], (p.stdout + p.stderr).strip()[:300]))
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=120)
+    check(proc.returncode == 130, "the campaign stopped on SIGINT")
+    p = scal(args, "show", out, expect=0)
+
+
 def scenario_exclusive(args):
     """Every file scal run, merge and import create: never through a planted symlink, never onto
     something that is not a regular file, created whole or not at all."""
