@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -185,12 +186,20 @@ static int committer_main(int in, int out, const char *path)
     return scal_cw_close(w) < 0 ? 1 : 0;
 }
 
+static void on_runner_gone(int sig)
+{
+    (void)sig;
+    signal(SIGALRM, SIG_DFL);
+    alarm(60);
+}
+
 int scal_committer_start(struct scal_committer *c, const char *campaign_path)
 {
     int to[2], from[2];
     if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0)
         return scal__fail(SCAL_EIO, "cannot create pipes: %s", strerror(errno));
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) return scal__fail(SCAL_EIO, "cannot fork the committer: %s", strerror(errno));
     if (pid == 0) {
@@ -201,6 +210,11 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path)
         signal(SIGTERM, SIG_IGN);
         signal(SIGHUP, SIG_IGN);
         signal(SIGPIPE, SIG_IGN);
+        /* when the runner dies the pipe closes and the committer closes the file; should it hang
+         * (HDF5 on a damaged file), it ends 60 s after the runner all the same */
+        signal(SIGUSR1, on_runner_gone);
+        prctl(PR_SET_PDEATHSIG, SIGUSR1);
+        if (getppid() != parent) on_runner_gone(SIGUSR1);
         close(to[1]);
         close(from[0]);
         _exit(committer_main(to[0], from[1], campaign_path));

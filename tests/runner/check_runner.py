@@ -453,6 +453,15 @@ def scenario_robust(args):
     p = scal(args, "run", "-c", "1", "-i", "chdir", "-o", "rel.h5", "--", args.prog, "{input}", expect=0)
     c = Campaign(os.path.join(args.work, "rel.h5"))
     check(c.runs[0]["status"] == 0 and len(stats_of(c, int(c.runs[0]["id"]))) >= 2, "chdir program measured: %r" % c.s(c.runs[0]["message"]))
+    # a missing run file: the tool's own reason when it gave one, not "the tool did not load"
+    fake = os.path.join(args.work, "fake-prog")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho 'scal: measurements lost: no space left on device' >&2\nexit 0\n")
+    os.chmod(fake, 0o755)
+    out = os.path.join(args.work, "lost.h5")
+    scal(args, "run", "-c", "1", "-o", out, "--", "/bin/sh", fake, expect=1)
+    m = Campaign(out).s(Campaign(out).runs[0]["message"])
+    check("the tool said 'measurements lost: no space left on device'" in m and "did not load" not in m, "the real reason for a missing run file: " + m)
     # stdin: /dev/null, not the runner's stdin (here a pipe nobody writes to: reading it blocks)
     rfd, wfd = os.pipe()
     try:
