@@ -386,10 +386,28 @@ static int copy_file(const char *src, const char *dst)
     return scal_safe_publish(tmp, dst, true);
 }
 
+/* The stored program as an absolute path when it was given relative to the current directory:
+ * --resume from another directory runs the same program. */
+static int store_absolute_program(struct scal_run_plan *p)
+{
+    size_t at = p->nstored_argv - p->nprogram;
+    const char *prog = p->stored_argv[at];
+    char cwd[PATH_MAX], *abs = NULL;
+    if (prog[0] == '/' || !strchr(prog, '/')) return SCAL_OK;
+    if (!getcwd(cwd, sizeof(cwd)))
+        return scal__fail(SCAL_EIO, "cannot read the current directory: %s", strerror(errno));
+    if (asprintf(&abs, "%s/%s", cwd, prog) < 0) return SCAL_ENOMEM;
+    free(p->stored_argv[at]);
+    p->stored_argv[at] = abs;
+    return SCAL_OK;
+}
+
 /* A new campaign file: the matrix, and the `scal run` arguments --resume rebuilds it from. */
 static int create_file(struct campaign *c)
 {
     struct scal_run_plan *p = &c->plan;
+    int src = store_absolute_program(p);
+    if (src < 0) return src;
     const char **labels = calloc(p->ninputs, sizeof(*labels));
     char host[256] = "";
     if (!labels) return SCAL_ENOMEM;

@@ -498,9 +498,20 @@ def scenario_robust(args):
     check(c.s(c.configs[last["config"]]["argv"]).endswith(" 10"), "with the stored value: " + c.s(c.configs[last["config"]]["argv"]))
     stored = [x.decode() if isinstance(x, bytes) else x for x in c.f["campaign/runner_argv"][()]]
     check("--inputs-file" not in stored, "the inputs' values are stored, not the file's name: %s" % stored)
+    # a program given relative to the current directory: --resume from elsewhere runs the same one
+    shutil.copy(args.prog, os.path.join(args.work, "prog"))
+    out = os.path.join(args.work, "relprog.h5")
+    scal(args, "run", "-c", "1,2", "-i", "10", "-i", "fail", "--fail-fast", "-o", out, "--", "./prog", "{input}", expect=1)
+    e = dict(os.environ, OMP_WAIT_POLICY="passive")
+    q = subprocess.run([args.scal, "run", "--resume", out], capture_output=True, text=True, env=e, cwd="/", timeout=600)
+    check(q.returncode == 1 and len(Campaign(out).runs) == 4, "resume from another directory completes the plan: " + q.stderr.strip()[-300:])
     # the thread list computed from the CPU count is stored written out
     out = os.path.join(args.work, "defthreads.h5")
-    scal(args, "run", "-i", "1", "--dry-run", "-o", out, "--", args.prog, "{input}")
+    scal(args, "run", "-i", "1", "-o", out, "--", args.prog, "{input}")
+    c = Campaign(out)
+    stored = [x.decode() if isinstance(x, bytes) else x for x in c.f["campaign/runner_argv"][()]]
+    threads = ",".join(str(int(x)) for x in c.f["campaign/threads"][()])
+    check("-c" in stored and stored[stored.index("-c") + 1] == threads, "the default thread list is stored written out (%s): %s" % (threads, stored))
     # command lines are stored whole (they were cut at 8191 characters)
     out = os.path.join(args.work, "long.h5")
     scal(args, "run", "-c", "1", "-o", out, "--", args.prog, "10", "x" * 9000)
