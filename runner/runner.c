@@ -822,6 +822,25 @@ static int prepare_campaign(struct campaign *c)
     return build_configs(c);
 }
 
+/* A new campaign must not mix with the kept runs of an earlier one of the same name (its file
+ * deleted or moved): a rebuild would take them in. */
+static int no_earlier_runs(const struct campaign *c)
+{
+    DIR *d = opendir(c->rundir);
+    struct dirent *e;
+    bool earlier = false;
+    while (d && !earlier && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        earlier = !strcmp(e->d_name, "plan.h5") || (n > 7 && !strcmp(e->d_name + n - 7, ".commit"));
+    }
+    if (d) closedir(d);
+    if (!earlier) return SCAL_OK;
+    return scal__fail(SCAL_EEXIST,
+                      "'%s' holds the kept runs of an earlier campaign named '%s' whose file is "
+                      "gone: move or remove that directory, or choose another file with -o",
+                      c->rundir, c->output);
+}
+
 /* A new campaign file (an existing one is only continued by --resume) and the directory of the
  * runs' own files. */
 static int open_output(struct campaign *c)
@@ -837,6 +856,7 @@ static int open_output(struct campaign *c)
                               c->output, c->output);
     }
     int rc = run_dir(c);
+    if (rc == SCAL_OK && !c->resuming) rc = no_earlier_runs(c);
     if (rc == SCAL_OK && !c->resuming) rc = create_file(c);
     return rc;
 }

@@ -59,6 +59,12 @@ def scenario_rebuild(args):
     p = scal(args, "run", "--resume", out, expect=1)
     check("rebuilt it from the plan and the 2 runs kept" in p.stderr, "resume rebuilds the damaged file: " + p.stderr.strip()[:400])
     complete(args, out, 4)
+    # a new campaign of the same name never mixes with an earlier one's kept runs
+    scal(args, "run", "-c", "1,2", "-i", "10", "-i", "fail", "--fail-fast", "-o", out + "2", "--", args.prog, "{input}", expect=1)
+    os.rename(out + "2.runs", out + ".runs")
+    os.unlink(out)
+    p = scal(args, "run", "-c", "1", "-i", "10", "-o", out, "--", args.prog, "{input}", expect=2)
+    check("kept runs of an earlier campaign" in p.stderr and not os.path.exists(out), "a new campaign beside an earlier one's kept runs is refused: " + p.stderr.strip())
 
 
 def scenario_orphan(args):
