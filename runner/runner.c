@@ -831,7 +831,8 @@ static int no_earlier_runs(const struct campaign *c)
     bool earlier = false;
     while (d && !earlier && (e = readdir(d)) != NULL) {
         size_t n = strlen(e->d_name);
-        earlier = !strcmp(e->d_name, "plan.h5") || (n > 7 && !strcmp(e->d_name + n - 7, ".commit"));
+        /* a plan.h5 alone is a creation that was killed before the campaign file appeared */
+        earlier = n > 7 && !strcmp(e->d_name + n - 7, ".commit");
     }
     if (d) closedir(d);
     if (!earlier) return SCAL_OK;
