@@ -157,7 +157,13 @@ static int default_threads(int64_t **v, size_t *n)
     return rc == SCAL_OK ? push_int(v, n, cpus) : rc;
 }
 
-/* Options without a value; false when a is none of them. */
+static bool is_flag(const char *a)
+{
+    return !strcmp(a, "--dry-run") || !strcmp(a, "--fail-fast") || !strcmp(a, "--keep-runs") ||
+           !strcmp(a, "-q") || !strcmp(a, "--quiet");
+}
+
+/* Options without a value (is_flag); false when a is none of them. */
 static bool parse_flag(struct scal_run_plan *p, const char *a)
 {
     if (!strcmp(a, "--dry-run"))
@@ -298,7 +304,7 @@ static int build_stored_argv(struct scal_run_plan *p, bool threads_given)
     for (size_t i = 0; rc == SCAL_OK && i < p->nargv_given; i++) {
         const char *a = p->argv_given[i];
         if (!strcmp(a, "--")) break;
-        bool flag = parse_flag(&(struct scal_run_plan){0}, a);
+        bool flag = is_flag(a);
         if (!flag && takes_input(a)) {
             i++;
             continue;
