@@ -74,9 +74,13 @@ def scenario_orphan(args):
     out = os.path.join(args.work, "o.h5")
     proc = subprocess.Popen([args.scal, "run", "-c", "1", "-i", "wait " + fifo, "-o", out, "--", args.prog, "{input}"],
                             env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=args.work)
-    with open(fifo) as f:
-        check(f.readline() == "running\n", "the program runs")
-    pids = subprocess.run(["pgrep", "-f", "--", "wait " + fifo], capture_output=True, text=True).stdout.split()
+    try:
+        with open(fifo) as f:
+            check(f.readline() == "running\n", "the program runs")
+        pids = subprocess.run(["pgrep", "-f", "--", "wait " + fifo], capture_output=True, text=True).stdout.split()
+    except BaseException:
+        proc.kill()
+        raise
     prog = []
     for x in pids:
         try:
@@ -85,6 +89,8 @@ def scenario_orphan(args):
                     prog.append(int(x))
         except OSError:
             pass
+    if len(prog) != 1:
+        proc.kill()
     check(len(prog) == 1, "the measured program found (%s)" % pids)
     fd = os.pidfd_open(prog[0])
     proc.kill()
