@@ -19,20 +19,28 @@
 #include "probe.h"
 #include "scal/status.h"
 
-/* HDF5 holds an exclusive lock while a file is open for writing (the committer of an interrupted
- * campaign may still be closing it): wait for it, at most 10 s. */
-static int wait_unlocked(const char *path)
+/* HDF5 holds an exclusive lock while a file is open for writing: a campaign a running scal run is
+ * writing, or whose interrupted committer is still closing it. With wait, wait for it (at most
+ * 10 s); without, say at once that it is locked (HDF5 would only say "truncated or corrupt"). */
+static int check_unlocked(const char *path, bool wait)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return SCAL_OK; /* the open below says why */
     int rc = SCAL_OK;
     for (int tries = 0; flock(fd, LOCK_SH | LOCK_NB) < 0; tries++) {
-        if (errno != EWOULDBLOCK || tries == 100) {
-            rc = errno == EWOULDBLOCK ? scal__fail(SCAL_ETIMEDOUT,
-                                                   "'%s' is still open for writing in another "
-                                                   "process (a running scal run?)",
-                                                   path)
-                                      : SCAL_OK;
+        if (errno != EWOULDBLOCK || tries == (wait ? 100 : 0)) {
+            if (errno != EWOULDBLOCK)
+                rc = SCAL_OK;
+            else if (wait)
+                rc = scal__fail(SCAL_ETIMEDOUT,
+                                "'%s' is still open for writing in another process (a running "
+                                "scal run?)",
+                                path);
+            else
+                rc = scal__fail(SCAL_ETIMEDOUT,
+                                "'%s' is locked: another process is writing it (a running scal "
+                                "run); read it once that has finished",
+                                path);
             break;
         }
         struct timespec ts = {0, 100000000};
@@ -284,7 +292,7 @@ int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f)
     f->id = H5I_INVALID_HID;
     scal_h5_quiet();
     int rc = check_path(path, flags);
-    if (rc == SCAL_OK && (flags & SCAL_OPEN_WAIT)) rc = wait_unlocked(path);
+    if (rc == SCAL_OK) rc = check_unlocked(path, flags & SCAL_OPEN_WAIT);
     if (rc == SCAL_OK && !(flags & SCAL_OPEN_NO_PROBE)) {
         struct probe_args a = {path, flags};
         rc = scal_probe(probe_file, &a, path, probe_cpu_seconds(path));

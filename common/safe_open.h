@@ -33,7 +33,8 @@ struct scal_h5file {
 /* Opens path with flags (enum scal_open_flags). On error returns a negative status whose message
  * (scal__last_error) names the file: SCAL_ENOENT missing, SCAL_EFORMAT not HDF5 / damaged / not a
  * scal file of the wanted kind, SCAL_ESCHEMA another schema version, SCAL_ECHILD no probe process,
- * SCAL_ETIMEDOUT still being written after the wait. f is then closed. */
+ * SCAL_ETIMEDOUT locked by a process writing it (after the wait with SCAL_OPEN_WAIT). f is then
+ * closed. */
 int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f);
 /* Closes the HDF5 file (a negative status when HDF5 could not close it) and frees the strings. */
 int scal_h5file_close(struct scal_h5file *f);

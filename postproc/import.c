@@ -3,6 +3,7 @@
 // into a campaign file in scal's layout.
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "h5util.h"
 #include "layout.h"
 #include "report.h"
+#include "safe_create.h"
 #include "scal_format.h"
 #include "strtab.h"
 
@@ -284,12 +286,14 @@ static int build_stats(const struct imp *m, const uint32_t *first_run, struct im
     return SCAL_OK;
 }
 
-/* Writes the campaign to a temporary name, then renames it into place. */
+/* Writes the campaign to an exclusive temporary name, then renames it into place (an existing
+ * file only with force). */
 static int write_file(const struct imp *m, const struct imp_rows *r, const char *out,
-                      const char *src)
+                      const char *src, bool force)
 {
-    char tmp[1100];
-    snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+    char tmp[4200];
+    int rc = scal_safe_create_temp(out, force, tmp, sizeof(tmp));
+    if (rc < 0) return rc;
     struct scal_campaign_info info = {
         .tool_version = "scal import",
         .program = src,
@@ -311,7 +315,7 @@ static int write_file(const struct imp *m, const struct imp_rows *r, const char 
                                       .strings = (const char *const *)m->st.strings,
                                       .nstrings = m->st.count};
     hid_t f;
-    int rc = scal_campaign_file_create(tmp, &info, &rows, &f);
+    rc = scal_campaign_file_create(tmp, &info, &rows, &f);
     if (rc < 0) {
         remove(tmp);
         return rc;
@@ -320,14 +324,10 @@ static int write_file(const struct imp *m, const struct imp_rows *r, const char 
         remove(tmp);
         return scal__fail(SCAL_EIO, "cannot close '%s'", tmp);
     }
-    if (rename(tmp, out) < 0) {
-        remove(tmp);
-        return scal__fail(SCAL_EIO, "cannot rename '%s' to '%s'", tmp, out);
-    }
-    return SCAL_OK;
+    return scal_safe_publish(tmp, out, force);
 }
 
-static int write_campaign(struct imp *m, const char *out, const char *src)
+static int write_campaign(struct imp *m, const char *out, const char *src, bool force)
 {
     struct imp_rows r = {0};
     uint32_t *first_run = calloc(m->ncfg ? m->ncfg : 1, sizeof(*first_run));
@@ -335,14 +335,14 @@ static int write_campaign(struct imp *m, const char *out, const char *src)
                  ? build_runs(m, first_run, &r)
                  : scal__fail(SCAL_ENOMEM, "out of memory importing %zu configurations", m->ncfg);
     if (rc == SCAL_OK) rc = build_stats(m, first_run, &r);
-    if (rc == SCAL_OK) rc = write_file(m, &r, out, src);
+    if (rc == SCAL_OK) rc = write_file(m, &r, out, src, force);
     free(first_run);
     free(r.runs);
     free(r.st);
     return rc;
 }
 
-int scal_import_pascal(const char *json_path, const char *campaign_path)
+int scal_import_pascal(const char *json_path, const char *campaign_path, bool force)
 {
     struct imp m = {0};
     json_error_t err;
@@ -350,6 +350,8 @@ int scal_import_pascal(const char *json_path, const char *campaign_path)
     int rc;
     if (!root)
         return scal__fail(SCAL_EFORMAT, "%s:%d:%d: %s", json_path, err.line, err.column, err.text);
+    /* before any work: an existing output is only replaced with --force */
+    if ((rc = scal_safe_check_final(campaign_path, force)) < 0) goto out;
     if ((rc = scal_strtab_init(&m.st)) < 0) goto out;
     /* Region 0: the whole program. */
     int64_t wp = scal_strtab_add(&m.st, "whole program");
@@ -372,7 +374,7 @@ int scal_import_pascal(const char *json_path, const char *campaign_path)
         goto out;
     }
     nest(&m);
-    rc = write_campaign(&m, campaign_path, json_path);
+    rc = write_campaign(&m, campaign_path, json_path, force);
 out:
     json_decref(root);
     scal_strtab_free(&m.st);

@@ -51,8 +51,9 @@ int scal_report_compare(const struct scal_report_options *opts, const char *befo
 /* Lists the post-processing plugins found in the search path (plugin_dir first, may be NULL). */
 int scal_report_list(const char *plugin_dir,
                      void (*cb)(void *arg, const struct scal_report_plugin_info *info), void *arg);
-/* Converts a PaScal Viewer JSON file into a campaign file. */
-int scal_import_pascal(const char *json_path, const char *campaign_path);
+/* Converts a PaScal Viewer JSON file into a campaign file; an existing one is replaced only with
+ * force. */
+int scal_import_pascal(const char *json_path, const char *campaign_path, bool force);
 
 /* ---- the merged campaign (load.c) ---- */
 struct pp_region {

@@ -34,6 +34,14 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path);
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
                           const char *message, const char *stdout_tail, const char *stderr_tail,
                           const char *run_file, bool keep_run_file, struct scal_commit_ack *ack);
+/* Keeps one run durable on its own before it is committed: fsyncs its run file and writes what
+ * the committer is sent into path (DIR/run-SLOT.commit, exclusive temporary name, fsync, rename).
+ * A campaign file damaged later (full disk, I/O error, kill) is rebuilt from these. */
+int scal_committer_keep(const char *path, const struct scal_run_row *row, const char *message,
+                        const char *stdout_tail, const char *stderr_tail, const char *run_file);
+/* Adds every run kept in dir (*.commit, with their run files) to the campaign file at
+ * campaign_path (a copy of the campaign's plan); *nruns says how many. */
+int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nruns);
 /* Closes the pipe and waits for the committer to close the file. */
 int scal_committer_finish(struct scal_committer *c);
 

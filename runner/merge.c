@@ -13,6 +13,7 @@
 #include "errmsg.h"
 #include "h5util.h"
 #include "runner.h"
+#include "safe_create.h"
 #include "safe_open.h"
 #include "scal_format.h"
 
@@ -272,7 +273,8 @@ static void usage(FILE *out)
     fputs("usage: scal merge CAMPAIGN.h5 CAMPAIGN.h5 ... -o MERGED.h5\n\n"
           "Joins campaigns of the same program (split across jobs or machines) into one file.\n"
           "Regions are unified by identity; configurations by threads, input, frequency and\n"
-          "affinity (the same configuration with a different command line is refused).\n",
+          "affinity (the same configuration with a different command line is refused).\n"
+          "Files that contain the same runs (a file twice, or a copy of it) are refused.\n",
           out);
 }
 
@@ -303,8 +305,8 @@ static int parse_args(int argc, char **argv, const char **in, size_t *nin, const
                 !*out ? "no output file (-o MERGED.h5)" : "no campaign files to merge");
         return 2;
     }
-    if (access(*out, F_OK) == 0) {
-        fprintf(stderr, "scal merge: '%s' exists; choose another output file\n", *out);
+    if (scal_safe_check_final(*out, false) < 0) {
+        fprintf(stderr, "scal merge: %s\n", scal__last_error(SCAL_EEXIST));
         return 2;
     }
     return MERGE_GO;
@@ -330,7 +332,59 @@ static int load_sources(const char *const *in, size_t nin, struct source *src, u
     return rc;
 }
 
-/* Writes the merged campaign to OUT.part, then renames it to out. */
+/* A run as merge recognises it in two files: its merged configuration and when it started and
+ * how long it took (runs of a real campaign never share these). */
+struct run_key {
+    uint32_t config;
+    double started, wall;
+    size_t src, run;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+    const struct run_key *x = a, *y = b;
+    if (x->config != y->config) return x->config < y->config ? -1 : 1;
+    if (x->started != y->started) return x->started < y->started ? -1 : 1;
+    if (x->wall != y->wall) return x->wall < y->wall ? -1 : 1;
+    return x->src < y->src ? -1 : x->src > y->src;
+}
+
+/* Merging a file with itself, or with a copy or a merge of it, would count its runs twice. */
+static int refuse_shared_runs(const char *const *in, size_t nin, const struct source *src,
+                              uint32_t *const *cmap)
+{
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < nin; i++)
+        n += src[i].nruns;
+    struct run_key *keys = malloc((n ? n : 1) * sizeof(*keys));
+    if (!keys) return scal__fail(SCAL_ENOMEM, "out of memory for %zu runs", n);
+    for (size_t i = 0; i < nin; i++)
+        for (size_t r = 0; r < src[i].nruns; r++)
+            if (src[i].runs[r].started_unix > 0) /* imported runs have no start time */
+                keys[k++] =
+                    (struct run_key){cmap[i][src[i].runs[r].config], src[i].runs[r].started_unix,
+                                     src[i].runs[r].wall_s, i, r};
+    qsort(keys, k, sizeof(*keys), cmp_key);
+    int rc = SCAL_OK;
+    for (size_t a = 0, b; a < k && rc == SCAL_OK; a = b) {
+        for (b = a + 1; b < k && keys[b].config == keys[a].config &&
+                        keys[b].started == keys[a].started && keys[b].wall == keys[a].wall;
+             b++) {
+        }
+        if (keys[b - 1].src != keys[a].src)
+            rc = scal__fail(SCAL_ECONFLICT,
+                            "'%s' and '%s' contain the same run (run %u of the first: same "
+                            "configuration, start time and duration): merging them would count "
+                            "their runs twice",
+                            in[keys[a].src], in[keys[b - 1].src],
+                            src[keys[a].src].runs[keys[a].run].id);
+    }
+    free(keys);
+    return rc;
+}
+
+/* Writes the merged campaign to an exclusive temporary name, then moves it to out (never over an
+ * existing file). */
 static int write_merged(const char *out, const char *const *in, size_t nin,
                         const struct source *src, uint32_t *const *cmap, const struct merged *m)
 {
@@ -352,18 +406,20 @@ static int write_merged(const char *out, const char *const *in, size_t nin,
                                       .nthreads = m->nthreads};
     struct scal_cw *w = NULL;
     uint32_t *next_rep = calloc(m->nconfigs + 1, sizeof(*next_rep));
-    snprintf(tmp, sizeof(tmp), "%s.part", out);
-    int rc = next_rep ? scal_cw_create(tmp, &meta, m->configs, m->nconfigs, &w)
+    int rc = next_rep ? scal_safe_create_temp(out, false, tmp, sizeof(tmp))
                       : scal__fail(SCAL_ENOMEM, "out of memory merging");
+    bool made = rc == SCAL_OK;
+    if (rc == SCAL_OK) rc = scal_cw_create(tmp, &meta, m->configs, m->nconfigs, &w);
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++)
         rc = add_runs(w, &src[i], cmap[i], &next_rep, m->nconfigs);
     if (w) {
         int crc = scal_cw_close(w);
         if (rc == SCAL_OK) rc = crc;
     }
-    if (rc == SCAL_OK && rename(tmp, out) != 0)
-        rc = scal__fail(SCAL_EIO, "cannot rename '%s' to '%s'", tmp, out);
-    if (rc < 0 && w) unlink(tmp);
+    if (rc == SCAL_OK)
+        rc = scal_safe_publish(tmp, out, false);
+    else if (made)
+        unlink(tmp);
     free(next_rep);
     return rc;
 }
@@ -384,6 +440,7 @@ int scal_merge_main(int argc, char **argv)
     struct merged m = {0};
     int rc = src && cmap ? load_sources(in, nin, src, cmap, &m)
                          : scal__fail(SCAL_ENOMEM, "out of memory for %zu files", nin);
+    if (rc == SCAL_OK) rc = refuse_shared_runs(in, nin, src, cmap);
     if (rc == SCAL_OK) rc = write_merged(out, in, nin, src, cmap, &m);
     if (rc < 0) {
         fprintf(stderr, "scal merge: %s\n", scal__last_error(rc));
