@@ -104,7 +104,7 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
     /* every run's measurements are kept, whatever its exit status (--ok-exit decides which
      * statuses are success; the report decides what to use) */
     if (run_file && *run_file) {
-        int rc = scal_cw_payload_from_run_file(run_file, &p);
+        int rc = scal_cw_payload_from_run_file(run_file, SCAL_OPEN_NO_PROBE, &p);
         if (rc == SCAL_OK) {
             have = true;
             ack->team_observed = row->team_observed = observed_team(&p);

@@ -47,14 +47,12 @@ static int read_regions(hid_t f, struct scal_cw_payload *p)
     return SCAL_OK;
 }
 
-int scal_cw_payload_from_run_file(const char *path, struct scal_cw_payload *p)
+int scal_cw_payload_from_run_file(const char *path, unsigned open_flags,
+                                  struct scal_cw_payload *p)
 {
     struct scal_h5file f;
     memset(p, 0, sizeof(*p));
-    /* No probe process: the run file was written by scal's own tool moments ago, atomically (a
-     * temporary name, then rename), and a probe per run would cost ~8 ms, four times the rest of
-     * a commit (bench/runner). The open's checks and the readers' size bounds still apply. */
-    int rc = scal_h5file_open(path, SCAL_OPEN_RUN | SCAL_OPEN_NO_PROBE, &f);
+    int rc = scal_h5file_open(path, SCAL_OPEN_RUN | open_flags, &f);
     if (rc < 0) return rc;
     p->strings = f.strings; /* the payload keeps the file's strings */
     p->nstrings = f.nstrings;
