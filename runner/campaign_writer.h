@@ -66,8 +66,7 @@ int scal_cw_close(struct scal_cw *w);
 /* open_flags: SCAL_OPEN_NO_PROBE only for a file the caller trusts not to be damaged (the
  * committer: written moments ago by scal's own tool, atomically, in the campaign's private runs
  * directory; a probe per run would cost ~8 ms, four times the rest of a commit); 0 otherwise. */
-int scal_cw_payload_from_run_file(const char *path, unsigned open_flags,
-                                  struct scal_cw_payload *p);
+int scal_cw_payload_from_run_file(const char *path, unsigned open_flags, struct scal_cw_payload *p);
 void scal_cw_payload_free(struct scal_cw_payload *p);
 
 #endif

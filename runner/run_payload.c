@@ -47,8 +47,7 @@ static int read_regions(hid_t f, struct scal_cw_payload *p)
     return SCAL_OK;
 }
 
-int scal_cw_payload_from_run_file(const char *path, unsigned open_flags,
-                                  struct scal_cw_payload *p)
+int scal_cw_payload_from_run_file(const char *path, unsigned open_flags, struct scal_cw_payload *p)
 {
     struct scal_h5file f;
     memset(p, 0, sizeof(*p));
