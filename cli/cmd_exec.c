@@ -160,16 +160,19 @@ static bool report_run_file(const char *file, struct file_id before, int status,
     return false;
 }
 
+/* scal_measure_env's setter in the child about to become the program. */
+static int set_own_env(void *unused, const char *name, const char *value)
+{
+    return setenv(name, value, 1) == 0 ? SCAL_OK : SCAL_ENOMEM;
+}
+
 /* In the child: the environment of a measured run, then the program. Never returns. */
 static void exec_measured(const struct exec_opts *o, const struct scal_measure *m)
 {
-    char file[PATH_MAX * 2], preload[PATH_MAX * 2];
-    if (run_file_path(o->output, m, getpid(), file, sizeof(file)) < 0)
+    char file[PATH_MAX * 2];
+    if (run_file_path(o->output, m, getpid(), file, sizeof(file)) < 0 ||
+        scal_measure_env(m, set_own_env, NULL) < 0 || setenv("SCAL_OUTPUT", file, 1) != 0)
         _exit(EXEC_STATUS_NOT_RUNNABLE);
-    scal_measure_preload(m->omp, m->libomp, getenv("LD_PRELOAD"), preload, sizeof(preload));
-    setenv("OMP_TOOL_LIBRARIES", m->tool, 1);
-    setenv("SCAL_OUTPUT", file, 1);
-    if (preload[0]) setenv("LD_PRELOAD", preload, 1);
     execv(m->program_path, o->program);
     fprintf(stderr, "scal exec: cannot run '%s': %s\n", m->program_path, strerror(errno));
     _exit(errno == ENOENT ? EXEC_STATUS_NOT_FOUND : EXEC_STATUS_NOT_RUNNABLE);

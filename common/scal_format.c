@@ -112,7 +112,7 @@ int scal_campaign_file_create(const char *path, const struct scal_campaign_info 
     if (rc == SCAL_OK) rc = scal_h5_write_strings(f, "strings", r->strings, r->nstrings);
     if (rc < 0) {
         H5Fclose(f);
-        return scal__fail(rc, "cannot write campaign file '%s'", path);
+        return scal__fail(rc, "cannot write campaign file '%s': %s", path, scal__last_error(rc));
     }
     *out = f;
     return SCAL_OK;

@@ -33,13 +33,6 @@ int scal_actuators_add(struct scal_actuator_set *s, const char *name, const char
     return (int)s->n++;
 }
 
-int scal_actuators_find(const struct scal_actuator_set *s, const char *name)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (!strcmp(s->a[i].lp.name, name)) return (int)i;
-    return -1;
-}
-
 int scal_actuators_save(struct scal_actuator_set *s, char *why, size_t whylen)
 {
     for (size_t i = 0; i < s->n; i++) {

@@ -26,7 +26,6 @@ struct scal_actuator_set {
  * (the user asked for it) with the reason in why. Returns its index. */
 int scal_actuators_add(struct scal_actuator_set *s, const char *name, const char *const *settings,
                        size_t nsettings, char *why, size_t whylen);
-int scal_actuators_find(const struct scal_actuator_set *s, const char *name);
 /* save() of every actuator, once. */
 int scal_actuators_save(struct scal_actuator_set *s, char *why, size_t whylen);
 int scal_actuators_apply(struct scal_actuator_set *s, int index, const char *value,

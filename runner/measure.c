@@ -48,11 +48,16 @@ int scal_measure_prepare(const char *program, const char *tool, struct scal_meas
     return SCAL_OK;
 }
 
-void scal_measure_preload(enum scal_omp_kind omp, const char *libomp, const char *old, char *out,
-                          size_t len)
+int scal_measure_env(const struct scal_measure *m,
+                     int (*set)(void *ctx, const char *name, const char *value), void *ctx)
 {
-    if (omp == SCAL_OMP_LIBGOMP)
-        snprintf(out, len, "%s%s%s", libomp, old && *old ? ":" : "", old ? old : "");
-    else
-        snprintf(out, len, "%s", old ? old : "");
+    int rc = set(ctx, "OMP_TOOL_LIBRARIES", m->tool);
+    if (rc == SCAL_OK && m->omp == SCAL_OMP_LIBGOMP) {
+        const char *old = getenv("LD_PRELOAD");
+        char preload[2 * PATH_MAX + 2];
+        snprintf(preload, sizeof(preload), "%s%s%s", m->libomp, old && *old ? ":" : "",
+                 old ? old : "");
+        rc = set(ctx, "LD_PRELOAD", preload);
+    }
+    return rc;
 }

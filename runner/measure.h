@@ -26,9 +26,10 @@ void scal_measure_default_tool(char *out, size_t len);
  * for a libgomp program, a missing tool. */
 int scal_measure_prepare(const char *program, const char *tool, struct scal_measure *m);
 
-/* The LD_PRELOAD value a measured run needs, given the current one (old, may be NULL): libomp in
- * front for a libgomp program, else old unchanged. */
-void scal_measure_preload(enum scal_omp_kind omp, const char *libomp, const char *old, char *out,
-                          size_t len);
+/* The environment of a measured run: OMP_TOOL_LIBRARIES (the tool), and LD_PRELOAD with libomp in
+ * front of the current value for a libgomp program. set(ctx, name, value) sets each variable;
+ * its first error is returned. */
+int scal_measure_env(const struct scal_measure *m,
+                     int (*set)(void *ctx, const char *name, const char *value), void *ctx);
 
 #endif

@@ -44,9 +44,8 @@ struct campaign {
     struct scal_run_plan plan;
     struct scal_actuator_set act;
     int a_threads, a_input, a_freq, a_affinity, a_cores;
-    char program_path[PATH_MAX], tool[PATH_MAX], libomp[PATH_MAX], output[PATH_MAX],
-        rundir[2 * PATH_MAX + 8], plan_copy[2 * PATH_MAX + 16];
-    enum scal_omp_kind omp;
+    struct scal_measure measure; /* the program, its OpenMP runtime and the tool */
+    char output[PATH_MAX], rundir[2 * PATH_MAX + 8], plan_copy[2 * PATH_MAX + 16];
     uint8_t *done; /* per run slot: already in the campaign file (resume) */
     size_t ndone;
     struct scal_cw_config *configs;
@@ -136,6 +135,13 @@ static int add_actuator(struct campaign *c, const char *name, const char *extra)
     return carry(scal_actuators_add(&c->act, name, settings, n, why, sizeof(why)), why);
 }
 
+/* scal_measure_env's setter for a launch: the variables reach the measured program only. */
+static int launch_set_env(void *api, const char *name, const char *value)
+{
+    struct scal_launch *launch = api;
+    return launch->set_env(launch, name, value);
+}
+
 static int apply_actuator(struct campaign *c, int index, const char *value, struct scal_launch *l)
 {
     char why[1024] = "";
@@ -152,14 +158,7 @@ static bool template_has(const struct scal_run_plan *p, const char *ph)
 /* The program's OpenMP runtime (and libomp for a libgomp program) and the tool. */
 static int find_runtime_and_tool(struct campaign *c)
 {
-    struct scal_measure m;
-    int rc = scal_measure_prepare(c->plan.program[0], c->plan.tool, &m);
-    if (rc < 0) return rc;
-    snprintf(c->program_path, sizeof(c->program_path), "%s", m.program_path);
-    snprintf(c->libomp, sizeof(c->libomp), "%s", m.libomp);
-    snprintf(c->tool, sizeof(c->tool), "%s", m.tool);
-    c->omp = m.omp;
-    return SCAL_OK;
+    return scal_measure_prepare(c->plan.program[0], c->plan.tool, &c->measure);
 }
 
 /* The actuators the plan asks for: threads and input always, the others when given. */
@@ -217,7 +216,7 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
         rc = apply_actuator(c, c->a_freq, v, &l->api);
     }
     /* the tool and its settings */
-    if (rc == SCAL_OK) rc = l->api.set_env(&l->api, "OMP_TOOL_LIBRARIES", c->tool);
+    if (rc == SCAL_OK) rc = scal_measure_env(&c->measure, launch_set_env, &l->api);
     if (rc == SCAL_OK && p->sensors) rc = l->api.set_env(&l->api, "SCAL_PLUGINS", p->sensors);
     if (rc == SCAL_OK && p->sysfs_root)
         rc = l->api.set_env(&l->api, "SCAL_SYSFS_ROOT", p->sysfs_root);
@@ -229,11 +228,6 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
         snprintf(option, sizeof(option), "%.*s", (int)(eq - dot - 1), dot + 1);
         scal_plugin_option_env_name(name, sizeof(name), plugin, option);
         rc = l->api.set_env(&l->api, name, eq + 1);
-    }
-    if (rc == SCAL_OK && c->omp == SCAL_OMP_LIBGOMP) {
-        char pre[PATH_MAX * 2];
-        scal_measure_preload(c->omp, c->libomp, getenv("LD_PRELOAD"), pre, sizeof(pre));
-        rc = l->api.set_env(&l->api, "LD_PRELOAD", pre);
     }
     return rc;
 }
@@ -292,10 +286,10 @@ static int dry_run(struct campaign *c)
     printf("campaign: %zu configurations x %u repetitions = %zu runs (%s order%s)\n", p->nconfigs,
            p->repetitions, p->nslots, p->shuffled ? "shuffled" : "given",
            p->shuffled ? ", seed stored" : "");
-    printf("program: %s (%s)\n", c->program_path,
-           c->omp == SCAL_OMP_LIBGOMP  ? "libgomp: run against libomp"
-           : c->omp == SCAL_OMP_LIBOMP ? "libomp"
-                                       : "no OpenMP runtime found in the program itself");
+    printf("program: %s (%s)\n", c->measure.program_path,
+           c->measure.omp == SCAL_OMP_LIBGOMP  ? "libgomp: run against libomp"
+           : c->measure.omp == SCAL_OMP_LIBOMP ? "libomp"
+                                               : "no OpenMP runtime found in the program itself");
     for (size_t s = 0; s < p->nslots; s++) {
         size_t config = p->order[s] / p->repetitions;
         uint32_t rep = p->order[s] % p->repetitions;
@@ -398,24 +392,24 @@ static int create_file(struct campaign *c)
     }
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
-    struct scal_campaign_info m = {.program = c->program_path,
-                                   .command = cmd,
-                                   .host = host,
-                                   .cpu_model = cpu,
-                                   .order = p->shuffled ? "shuffled" : "given",
-                                   .repetitions = p->repetitions,
-                                   .seed = (int64_t)p->seed,
-                                   .inputs = labels,
-                                   .ninputs = p->ninputs,
-                                   .threads = p->threads,
-                                   .nthreads = p->nthreads,
-                                   /* what --resume needs to rebuild the same plan */
-                                   .runner_argv = (const char *const *)p->stored_argv,
-                                   .nrunner_argv = p->nstored_argv,
-                                   .omp_runtime =
-                                       c->omp == SCAL_OMP_LIBGOMP  ? "libgomp (run against libomp)"
-                                       : c->omp == SCAL_OMP_LIBOMP ? "libomp"
-                                                                   : "none found in the program"};
+    struct scal_campaign_info m = {
+        .program = c->measure.program_path,
+        .command = cmd,
+        .host = host,
+        .cpu_model = cpu,
+        .order = p->shuffled ? "shuffled" : "given",
+        .repetitions = p->repetitions,
+        .seed = (int64_t)p->seed,
+        .inputs = labels,
+        .ninputs = p->ninputs,
+        .threads = p->threads,
+        .nthreads = p->nthreads,
+        /* what --resume needs to rebuild the same plan */
+        .runner_argv = (const char *const *)p->stored_argv,
+        .nrunner_argv = p->nstored_argv,
+        .omp_runtime = c->measure.omp == SCAL_OMP_LIBGOMP  ? "libgomp (run against libomp)"
+                       : c->measure.omp == SCAL_OMP_LIBOMP ? "libomp"
+                                                           : "none found in the program"};
     /* complete (plan stored) under an exclusive temporary name, then renamed: a kill at any
      * moment leaves either no campaign file or one that --resume continues */
     struct scal_cw *w = NULL;
@@ -785,14 +779,14 @@ static int prepare_campaign(struct campaign *c)
     int rc = find_runtime_and_tool(c);
     if (rc == SCAL_OK) rc = add_actuators(c);
     if (rc < 0) return rc;
-    if (c->omp == SCAL_OMP_LIBGOMP && !c->plan.quiet)
+    if (c->measure.omp == SCAL_OMP_LIBGOMP && !c->plan.quiet)
         fprintf(stderr, "scal run: %s uses GCC's libgomp (no OMPT): running it against %s\n",
-                c->program_path, c->libomp);
-    if (c->omp == SCAL_OMP_NONE && !c->plan.quiet)
+                c->measure.program_path, c->measure.libomp);
+    if (c->measure.omp == SCAL_OMP_NONE && !c->plan.quiet)
         fprintf(stderr,
                 "scal run: note: %s links no OpenMP runtime itself; runs without an "
                 "OMPT runtime will be recorded as 'no data'\n",
-                c->program_path);
+                c->measure.program_path);
     return build_configs(c);
 }
 

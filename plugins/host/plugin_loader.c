@@ -85,11 +85,8 @@ int scal_plugin_foreach_file(const char *extra,
     scal_plugin_search_path(dirs, sizeof(dirs), extra);
     char *save = NULL;
     for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        DIR *dh = opendir(d);
-        if (!dh) continue;
         struct dirent **list = NULL;
-        closedir(dh);
-        int n = scandir(d, &list, NULL, alphasort);
+        int n = scandir(d, &list, NULL, alphasort); /* -1 for a missing directory: skipped */
         for (int i = 0; i < n; i++) {
             const char *f = list[i]->d_name;
             size_t fl = strlen(f);
