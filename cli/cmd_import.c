@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "errmsg.h"
+#include "suggest.h"
 #include "report.h"
 
 int scal_cmd_import(int argc, char **argv)
@@ -16,23 +17,36 @@ int scal_cmd_import(int argc, char **argv)
     const char *out = NULL;
     int c, force = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-        if (c == 'o')
+    opterr = 0; /* one line of ours instead of getopt's */
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        char near[80];
+        if (c == 'o') {
             out = optarg;
-        else if (c == 'f')
+        } else if (c == 'f') {
             force = 1;
-        else {
-            fprintf(
-                c == 'h' ? stdout : stderr,
-                "usage: scal import PASCAL.json -o CAMPAIGN.h5 [--force]\n\n"
-                "Converts a PaScal Viewer / SPERF JSON file (regions, executions per argument,\n"
-                "runs with threads and time) into a campaign file for `scal report`. An existing\n"
-                "CAMPAIGN.h5 is replaced only with --force.\n");
-            return c == 'h' ? 0 : 2;
+        } else if (c == 'h') {
+            printf("usage: scal import PASCAL.json -o CAMPAIGN.h5 [--force]\n\n"
+                   "Converts a PaScal Viewer / SPERF JSON file (regions, executions per argument,\n"
+                   "runs with threads and time) into a campaign file for `scal report`. An\n"
+                   "existing CAMPAIGN.h5 is replaced only with --force.\n");
+            return 0;
+        } else if (c == ':') {
+            fprintf(stderr, "scal import: option '%s' needs a value\n", argv[optind - 1]);
+            return 2;
+        } else {
+            const char *bad = argv[optind - 1];
+            if (scal_suggest_option(bad, longopts, near, sizeof(near)))
+                fprintf(stderr, "scal import: unknown option '%s'; did you mean '%s'?\n", bad,
+                        near);
+            else
+                fprintf(stderr, "scal import: unknown option '%s' (see 'scal import --help')\n",
+                        bad);
+            return 2;
         }
     }
     if (optind + 1 != argc || !out) {
-        fprintf(stderr, "usage: scal import PASCAL.json -o CAMPAIGN.h5\n");
+        fprintf(stderr, "scal import: %s (usage: scal import PASCAL.json -o CAMPAIGN.h5)\n",
+                !out ? "no output file given" : "one PASCAL.json file");
         return 2;
     }
     int rc = scal_import_pascal(argv[optind], out, force);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `scal report`: matrices, findings and PaScal Viewer diagrams of one or more campaign files.
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,21 @@
 
 #include "commands.h"
 #include "errmsg.h"
+#include "suggest.h"
 #include "report.h"
+
+/* A mistyped or incomplete option: one line, with the closest option, exit status 2. */
+static int usage_error(const char *bad, bool missing_value, const struct option *longopts)
+{
+    char near[80];
+    if (missing_value)
+        fprintf(stderr, "scal report: option '%s' needs a value (see 'scal report --help')\n", bad);
+    else if (scal_suggest_option(bad, longopts, near, sizeof(near)))
+        fprintf(stderr, "scal report: unknown option '%s'; did you mean '%s'?\n", bad, near);
+    else
+        fprintf(stderr, "scal report: unknown option '%s' (see 'scal report --help')\n", bad);
+    return 2;
+}
 
 static void usage(FILE *out)
 {
@@ -117,7 +132,8 @@ int scal_cmd_report(int argc, char **argv)
     char at_opt[300], scale_opt[64], format_opt[300], outbuf[4096];
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    opterr = 0; /* one line of ours instead of getopt's message and the whole usage text */
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
             o.output_dir = optarg;
@@ -234,8 +250,7 @@ int scal_cmd_report(int argc, char **argv)
             usage(stdout);
             return 0;
         default:
-            usage(stderr);
-            return 2;
+            return usage_error(argv[optind - 1], c == ':', longopts);
         }
     }
     if (list) {
@@ -247,7 +262,7 @@ int scal_cmd_report(int argc, char **argv)
         return 0;
     }
     if (optind >= argc) {
-        usage(stderr);
+        fprintf(stderr, "scal report: no campaign or run file given (see 'scal report --help')\n");
         return 2;
     }
     if (!o.output_dir) { /* `scal report C.h5` writes C-report/ (the runner prints that line) */

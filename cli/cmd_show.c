@@ -456,7 +456,7 @@ int scal_cmd_show(int argc, char **argv)
         }
     }
     if (!path) {
-        usage(stderr);
+        fprintf(stderr, "scal show: no run or campaign file given (see 'scal show --help')\n");
         return 2;
     }
     struct scal_h5file f;

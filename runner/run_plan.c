@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "suggest.h"
 #include "run_plan.h"
 #include "scal/status.h"
 
@@ -195,6 +196,39 @@ static const struct {
     {NULL, "--stdin", offsetof(struct scal_run_plan, stdin_path)},
 };
 
+/* Every option of scal run by name, for "needs a value" against "unknown", and "did you mean". */
+static const char *const option_names[] = {"-c",           "--threads",
+                                           "-r",           "--repetitions",
+                                           "-i",           "--input",
+                                           "--label",      "--inputs-file",
+                                           "-f",           "--frequencies",
+                                           "--idle",       "--timeout",
+                                           "--order",      "--seed",
+                                           "--ok-exit",    "--plugin-opt",
+                                           "--governor",   "--affinity",
+                                           "--cores",      "-s",
+                                           "--sensors",    "-o",
+                                           "--output",     "--tool",
+                                           "--sysfs-root", "--resume",
+                                           "--stdin",      "--dry-run",
+                                           "--fail-fast",  "--keep-runs",
+                                           "-q",           "--quiet",
+                                           "--help",       NULL};
+
+static bool known_option(const char *a)
+{
+    for (size_t k = 0; option_names[k]; k++)
+        if (!strcmp(a, option_names[k])) return true;
+    return false;
+}
+
+static int unknown_option(const char *a)
+{
+    const char *near = scal_suggest(a, option_names);
+    if (near) return scal__fail(SCAL_EINVAL, "unknown option '%s'; did you mean '%s'?", a, near);
+    return scal__fail(SCAL_EINVAL, "unknown option '%s'; see 'scal run --help'", a);
+}
+
 static char **text_option(struct scal_run_plan *p, const char *a)
 {
     for (size_t k = 0; k < sizeof(text_options) / sizeof(text_options[0]); k++)
@@ -269,7 +303,7 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
         p->seed = strtoull(v, &end, 10);
         if (*end || !*v) return scal__fail(SCAL_EINVAL, "bad --seed '%s': an integer", v);
     } else {
-        return scal__fail(SCAL_EINVAL, "unknown option '%s'; see 'scal run --help'", a);
+        return unknown_option(a);
     }
     return SCAL_OK;
 }
@@ -404,7 +438,9 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv)
         if (a[0] != '-') break; /* the program */
         if (parse_flag(p, a)) continue;
         if (i + 1 >= argc)
-            rc = scal__fail(SCAL_EINVAL, "option '%s' needs a value; see 'scal run --help'", a);
+            rc = known_option(a) ? scal__fail(SCAL_EINVAL,
+                                              "option '%s' needs a value; see 'scal run --help'", a)
+                                 : unknown_option(a);
         else
             rc = parse_option(p, a, argv[++i], &threads, &nthreads);
     }

@@ -2,9 +2,12 @@
 // Closest known word to a mistyped one (optimal string alignment distance).
 #include "suggest.h"
 
+#include <getopt.h>
+#include <stdio.h>
 #include <string.h>
 
 #define SUGGEST_MAX_LEN 64 /* longer words are not commands or options: no suggestion */
+#define SUGGEST_MAX_OPTIONS 64
 
 static size_t min3(size_t a, size_t b, size_t c)
 {
@@ -45,4 +48,21 @@ const char *scal_suggest(const char *word, const char *const *candidates)
         }
     }
     return best;
+}
+
+const char *scal_suggest_option(const char *word, const struct option *longopts, char *buf,
+                                size_t len)
+{
+    char names[SUGGEST_MAX_OPTIONS][SUGGEST_MAX_LEN + 3];
+    const char *list[SUGGEST_MAX_OPTIONS + 1];
+    size_t n = 0;
+    for (; longopts[n].name && n < SUGGEST_MAX_OPTIONS; n++) {
+        snprintf(names[n], sizeof(names[n]), "--%s", longopts[n].name);
+        list[n] = names[n];
+    }
+    list[n] = NULL;
+    const char *near = scal_suggest(word, list);
+    if (!near) return NULL;
+    snprintf(buf, len, "%s", near);
+    return buf;
 }
