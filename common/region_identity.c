@@ -45,7 +45,7 @@ static int check_row(const struct scal_region_id_row *r, size_t i)
     if (r->kind == SCAL_KIND_SERIAL && ((r->gap_prev >= 0 && (size_t)r->gap_prev >= i) ||
                                         (r->gap_next >= 0 && (size_t)r->gap_next >= i)))
         return scal__fail(SCAL_EFORMAT, "/regions row %zu: serial gap refers to a later row", i);
-    if (r->kind > SCAL_KIND_USER)
+    if (r->kind > SCAL_KIND_TASK)
         return scal__fail(SCAL_EFORMAT, "/regions row %zu: unknown kind %u", i, (unsigned)r->kind);
     return SCAL_OK;
 }
@@ -62,13 +62,16 @@ static void identity_part(const struct scal_region_id_row *r, char *const *done,
         snprintf(buf, len, "U:%s", str_at(strings, nstrings, r->name));
         break;
     case SCAL_KIND_PARALLEL:
+    case SCAL_KIND_TASK: {
+        const char *k = r->kind == SCAL_KIND_TASK ? "T" : "P";
         if (r->line_first >= 0)
-            snprintf(buf, len, "P:%s:%d:%s", base_name(str_at(strings, nstrings, r->file)),
+            snprintf(buf, len, "%s:%s:%d:%s", k, base_name(str_at(strings, nstrings, r->file)),
                      (int)r->line_first, str_at(strings, nstrings, r->function));
         else
-            snprintf(buf, len, "P:%s+%" PRIx64, base_name(str_at(strings, nstrings, r->module)),
+            snprintf(buf, len, "%s:%s+%" PRIx64, k, base_name(str_at(strings, nstrings, r->module)),
                      r->offset);
         break;
+    }
     default: /* SCAL_KIND_SERIAL */
         snprintf(buf, len, "S:%s>%s", r->gap_prev >= 0 ? done[r->gap_prev] : "start",
                  r->gap_next >= 0 ? done[r->gap_next] : "end");
@@ -90,21 +93,23 @@ static void label_of(const struct scal_region_id_row *r, char *const *done, char
     case SCAL_KIND_USER:
         snprintf(buf, len, "%s", name);
         break;
-    case SCAL_KIND_PARALLEL: {
+    case SCAL_KIND_PARALLEL:
+    case SCAL_KIND_TASK: {
         char lines[32];
+        const char *k = r->kind == SCAL_KIND_TASK ? "task " : "";
         if (r->line_first < 0 || !*file) {
             if (*name)
                 snprintf(buf, len, "%s", name);
             else
-                snprintf(buf, len, "%s+%#" PRIx64, base_name(str_at(strings, nstrings, r->module)),
-                         r->offset);
+                snprintf(buf, len, "%s%s+%#" PRIx64, k,
+                         base_name(str_at(strings, nstrings, r->module)), r->offset);
             break;
         }
         if (r->line_last > r->line_first)
             snprintf(lines, sizeof(lines), "%d-%d", (int)r->line_first, (int)r->line_last);
         else
             snprintf(lines, sizeof(lines), "%d", (int)r->line_first);
-        snprintf(buf, len, *fn ? "%s:%s (%s)" : "%s:%s%s", base_name(file), lines, fn);
+        snprintf(buf, len, *fn ? "%s%s:%s (%s)" : "%s%s:%s%s", k, base_name(file), lines, fn);
         break;
     }
     default: /* SCAL_KIND_SERIAL */

@@ -81,6 +81,7 @@ static inline uint64_t scal_now_ns(void)
     X(resolve_failed, "region addresses in no loaded module")                                      \
     X(regions_without_source,                                                                      \
       "regions without source lines (no debug information; informational)")                        \
+    X(task_unmatched, "explicit-task completions on a thread that did not start the task")         \
     X(sensor_errors, "sensor plugin errors")                                                       \
     X(write_errors, "errors while writing the output file")
 
@@ -176,6 +177,8 @@ struct scal_slot {
     _Atomic uint64_t lock_ns;
     _Atomic uint32_t gtid;
     _Atomic uint64_t barrier_ns; /* reaching the region's closing barrier */
+    /* explicit-task code this member ran inside the closing barrier: work, not wait */
+    _Atomic uint64_t join_task_ns;
 } __attribute__((aligned(SCAL_CACHE_LINE)));
 
 /* A parallel-region instance, owned by its encountering thread, shared with the team through
@@ -219,6 +222,10 @@ struct scal_frame {
     uint32_t gap_cache_node;
 };
 
+/* Nesting of explicit tasks on one thread measured per task construct (deeper tasks count towards
+ * the deepest tracked level). */
+#define SCAL_TASK_LEVELS 32
+
 /* Entries of a thread's direct-mapped cache of parallel-node lookups (a power of two). */
 #define SCAL_NODE_CACHE_SLOTS 64
 
@@ -244,6 +251,19 @@ struct scal_thread {
         uint32_t node;
     } node_cache[SCAL_NODE_CACHE_SLOTS];
     uint64_t wait_begin_ns, lock_begin_ns;
+    /* Explicit tasks (task_schedule): tied tasks nest LIFO on a thread. Level 0 is the implicit
+     * task; time at a level >= 1 whose task is not inside a synchronisation region is task code,
+     * counted in task_ns (work) and in the level's own time (its task construct's node). */
+    uint32_t task_level;
+    bool in_task_code;
+    uint64_t task_since_ns;
+    uint64_t task_ns;            /* all explicit-task code this thread ran */
+    uint64_t wait_task_mark;     /* task_ns when the outermost synchronisation region began */
+    struct scal_slot *join_slot; /* the slot of the closing barrier this thread is in, or NULL */
+    uint64_t join_task_mark;     /* task_ns when that barrier began */
+    uint8_t task_waits[SCAL_TASK_LEVELS];
+    uint32_t task_node[SCAL_TASK_LEVELS];
+    uint64_t task_own_ns[SCAL_TASK_LEVELS];
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;
 };

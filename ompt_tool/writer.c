@@ -177,7 +177,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
         uint32_t same = id;
         for (uint32_t k = 1; k < id; k++) {
             const struct scal_node *o = scal_node_get(k);
-            if (o->kind == SCAL_KIND_PARALLEL && o->key == n->key) {
+            if (o->kind == n->kind && o->key == n->key) {
                 same = k;
                 break;
             }
@@ -198,16 +198,17 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
         out->function = (uint32_t)scal_strtab_add(st, res->function);
         out->line_first = res->line_first;
         out->line_last = res->line_last;
+        const char *k = n->kind == SCAL_KIND_TASK ? "task " : "";
         if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key))
             snprintf(label, sizeof(label),
                      "nested region (call site lost to a tail call into the OpenMP runtime)");
         else if (res->file[0] && res->line_last >= res->line_first)
-            snprintf(label, sizeof(label), "%s:%d-%d", basename_of(res->file), res->line_first,
+            snprintf(label, sizeof(label), "%s%s:%d-%d", k, basename_of(res->file), res->line_first,
                      res->line_last);
         else if (res->file[0])
-            snprintf(label, sizeof(label), "%s:%d", basename_of(res->file), res->line_first);
+            snprintf(label, sizeof(label), "%s%s:%d", k, basename_of(res->file), res->line_first);
         else
-            snprintf(label, sizeof(label), "%s+%#llx",
+            snprintf(label, sizeof(label), "%s%s+%#llx", k,
                      res->function[0] ? res->function : basename_of(res->module),
                      (unsigned long long)res->offset);
         out->name = (uint32_t)scal_strtab_add(st, label);
