@@ -108,6 +108,10 @@ int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed)
     rc |= scal_h5_attr_set_f64(meta, "start_unix", st->start_unix);
     rc |= scal_h5_attr_set_f64(meta, "duration_s", (double)(end_ns - st->start_ns) * 1e-9);
     rc |= scal_h5_attr_set_str(meta, "omp_runtime", st->omp_runtime);
+    rc |= scal_h5_attr_set_str(meta, "omp_entry_points",
+                               scal_writer_saw_gomp
+                                   ? "GOMP_* (gcc-built code; libomp standing in for libgomp)"
+                                   : "__kmpc_* (LLVM)");
     rc |= scal_h5_attr_set_str(
         meta, "clock_source",
         "clock_gettime(CLOCK_MONOTONIC); program start from /proc/self/stat (10 ms resolution)");

@@ -81,6 +81,8 @@ static inline uint64_t scal_now_ns(void)
     X(resolve_failed, "region addresses in no loaded module")                                      \
     X(regions_without_source,                                                                      \
       "regions without source lines (no debug information; informational)")                        \
+    X(tail_call_unresolved,                                                                        \
+      "regions reached through a tail call whose pragma was not found (named after the caller)")   \
     X(task_unmatched, "explicit-task completions on a thread that did not start the task")         \
     X(sensor_errors, "sensor plugin errors")                                                       \
     X(write_errors, "errors while writing the output file")
@@ -360,12 +362,15 @@ struct scal_resolved {
     char file[4096];
     int line_first, line_last;
     char function[512];
+    bool via_tail_call; /* reached through a tail call whose outlined body was not found */
+    bool gomp;          /* forked through gcc's GOMP entry points (libomp's GOMP layer) */
 };
 struct scal_resolver;
 struct scal_resolver *scal_resolver_open(bool lines);
-/* Resolves a return address (codeptr_ra) of an OpenMP construct. Returns 0 or a negative status
- * (module unknown); fields it could not find are left empty / -1. */
-int scal_resolve(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out);
+/* Resolves a return address (codeptr_ra) of an OpenMP construct of region kind `kind` (parallel
+ * regions' and tasks' are read as call sites too). Returns 0 or a negative status (module unknown);
+ * fields it could not find are left empty / -1. */
+int scal_resolve(struct scal_resolver *r, uint64_t ra, int kind, struct scal_resolved *out);
 void scal_resolver_close(struct scal_resolver *r);
 
 /* ---- run metadata (runmeta.c) ------------------------------------------------------------- */

@@ -141,6 +141,8 @@ static const char *basename_of(const char *path)
     return b ? b + 1 : path;
 }
 
+bool scal_writer_saw_gomp;
+
 /* Identity strings of one node. Parallel nodes share resolutions by address. */
 struct identity {
     uint32_t name, module, build_id, file, function;
@@ -186,7 +188,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             *out = ids[same];
             continue;
         }
-        if (scal_resolve(r, n->key, res) < 0) {
+        if (scal_resolve(r, n->key, n->kind, res) < 0) {
             scal_diag_count(SCAL_DIAG_resolve_failed);
             res->offset = n->key; /* no module: the address keeps distinct regions distinct */
         } else if (res->line_first < 0)
@@ -199,7 +201,14 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
         out->line_first = res->line_first;
         out->line_last = res->line_last;
         const char *k = n->kind == SCAL_KIND_TASK ? "task " : "";
-        if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key))
+        if (res->gomp) scal_writer_saw_gomp = true;
+        if (res->via_tail_call && res->file[0]) {
+            /* the caller's line is not the pragma's: named honestly, identified by address */
+            scal_diag_count(SCAL_DIAG_tail_call_unresolved);
+            snprintf(label, sizeof(label), "%s:%d (via tail call)", basename_of(res->file),
+                     res->line_first);
+            out->line_first = out->line_last = -1;
+        } else if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key))
             snprintf(label, sizeof(label),
                      "nested region (call site lost to a tail call into the OpenMP runtime)");
         else if (res->file[0] && res->line_last >= res->line_first)

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     if (r < 0) return 1;
-    printf("%.1f\n", ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
-                         tasks_of(n));
+    printf("%.1f\n",
+           ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / tasks_of(n));
     return 0;
 }

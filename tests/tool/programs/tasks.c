@@ -8,11 +8,14 @@
 // worker's whole time would be barrier wait (share ~50 %); with them it is work, and the barrier
 // share (barrier / (2 x wall)) stays under 25 %.
 // RUN[tasks]: OMP_NUM_THREADS=2 %prog
+// The same program built by gcc, through libomp's GOMP layer:
+// RUN[tasks_gcc]: LD_PRELOAD=%libomp OMP_NUM_THREADS=2 %prog
 // REGION root: root
 // CHECK spin: parent=root count=1 team_actual_max=2 barrier_total_s<=time_total_s*0.5
 // CHECK spin: work_total_s>=five_ms.time_total_s work_total_s<=five_ms.time_total_s*1.05
 // CHECK five_ms: parent=spin count=40 time_min_s>=0.005 time_total_s>=0.2 kind=task
-// CHECK five_ms: name="task tasks.c:*"
+// CHECK five_ms: name="task tasks.c:*" function=main
+// CHECK left,right: function=fib
 // Recursive tasks (fib(10)): 177 calls, 88 of them (n >= 2) create one task at each construct.
 // CHECK fib: parent=root count=1 children_time_s<=work_total_s
 // CHECK left,right: parent=fib count=88 kind=task
