@@ -23,9 +23,10 @@ bool scal_outlined_name(const char *name)
 
 static bool fork_entry_name(const char *name)
 {
-    return name && (!strncmp(name, "__kmpc_fork_call", 16) || !strncmp(name, "__kmpc_fork_teams", 17) ||
-                    !strncmp(name, "GOMP_parallel", 13) || !strncmp(name, "GOMP_teams", 10) ||
-                    !strncmp(name, "GOMP_task", 9)); /* gcc's task bodies are outlined alike */
+    return name &&
+           (!strncmp(name, "__kmpc_fork_call", 16) || !strncmp(name, "__kmpc_fork_teams", 17) ||
+            !strncmp(name, "GOMP_parallel", 13) || !strncmp(name, "GOMP_teams", 10) ||
+            !strncmp(name, "GOMP_task", 9)); /* gcc's task bodies are outlined alike */
 }
 
 /* True when [a, b) lies in one loaded object (its code can be read). */
@@ -138,7 +139,7 @@ static const char *destination_name(uint64_t t, scal_symbol_fn symbol, void *ctx
 
 /* In a function that tail-calls the runtime (jmp to a fork entry), the outlined body it hands
  * over. */
-static uint64_t tail_outlined(uint64_t fn, scal_symbol_fn symbol, void *ctx)
+static uint64_t tail_outlined(uint64_t fn, scal_symbol_fn symbol, void *ctx, bool *gomp)
 {
     if (!same_object(fn, fn + SCAN_BYTES)) return 0;
     for (uint64_t p = fn; p + 5 <= fn + SCAN_BYTES; p++) {
@@ -149,6 +150,7 @@ static uint64_t tail_outlined(uint64_t fn, scal_symbol_fn symbol, void *ctx)
         const char *name = destination_name(p + 5 + (uint64_t)(int64_t)d, symbol, ctx);
         if (!fork_entry_name(name)) continue;
         uint64_t o = find_outlined(fn, p, outlined_register(name), symbol, ctx);
+        *gomp = !strncmp(name, "GOMP_", 5);
         if (o) return o;
     }
     return 0;
@@ -194,6 +196,6 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
     }
     out.kind = SCAL_CALL_TAIL;
     out.tail_caller = dest;
-    out.outlined = tail_outlined(dest, symbol, ctx);
+    out.outlined = tail_outlined(dest, symbol, ctx, &out.gomp);
     return out;
 }
