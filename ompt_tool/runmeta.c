@@ -24,10 +24,11 @@ static size_t read_small_file(const char *path, char *buf, size_t len)
     return n;
 }
 
+/* The command line the tool kept at start, shell-quoted. */
 static void command_line(char *out, size_t len)
 {
-    char raw[8192];
-    size_t n = read_small_file("/proc/self/cmdline", raw, sizeof(raw)), o = 0;
+    const char *raw = scal_tool_state.cmdline;
+    size_t n = scal_tool_state.cmdline_len, o = 0;
     out[0] = '\0';
     for (size_t i = 0; i < n && o + 4 < len;) {
         const char *arg = raw + i;

@@ -309,6 +309,9 @@ struct scal_tool {
     struct scal_sensor_session *sensors;
     _Atomic int flushed;
     char exit_reason[64];
+    /* /proc/self/cmdline when the tool started: programs may rewrite their argv later */
+    char cmdline[8192];
+    size_t cmdline_len;
 };
 #ifdef SCAL_TOOL_WRITER
 /* In libscal_ompt_writer.so: the tool's state, through the accessor table (writer_access.c). */

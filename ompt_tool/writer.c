@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "errmsg.h"
@@ -611,6 +612,42 @@ static int write_file(const char *path, uint64_t end_ns)
     return rc;
 }
 
+/* Moves the written file to `path`, never over the file of a process that wrote it while this one
+ * ran (a child it exec'd, a concurrent process of a launcher): link() fails when the name exists; a
+ * file older than this process is a finished process's (an earlier run, or an earlier step of a
+ * script) and is replaced as before; a newer one is kept and this process's data goes to
+ * "<name>.<pid>.h5" instead (said on stderr). A forked child never writes (flush.c). path is
+ * updated to the name used. */
+static int put_in_place(const char *tmp, char *path, size_t len)
+{
+    struct stat old;
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return SCAL_OK;
+    }
+    if (errno != EEXIST || stat(path, &old) != 0 ||
+        (double)old.st_mtim.tv_sec + old.st_mtim.tv_nsec * 1e-9 < scal_tool_state.start_unix) {
+        if (rename(tmp, path) != 0) { /* no hard links here, or an earlier run's file */
+            fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, path, strerror(errno));
+            return SCAL_EIO;
+        }
+        return SCAL_OK;
+    }
+    char mine[4300];
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
+    snprintf(mine, sizeof(mine), "%.*s.%d%s", stem, path, (int)getpid(),
+             dot && (!slash || dot > slash) ? dot : "");
+    if (rename(tmp, mine) != 0) {
+        fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, mine, strerror(errno));
+        return SCAL_EIO;
+    }
+    fprintf(stderr, "scal: %s was written by another process of this run; process %d wrote %s\n",
+            path, (int)getpid(), mine);
+    snprintf(path, len, "%s", mine);
+    return SCAL_OK;
+}
+
 SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_t end_ns)
 {
     char path[4200], tmp[4300];
@@ -644,10 +681,8 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
         unlink(tmp);
         return rc;
     }
-    if (rename(tmp, path) != 0) {
-        fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, path, strerror(errno));
-        return SCAL_EIO;
-    }
+    rc = put_in_place(tmp, path, sizeof(path));
+    if (rc < 0) return rc;
     uint64_t problems = diagnostics_total();
     if (problems)
         fprintf(stderr, "scal: %llu measurement problem(s); see /diagnostics in %s\n",

@@ -58,7 +58,7 @@ int main(void)
     for (int i = 0; i < 5; i++)
         direct_two();
     for (volatile int i = 0; i < 8; i++) /* volatile: not unrolled, one call site */
-        table[i < 3 ? 0 : 1]();             /* two bodies */
+        table[i < 3 ? 0 : 1]();          /* two bodies */
     printf("tail_calls: done\n");
     return 0;
 }
