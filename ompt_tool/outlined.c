@@ -47,9 +47,11 @@ static uint64_t call_destination(uint64_t t)
     if (c[0] == 0xf2) c++;                                                    /* bnd */
     if (c[0] == 0xff && c[1] == 0x25) {
         int32_t d;
-        uint64_t dest;
+        uint64_t dest, slot;
         memcpy(&d, c + 2, sizeof(d));
-        memcpy(&dest, (const void *)((uintptr_t)(c + 6) + (intptr_t)d), sizeof(dest));
+        slot = (uint64_t)(uintptr_t)(c + 6) + (uint64_t)(int64_t)d;
+        if (!same_object(slot, slot + sizeof(dest))) return t; /* bytes that only looked like it */
+        memcpy(&dest, (const void *)(uintptr_t)slot, sizeof(dest));
         return dest;
     }
     return t;
@@ -171,7 +173,9 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
     } else if (c[-6] == 0xff && c[-5] == 0x15) { /* call *GOT(%rip) (-fno-plt) */
         int32_t d;
         memcpy(&d, c - 4, sizeof(d));
-        memcpy(&dest, (const void *)((uintptr_t)ra + (intptr_t)d), sizeof(dest));
+        uint64_t slot = ra + (uint64_t)(int64_t)d;
+        if (!same_object(slot, slot + sizeof(dest))) return out;
+        memcpy(&dest, (const void *)(uintptr_t)slot, sizeof(dest));
         call = ra - 6;
     } else {
         out.kind = SCAL_CALL_INDIRECT; /* through a register or memory: a function pointer */
