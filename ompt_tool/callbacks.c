@@ -358,6 +358,8 @@ static void on_task_create(ompt_data_t *encountering_task_data,
      * the closing barrier, after this thread left the region's frame. */
     int32_t parent =
         t->task_level ? scal_node_get(t->task_node[task_index(t)])->parent : current_parent(t);
+    if (t->taskloop_codeptr && scal_callsite_in_runtime(codeptr_ra))
+        codeptr_ra = t->taskloop_codeptr;
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
     /* shares the parallel-node cache: a task's call site is never a parallel region's */
     unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
@@ -485,6 +487,14 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
 static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                     ompt_data_t *task_data, uint64_t count, const void *codeptr_ra)
 {
+    if (wstype == ompt_work_taskloop) {
+        struct scal_thread *t = scal_thread_get();
+        /* libomp 14 reports its own address here too: one unwind per taskloop (not per task) */
+        if (t && endpoint == ompt_scope_begin && scal_callsite_in_runtime(codeptr_ra))
+            codeptr_ra = scal_callsite_caller_outside_runtime(codeptr_ra);
+        if (t) t->taskloop_codeptr = endpoint == ompt_scope_begin ? codeptr_ra : NULL;
+        return;
+    }
     if (endpoint != ompt_scope_begin || wstype != ompt_work_loop) return;
     struct scal_thread *t = scal_thread_get();
     if (!t || t->member_frame < 0) return;

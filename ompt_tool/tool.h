@@ -259,10 +259,12 @@ struct scal_thread {
     uint32_t task_level;
     bool in_task_code;
     uint64_t task_since_ns;
-    uint64_t task_ns;            /* all explicit-task code this thread ran */
-    uint64_t wait_task_mark;     /* task_ns when the outermost synchronisation region began */
-    struct scal_slot *join_slot; /* the slot of the closing barrier this thread is in, or NULL */
-    uint64_t join_task_mark;     /* task_ns when that barrier began */
+    uint64_t task_ns;             /* all explicit-task code this thread ran */
+    uint64_t wait_task_mark;      /* task_ns when the outermost synchronisation region began */
+    struct scal_slot *join_slot;  /* the slot of the closing barrier this thread is in, or NULL */
+    uint64_t join_task_mark;      /* task_ns when that barrier began */
+    const void *taskloop_codeptr; /* the open taskloop's call site (its tasks are created inside the
+                                     runtime, with the runtime's own return address) */
     uint8_t task_waits[SCAL_TASK_LEVELS];
     uint32_t task_node[SCAL_TASK_LEVELS];
     uint64_t task_own_ns[SCAL_TASK_LEVELS];
@@ -348,6 +350,9 @@ void scal_callsite_init(const void *runtime_function);
 bool scal_callsite_in_runtime(const void *codeptr);
 /* The first return address on the calling thread's stack outside the runtime and the tool. */
 const void *scal_callsite_outside_runtime(const void *fallback);
+/* The same for a construct whose runtime entry calls further into the runtime before reporting (a
+ * taskloop: __kmpc_taskloop -> __kmp_taskloop), so the reported frame is not a tail call's. */
+const void *scal_callsite_caller_outside_runtime(const void *fallback);
 
 /* ---- flush (flush.c); the writer library is reached through tool_access.h ---------------- */
 
