@@ -344,20 +344,33 @@ static inline void task_recompute(struct scal_thread *t)
     t->in_task_code = t->task_level > 0 && t->task_waits[task_index(t)] == 0;
 }
 
-/* The encountering thread names the task construct: a node of kind task under the region it is in,
- * kept in the task's data (node + 1; 0 = a task the tool did not see created). */
+/* A task's data holds its node and its region's node (each + 1; 0 = a task the tool did not see
+ * created). The creating thread writes it, the thread that runs the task reads it; the runtime
+ * publishes the task between them through its own synchronisation, which TSan cannot see (libomp
+ * is not instrumented), so these two accesses are kept out of its view. */
+__attribute__((no_sanitize("thread"))) static void task_data_set(ompt_data_t *d, uint64_t v)
+{
+    d->value = v;
+}
+
+__attribute__((no_sanitize("thread"))) static uint64_t task_data_get(const ompt_data_t *d)
+{
+    return d ? d->value : 0;
+}
+
+/* The encountering thread names the task construct: a node of kind task under the region it is in.
+ */
 static void on_task_create(ompt_data_t *encountering_task_data,
                            const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
                            int flags, int has_dependences, const void *codeptr_ra)
 {
-    new_task_data->value = 0;
+    task_data_set(new_task_data, 0);
     if (!(flags & ompt_task_explicit)) return;
     struct scal_thread *t = scal_thread_get();
     if (!t) return;
     /* A task created by a task belongs to the creating task's region: the creating task may run in
      * the closing barrier, after this thread left the region's frame. */
-    int32_t parent =
-        t->task_level ? scal_node_get(t->task_node[task_index(t)])->parent : current_parent(t);
+    int32_t parent = t->task_level ? t->task_parent[task_index(t)] : current_parent(t);
     if (t->taskloop_codeptr && scal_callsite_in_runtime(codeptr_ra))
         codeptr_ra = t->taskloop_codeptr;
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
@@ -372,7 +385,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
         t->node_cache[slot].parent = ~parent; /* parallel entries hold parent >= 0 */
         t->node_cache[slot].node = node;
     }
-    new_task_data->value = (uint64_t)node + 1;
+    task_data_set(new_task_data, (uint64_t)(uint32_t)(parent + 1) << 32 | ((uint64_t)node + 1));
 }
 
 /* Tied tasks nest LIFO on the thread that runs them: ompt_task_switch starts (or resumes) `next`
@@ -385,16 +398,18 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
     uint64_t now = scal_now_ns();
     task_clock(t, now);
     if (prior_task_status == ompt_task_switch) {
-        if (!next_task_data || next_task_data->value == 0) return;
+        uint64_t v = task_data_get(next_task_data);
+        if (v == 0) return;
         t->task_level++;
         uint32_t i = task_index(t);
         if (t->task_level <= SCAL_TASK_LEVELS) {
-            t->task_node[i] = (uint32_t)(next_task_data->value - 1);
+            t->task_node[i] = (uint32_t)(v & 0xffffffffu) - 1;
+            t->task_parent[i] = (int32_t)(v >> 32) - 1;
             t->task_own_ns[i] = 0;
             t->task_waits[i] = 0;
         }
     } else {
-        if (!prior_task_data || prior_task_data->value == 0) return;
+        if (task_data_get(prior_task_data) == 0) return;
         if (t->task_level == 0) {
             scal_diag_count(SCAL_DIAG_task_unmatched);
             return;

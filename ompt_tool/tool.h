@@ -267,6 +267,7 @@ struct scal_thread {
                                      runtime, with the runtime's own return address) */
     uint8_t task_waits[SCAL_TASK_LEVELS];
     uint32_t task_node[SCAL_TASK_LEVELS];
+    int32_t task_parent[SCAL_TASK_LEVELS]; /* the region node the task belongs to */
     uint64_t task_own_ns[SCAL_TASK_LEVELS];
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;
