@@ -10,13 +10,14 @@
 #include "errmsg.h"
 #include "h5util.h"
 #include "layout.h"
+#include "safe_open.h"
+#include "scal_format.h"
 #include "scal/status.h"
-#include "scal_file.h"
 #include "schema.h"
 
 struct checker {
     const char *path;
-    struct scal_file *f;
+    struct scal_h5file *f;
     json_t *schema;
     unsigned problems;
 };
@@ -214,7 +215,7 @@ static void check_regions(struct checker *c, const struct scal_region_id_row *ro
 /* Reads a table only when the schema part above found it well-formed. */
 static int read_rows(struct checker *c, const struct scal_table_desc *d, void **rows, size_t *n)
 {
-    int rc = scal_h5_read_table(c->f->id, d->name, d->fields, d->nfields, d->row_size, rows, n);
+    int rc = scal_table_read(c->f->id, d, rows, n);
     if (rc < 0) problem(c, "%s", scal__last_error(rc));
     return rc;
 }
@@ -296,43 +297,34 @@ done:
     free(stats);
 }
 
-struct check_args {
-    struct checker *c;
-};
-
-static int check_inner(void *p)
-{
-    struct checker *c = ((struct check_args *)p)->c;
-    check_against_schema(c);
-    if (c->problems) return 0; /* content checks need a well-formed layout */
-    if (!strcmp(c->f->format, SCAL_FORMAT_RUN))
-        check_run_content(c);
-    else
-        check_campaign_content(c);
-    return 0;
-}
-
-/* 0 ok, 1 problems. */
+/* 0 ok, 1 problems. The open has read the whole file in a probe process: what follows cannot
+ * crash on a damaged file. */
 static int check_file(const char *path)
 {
     char err[1024];
-    struct scal_file f;
+    struct scal_h5file f;
     struct checker c = {path, &f, NULL, 0};
-    if (scal_file_open(path, &f, err, sizeof(err)) < 0) {
-        printf("%s\n", err);
+    int rc = scal_h5file_open(path, SCAL_OPEN_READ, &f);
+    if (rc < 0) {
+        printf("%s\n", scal__last_error(rc));
         return 1;
     }
     c.schema = schema_load(f.format, f.version, err, sizeof(err));
     if (!c.schema) {
         printf("%s: %s\n", path, err);
-        scal_file_close(&f);
+        scal_h5file_close(&f);
         return 1;
     }
-    struct check_args a = {&c};
-    if (scal_guarded(check_inner, &a) < 0) problem(&c, "%s", scal__last_error(SCAL_EFORMAT));
+    check_against_schema(&c);
+    if (c.problems == 0) { /* content checks need a well-formed layout */
+        if (f.campaign)
+            check_campaign_content(&c);
+        else
+            check_run_content(&c);
+    }
     if (c.problems == 0) {
         int64_t nregions = scal_h5_table_rows(f.id, "regions");
-        if (!strcmp(f.format, SCAL_FORMAT_RUN))
+        if (!f.campaign)
             printf("%s: ok (%s v%lld, %lld regions)\n", path, f.format, (long long)f.version,
                    (long long)nregions);
         else
@@ -341,7 +333,7 @@ static int check_file(const char *path)
                    (long long)nregions);
     }
     json_decref(c.schema);
-    scal_file_close(&f);
+    scal_h5file_close(&f);
     return c.problems ? 1 : 0;
 }
 

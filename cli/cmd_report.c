@@ -13,18 +13,31 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: scal report FILE... -o DIR [options]\n\n"
+            "usage: scal report FILE... [-o DIR] [options]\n"
+            "       scal report --compare BEFORE AFTER [-o DIR] [options]\n\n"
             "Speedup/efficiency matrices, findings and scalability diagrams of campaign files\n"
             "(several are merged) or of a single run file (tables only).\n\n"
-            "  -o, --output DIR        output directory (created)\n"
+            "  -o, --output DIR        output directory (created; default: the first file's name\n"
+            "                          without .h5, plus -report)\n"
             "      --only LIST         run only these plugins (comma-separated)\n"
             "      --skip LIST         do not run these plugins\n"
             "      --list              list the post-processing plugins and exit\n"
             "      --mode MODE         discrete (default), smooth or both\n"
             "      --stat STAT         median (default), mean, min or max of the repetitions\n"
-            "      --top K             draw only the K regions losing most efficiency\n"
-            "      --region PATTERN    draw only regions whose label matches (fnmatch)\n"
+            "      --top K             draw only the K regions losing most core-seconds\n"
+            "                          (default: the 10 first; the page holds every region)\n"
+            "      --transpose         diagrams with inputs across and thread counts up\n"
+            "      --all               draw the diagrams and charts of every region\n"
+            "      --at THREADS,INPUT  rank by that one cell (default: the whole matrix)\n"
+            "      --min-share P       draw only regions with at least P %% of the program's time\n"
+            "      --region PATTERN    draw only regions whose label matches (fnmatch; matching\n"
+            "                          nothing is an error)\n"
+            "      --diff-scale S      colour scale of the difference panels: shared (default,\n"
+            "                          one symmetric scale for the three), fixed (+-1) or own\n"
             "      --no-write          do not write /analysis into the campaign file\n"
+            "      --format LIST       diagram files: png (default), svg, pdf (comma-separated)\n"
+            "      --compare           two campaigns: efficiency after - before per region,\n"
+            "                          ranked by improvement (compare.txt/.csv/.html)\n"
             "      --plugin-dir DIR    search DIR for plugins first (after SCAL_PLUGIN_PATH)\n"
             "      --plugin-opt P.O=V  option O of plugin P (repeatable), e.g. diagrams.jobs=1;\n"
             "                          also SCAL_<P>_<O>=V in the environment\n");
@@ -69,7 +82,14 @@ int scal_cmd_report(int argc, char **argv)
         O_REGION,
         O_NOWRITE,
         O_PDIR,
-        O_POPT
+        O_POPT,
+        O_AT,
+        O_MINSHARE,
+        O_DIFFSCALE,
+        O_COMPARE,
+        O_FORMAT,
+        O_ALL,
+        O_TRANSPOSE
     };
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                              {"only", required_argument, NULL, O_ONLY},
@@ -82,11 +102,19 @@ int scal_cmd_report(int argc, char **argv)
                                              {"no-write", no_argument, NULL, O_NOWRITE},
                                              {"plugin-dir", required_argument, NULL, O_PDIR},
                                              {"plugin-opt", required_argument, NULL, O_POPT},
+                                             {"at", required_argument, NULL, O_AT},
+                                             {"min-share", required_argument, NULL, O_MINSHARE},
+                                             {"diff-scale", required_argument, NULL, O_DIFFSCALE},
+                                             {"compare", no_argument, NULL, O_COMPARE},
+                                             {"format", required_argument, NULL, O_FORMAT},
+                                             {"all", no_argument, NULL, O_ALL},
+                                             {"transpose", no_argument, NULL, O_TRANSPOSE},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
-    bool list = false;
+    bool list = false, compare = false, all = false;
     const char *opts[64];
+    char at_opt[300], scale_opt[64], format_opt[300], outbuf[4096];
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -157,6 +185,51 @@ int scal_cmd_report(int argc, char **argv)
             o.plugin_opts = opts;
             break;
         }
+        case O_AT:
+            if (!strchr(optarg, ',')) {
+                fprintf(stderr, "scal report: --at needs THREADS,INPUT (e.g. --at 8,large)\n");
+                return 2;
+            }
+            snprintf(at_opt, sizeof(at_opt), "findings.at=%s", optarg);
+            if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = at_opt;
+            o.plugin_opts = opts;
+            break;
+        case O_MINSHARE: {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (*end || !(v >= 0 && v <= 100)) {
+                fprintf(stderr, "scal report: --min-share needs a percentage from 0 to 100\n");
+                return 2;
+            }
+            o.min_share = v;
+            break;
+        }
+        case O_DIFFSCALE:
+            if (strcmp(optarg, "shared") && strcmp(optarg, "fixed") && strcmp(optarg, "own")) {
+                fprintf(stderr, "scal report: --diff-scale must be shared, fixed or own\n");
+                return 2;
+            }
+            snprintf(scale_opt, sizeof(scale_opt), "diagrams.diff_scale=%s", optarg);
+            if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = scale_opt;
+            o.plugin_opts = opts;
+            break;
+        case O_COMPARE:
+            compare = true;
+            break;
+        case O_ALL:
+            all = true;
+            break;
+        case O_TRANSPOSE:
+            if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0]))
+                opts[o.nplugin_opts++] = "diagrams.transpose=1";
+            o.plugin_opts = opts;
+            break;
+        case O_FORMAT:
+            snprintf(format_opt, sizeof(format_opt), "diagrams.format=%s", optarg);
+            if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0]))
+                opts[o.nplugin_opts++] = format_opt;
+            o.plugin_opts = opts;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -173,13 +246,31 @@ int scal_cmd_report(int argc, char **argv)
         }
         return 0;
     }
-    if (optind >= argc || !o.output_dir) {
+    if (optind >= argc) {
         usage(stderr);
         return 2;
     }
+    if (!o.output_dir) { /* `scal report C.h5` writes C-report/ (the runner prints that line) */
+        const char *f = argv[optind];
+        size_t n = strlen(f);
+        if (n > 3 && !strcmp(f + n - 3, ".h5")) n -= 3;
+        snprintf(outbuf, sizeof(outbuf), "%.*s-%s", (int)n, f, compare ? "compare" : "report");
+        o.output_dir = outbuf;
+    }
     o.files = (const char *const *)(argv + optind);
     o.nfiles = (size_t)(argc - optind);
-    int rc = scal_report_run(&o, print_note, NULL);
+    /* Diagram and chart PNGs: the whole program and the 10 first regions by rank unless the user
+     * chose the regions (--all, --top, --region); index.html holds every region. */
+    static const char *const unlimit[] = {"diagrams.limit=0", "charts.limit=0"};
+    for (int k = 0; k < 2 && (all || o.top || o.region_pattern); k++)
+        if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = unlimit[k];
+    o.plugin_opts = opts;
+    if (compare && o.nfiles != 2) {
+        fprintf(stderr, "scal report: --compare needs exactly two files, BEFORE and AFTER\n");
+        return 2;
+    }
+    int rc = compare ? scal_report_compare(&o, o.files[0], o.files[1], print_note, NULL)
+                     : scal_report_run(&o, print_note, NULL);
     if (rc < 0) {
         fprintf(stderr, "scal report: %s\n", scal__last_error(rc));
         return 1;

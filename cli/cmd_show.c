@@ -13,7 +13,8 @@
 #include "layout.h"
 #include "scal/status.h"
 #include "region_identity.h"
-#include "scal_file.h"
+#include "safe_open.h"
+#include "scal_format.h"
 #include "table_out.h"
 
 struct show_opts {
@@ -31,15 +32,15 @@ struct metrics {
     char headers[32][128];
 };
 
-static int metric_column(struct metrics *m, const struct scal_file *f, uint32_t metric,
+static int metric_column(struct metrics *m, const struct scal_h5file *f, uint32_t metric,
                          uint32_t unit)
 {
     for (size_t i = 0; i < m->n; i++)
         if (m->names[i] == metric) return (int)i;
-    if (m->n == 32) return -1;
+    if (m->n == 32) return SCAL_ERANGE;
     m->names[m->n] = metric;
-    snprintf(m->headers[m->n], sizeof(m->headers[0]), "%s [%s]", scal_file_str(f, metric),
-             scal_file_str(f, unit));
+    snprintf(m->headers[m->n], sizeof(m->headers[0]), "%s [%s]", scal_h5file_str(f, metric),
+             scal_h5file_str(f, unit));
     return (int)m->n++;
 }
 
@@ -55,7 +56,7 @@ static const char *fmt(char *buf, size_t len, const char *f, double v)
 /* ---- run files ------------------------------------------------------------------------------- */
 
 struct run_view {
-    struct scal_file *f;
+    struct scal_h5file *f;
     struct scal_region_row *rows;
     size_t n;
     char **labels; /* the one label rule (region_identity.h) */
@@ -93,7 +94,7 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
     const char *cells[64] = {c[0],
                              c[1],
                              label,
-                             scal_file_str(v->f, r->function),
+                             scal_h5file_str(v->f, r->function),
                              scal_region_kind_name(r->kind),
                              c[3],
                              c[4],
@@ -133,7 +134,7 @@ static int cmp_time_desc(const void *a, const void *b, void *ctx)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static void print_run_header(const struct scal_file *f, FILE *out)
+static void print_run_header(const struct scal_h5file *f, FILE *out)
 {
     char *cmd = NULL, *date = NULL, *host = NULL, *reason = NULL, *rt = NULL, *entry = NULL;
     int64_t team = -1;
@@ -163,24 +164,18 @@ static void print_run_header(const struct scal_file *f, FILE *out)
     struct scal_sensor_value_row *sv = NULL;
     struct scal_plugin_state_row *ps = NULL;
     size_t nsv = 0, nps = 0, shown = 0;
-    if (scal_h5_exists(f->id, "sensors/values"))
-        scal_h5_read_table(f->id, "sensors/values", scal_table_sensor_values.fields,
-                           scal_table_sensor_values.nfields, scal_table_sensor_values.row_size,
-                           (void **)&sv, &nsv);
+    if (scal_table_read_opt(f->id, &scal_table_sensor_values, (void **)&sv, &nsv) < 0) nsv = 0;
     for (size_t i = 0; i < nsv; i++)
         if (sv[i].region < 0 && sv[i].thread < 0)
             fprintf(out, "%s%s %.6g %s",
-                    shown++ ? ", " : "  whole run: ", scal_file_str(f, sv[i].metric), sv[i].value,
-                    scal_file_str(f, sv[i].unit));
+                    shown++ ? ", " : "  whole run: ", scal_h5file_str(f, sv[i].metric), sv[i].value,
+                    scal_h5file_str(f, sv[i].unit));
     if (shown) fputc('\n', out);
-    if (scal_h5_exists(f->id, "sensors/plugins"))
-        scal_h5_read_table(f->id, "sensors/plugins", scal_table_plugin_states.fields,
-                           scal_table_plugin_states.nfields, scal_table_plugin_states.row_size,
-                           (void **)&ps, &nps);
+    if (scal_table_read_opt(f->id, &scal_table_plugin_states, (void **)&ps, &nps) < 0) nps = 0;
     for (size_t i = 0; i < nps; i++)
         if (!ps[i].available)
-            fprintf(out, "  sensor %s unavailable: %s\n", scal_file_str(f, ps[i].name),
-                    scal_file_str(f, ps[i].reason));
+            fprintf(out, "  sensor %s unavailable: %s\n", scal_h5file_str(f, ps[i].name),
+                    scal_h5file_str(f, ps[i].reason));
     free(sv);
     free(ps);
     hid_t diag = H5Gopen2(f->id, "diagnostics", H5P_DEFAULT);
@@ -194,7 +189,7 @@ static void print_run_header(const struct scal_file *f, FILE *out)
     fputc('\n', out);
 }
 
-static int run_labels(const struct scal_file *f, const struct scal_region_row *rows, size_t n,
+static int run_labels(const struct scal_h5file *f, const struct scal_region_row *rows, size_t n,
                       char ***labels)
 {
     struct scal_region_id_row *ids = scal_region_id_rows(rows, n);
@@ -204,25 +199,20 @@ static int run_labels(const struct scal_file *f, const struct scal_region_row *r
     return rc;
 }
 
-static int show_run(struct scal_file *f, const struct show_opts *o)
+static int show_run(struct scal_h5file *f, const struct show_opts *o)
 {
     struct run_view v = {f, NULL, 0, NULL, NULL, NULL, {0}};
     struct scal_sensor_value_row *sv = NULL;
     size_t nsv = 0;
     struct table_out t;
-    int rc = scal_h5_read_table(f->id, "regions", scal_table_run_regions.fields,
-                                scal_table_run_regions.nfields, scal_table_run_regions.row_size,
-                                (void **)&v.rows, &v.n);
+    int rc = scal_table_read(f->id, &scal_table_run_regions, (void **)&v.rows, &v.n);
     if (rc < 0) return rc;
     if (v.n == 0) {
         free(v.rows);
         return scal__fail(SCAL_EEMPTY, "/regions is empty");
     }
     if ((rc = run_labels(f, v.rows, v.n, &v.labels)) < 0) goto done;
-    if (scal_h5_exists(f->id, "sensors/values"))
-        scal_h5_read_table(f->id, "sensors/values", scal_table_sensor_values.fields,
-                           scal_table_sensor_values.nfields, scal_table_sensor_values.row_size,
-                           (void **)&sv, &nsv);
+    if (scal_table_read_opt(f->id, &scal_table_sensor_values, (void **)&sv, &nsv) < 0) nsv = 0;
     for (size_t i = 0; i < nsv; i++)
         if (sv[i].thread == -1 && sv[i].region >= 0)
             metric_column(&v.metrics, f, sv[i].metric, sv[i].unit);
@@ -297,7 +287,7 @@ static const struct scal_config_row *config_of(const struct scal_config_row *c, 
     return NULL;
 }
 
-static int show_campaign(struct scal_file *f, const struct show_opts *o)
+static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
 {
     struct scal_config_row *configs = NULL;
     struct scal_run_row *runs = NULL;
@@ -309,18 +299,11 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
     struct table_out t;
     char c[16][64], **labels = NULL;
     int rc;
-    if ((rc = scal_h5_read_table(f->id, "configs", scal_table_configs.fields,
-                                 scal_table_configs.nfields, scal_table_configs.row_size,
-                                 (void **)&configs, &nconfigs)) < 0 ||
-        (rc = scal_h5_read_table(f->id, "runs", scal_table_runs.fields, scal_table_runs.nfields,
-                                 scal_table_runs.row_size, (void **)&runs, &nruns)) < 0 ||
-        (rc = scal_h5_read_table(f->id, "regions", scal_table_campaign_regions.fields,
-                                 scal_table_campaign_regions.nfields,
-                                 scal_table_campaign_regions.row_size, (void **)&regions,
-                                 &nregions)) < 0 ||
-        (rc = scal_h5_read_table(f->id, "region_stats", scal_table_region_stats.fields,
-                                 scal_table_region_stats.nfields, scal_table_region_stats.row_size,
-                                 (void **)&stats, &nstats)) < 0)
+    if ((rc = scal_table_read(f->id, &scal_table_configs, (void **)&configs, &nconfigs)) < 0 ||
+        (rc = scal_table_read(f->id, &scal_table_runs, (void **)&runs, &nruns)) < 0 ||
+        (rc = scal_table_read(f->id, &scal_table_campaign_regions, (void **)&regions, &nregions)) <
+            0 ||
+        (rc = scal_table_read(f->id, &scal_table_region_stats, (void **)&stats, &nstats)) < 0)
         goto done;
     if (nruns == 0) {
         rc = scal__fail(SCAL_EEMPTY, "the campaign holds no runs yet");
@@ -328,10 +311,7 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
     }
     if ((rc = scal_region_labels(regions, nregions, f->strings, f->nstrings, &labels)) < 0)
         goto done;
-    if (scal_h5_exists(f->id, "sensor_values"))
-        scal_h5_read_table(f->id, "sensor_values", scal_table_run_sensor_values.fields,
-                           scal_table_run_sensor_values.nfields,
-                           scal_table_run_sensor_values.row_size, (void **)&sv, &nsv);
+    if (scal_table_read_opt(f->id, &scal_table_run_sensor_values, (void **)&sv, &nsv) < 0) nsv = 0;
     for (size_t i = 0; i < nsv; i++)
         if (sv[i].thread == -1) metric_column(&metrics, f, sv[i].metric, sv[i].unit);
 
@@ -355,8 +335,8 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
             if (configs[i].frequency_khz < 0) snprintf(c[2], 64, "-");
             snprintf(c[3], 64, "%u", ok);
             snprintf(c[4], 64, "%u", failed);
-            const char *cells[] = {c[0], c[1], scal_file_str(f, configs[i].input_label), c[2],
-                                   c[3], c[4], scal_file_str(f, configs[i].argv)};
+            const char *cells[] = {c[0], c[1], scal_h5file_str(f, configs[i].input_label), c[2],
+                                   c[3], c[4], scal_h5file_str(f, configs[i].argv)};
             table_add_row(&t, cells);
         }
         table_print(&t, stdout, o->csv);
@@ -391,7 +371,7 @@ static int show_campaign(struct scal_file *f, const struct show_opts *o)
         fmt(c[6], 64, "%.6f", st->time_total_s);
         fmt(c[7], 64, "%.6f", st->count ? st->time_mean_s : NAN);
         const char *label = labels[st->region];
-        const char *cells[48] = {c[0], c[1],  cfg ? scal_file_str(f, cfg->input_label) : "?",
+        const char *cells[48] = {c[0], c[1],  cfg ? scal_h5file_str(f, cfg->input_label) : "?",
                                  c[2], c[3],  scal_run_status_name(run->status),
                                  c[4], label, c[5],
                                  c[6], c[7]};
@@ -446,7 +426,6 @@ int scal_cmd_show(int argc, char **argv)
 {
     struct show_opts o = {false, -1, 0, NULL};
     const char *path = NULL;
-    char err[1024];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *end;
@@ -487,13 +466,14 @@ int scal_cmd_show(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    struct scal_file f;
-    if (scal_file_open(path, &f, err, sizeof(err)) < 0) {
-        fprintf(stderr, "scal show: %s\n", err);
+    struct scal_h5file f;
+    int rc = scal_h5file_open(path, SCAL_OPEN_READ, &f);
+    if (rc < 0) {
+        fprintf(stderr, "scal show: %s\n", scal__last_error(rc));
         return 1;
     }
-    int rc = !strcmp(f.format, SCAL_FORMAT_RUN) ? show_run(&f, &o) : show_campaign(&f, &o);
+    rc = f.campaign ? show_campaign(&f, &o) : show_run(&f, &o);
     if (rc < 0) fprintf(stderr, "scal show: %s: %s\n", path, scal__last_error(rc));
-    scal_file_close(&f);
+    scal_h5file_close(&f);
     return rc < 0 ? 1 : 0;
 }

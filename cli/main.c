@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "measure.h"
 #include "suggest.h"
 #include "scal/version.h"
 
@@ -26,8 +27,13 @@ static void usage(FILE *out)
                  "Scalability analysis for OpenMP programs.\n\ncommands:\n");
     for (size_t i = 0; commands[i].name; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\n`scal <command> --help` describes a command's options.\n"
-                 "Measure one run without the runner: OMP_TOOL_LIBRARIES=libscal_ompt.so ./app\n");
+    char tool[4096];
+    scal_measure_default_tool(tool, sizeof(tool));
+    fprintf(out,
+            "\n`scal <command> --help` describes a command's options.\n"
+            "Measure one run without a campaign: scal exec ./app, or\n"
+            "  OMP_TOOL_LIBRARIES=%s ./app\n",
+            tool[0] ? tool : "/path/to/libscal_ompt.so");
 }
 
 int main(int argc, char **argv)

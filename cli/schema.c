@@ -7,6 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exe_path.h"
+#include "scal/status.h"
+
 static char found_dir[4096];
 
 static json_t *try_dir(const char *dir, const char *format, int64_t version)
@@ -22,18 +25,15 @@ static json_t *try_dir(const char *dir, const char *format, int64_t version)
 
 json_t *schema_load(const char *format, int64_t version, char *err, size_t errlen)
 {
-    char exe[4096], dir[4300];
+    char dir[4300];
     const char *env = getenv("SCAL_SCHEMA_DIR");
     json_t *doc = NULL;
     if (env && *env && (doc = try_dir(env, format, version))) return doc;
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = '\0';
-        snprintf(dir, sizeof(dir), "%s/../%s/schemas", exe, SCAL_DATA_INSTALL_DIR);
-        if ((doc = try_dir(dir, format, version))) return doc;
-    }
+    char rel[512];
+    snprintf(rel, sizeof(rel), "../%s/schemas", SCAL_DATA_INSTALL_DIR);
+    if (scal_exe_relative(rel, dir, sizeof(dir)) == SCAL_OK &&
+        (doc = try_dir(dir, format, version)))
+        return doc;
     snprintf(err, errlen,
              "no schema %s-%lld.json found (looked in $SCAL_SCHEMA_DIR and ../%s/schemas next "
              "to scal)",

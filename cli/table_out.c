@@ -32,11 +32,8 @@ int table_add_row(struct table_out *t, const char *const *cells)
     return 0;
 }
 
-static void print_csv_cell(FILE *out, const char *s)
+void table_csv_field(FILE *out, const char *s)
 {
-    /* The aligned view indents labels with spaces; CSV carries the depth in its own column. */
-    while (*s == ' ')
-        s++;
     if (!strpbrk(s, ",\"\n\r")) {
         fputs(s, out);
         return;
@@ -47,6 +44,14 @@ static void print_csv_cell(FILE *out, const char *s)
         fputc(*s, out);
     }
     fputc('"', out);
+}
+
+static void print_csv_cell(FILE *out, const char *s)
+{
+    /* The aligned view indents labels with spaces; CSV carries the depth in its own column. */
+    while (*s == ' ')
+        s++;
+    table_csv_field(out, s);
 }
 
 void table_print(const struct table_out *t, FILE *out, bool csv)

@@ -19,5 +19,7 @@ int table_init(struct table_out *t, size_t ncols, const char *const *header, con
 int table_add_row(struct table_out *t, const char *const *cells);
 void table_print(const struct table_out *t, FILE *out, bool csv);
 void table_free(struct table_out *t);
+/* One CSV field: quoted (with doubled quotes) when it holds a comma, quote or line break. */
+void table_csv_field(FILE *out, const char *s);
 
 #endif

@@ -2,6 +2,7 @@
 // HDF5 helpers: attributes, vlen string datasets and chunked compound tables, with named errors.
 #include "h5util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,31 @@ int scal_h5_exists(hid_t loc, const char *name)
 int scal_h5_attr_exists(hid_t obj, const char *name)
 {
     return H5Aexists(obj, name) > 0;
+}
+
+/* The name of the file holding loc, for messages ("?" when HDF5 cannot say). */
+static const char *file_of(hid_t loc, char *buf, size_t len)
+{
+    if (H5Fget_name(loc, buf, len) <= 0) snprintf(buf, len, "?");
+    return buf;
+}
+
+int scal_h5_check_size(hid_t obj, uint64_t n, size_t size, const char *name)
+{
+    char file[512];
+    hsize_t bytes = 0;
+    hid_t fid = H5Iget_file_id(obj);
+    if (fid < 0 || H5Fget_filesize(fid, &bytes) < 0) bytes = 0;
+    if (fid >= 0) H5Fclose(fid);
+    /* deflate packs at most about 1032:1; the slack covers a last append cut short */
+    uint64_t limit = (uint64_t)bytes * 1100u + (16u << 20);
+    if (size && n > limit / size)
+        return scal__fail(SCAL_EFORMAT,
+                          "'%s': '%s' claims %llu elements of %zu bytes, more than a file of %llu "
+                          "bytes can hold (damaged)",
+                          file_of(obj, file, sizeof(file)), name, (unsigned long long)n, size,
+                          (unsigned long long)bytes);
+    return SCAL_OK;
 }
 
 static hid_t vlen_string_type(void)
@@ -85,11 +111,6 @@ static int read_attr(hid_t obj, const char *name, hid_t memtype, void *out)
 int scal_h5_attr_get_i64(hid_t obj, const char *name, int64_t *out)
 {
     return read_attr(obj, name, H5T_NATIVE_INT64, out);
-}
-
-int scal_h5_attr_get_f64(hid_t obj, const char *name, double *out)
-{
-    return read_attr(obj, name, H5T_NATIVE_DOUBLE, out);
 }
 
 int scal_h5_attr_get_str(hid_t obj, const char *name, char **out)
@@ -193,66 +214,75 @@ void scal_h5_free_strings(char **strings, size_t n)
     free(strings);
 }
 
+/* Reads the count strings of dset into out[] (strdup'd): SCAL_ENOMEM, or SCAL_EFORMAT when HDF5
+ * cannot read them. */
+static int read_string_values(hid_t dset, hid_t ftype, hid_t space, size_t count, char **out)
+{
+    int rc = SCAL_OK;
+    if (H5Tis_variable_str(ftype) > 0) {
+        char **raw = calloc(count, sizeof(*raw));
+        hid_t mtype = vlen_string_type();
+        if (!raw) rc = SCAL_ENOMEM;
+        if (raw && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0) rc = SCAL_EFORMAT;
+        for (size_t i = 0; i < count && rc == SCAL_OK; i++)
+            if (!(out[i] = strdup(raw[i] ? raw[i] : ""))) rc = SCAL_ENOMEM;
+        if (raw && rc != SCAL_EFORMAT) H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, raw);
+        free(raw);
+        H5Tclose(mtype);
+        return rc;
+    }
+    size_t size = H5Tget_size(ftype);
+    char *buf = calloc(count, size + 1);
+    hid_t mtype = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mtype, size + 1);
+    if (!buf) rc = SCAL_ENOMEM;
+    if (buf && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) rc = SCAL_EFORMAT;
+    for (size_t i = 0; i < count && rc == SCAL_OK; i++)
+        if (!(out[i] = strdup(buf + i * (size + 1)))) rc = SCAL_ENOMEM;
+    free(buf);
+    H5Tclose(mtype);
+    return rc;
+}
+
 int scal_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n)
 {
     int rc = SCAL_OK;
-    hid_t dset = -1, space = -1, ftype = -1, mtype = -1;
-    char **raw = NULL;
+    hid_t dset = -1, space = -1, ftype = -1;
+    char file[512];
     hssize_t count = 0;
     *out = NULL;
     *n = 0;
     if (!scal_h5_exists(loc, name))
-        return scal__fail(SCAL_EFORMAT, "dataset '%s' is missing", name);
+        return scal__fail(SCAL_EFORMAT, "'%s': dataset '%s' is missing",
+                          file_of(loc, file, sizeof(file)), name);
     dset = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (dset < 0) goto fail;
-    ftype = H5Dget_type(dset);
-    space = H5Dget_space(dset);
-    if (ftype < 0 || space < 0 || H5Tget_class(ftype) != H5T_STRING ||
-        H5Sget_simple_extent_ndims(space) != 1)
-        goto fail;
-    count = H5Sget_simple_extent_npoints(space);
-    if (count < 0) goto fail;
-    *out = calloc((size_t)count + 1, sizeof(**out));
-    if (!*out) goto nomem;
-    if (count > 0) {
-        if (H5Tis_variable_str(ftype) > 0) {
-            raw = calloc((size_t)count, sizeof(*raw));
-            mtype = vlen_string_type();
-            if (!raw) goto nomem;
-            if (H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0) goto fail;
-            for (hssize_t i = 0; i < count; i++) {
-                (*out)[i] = strdup(raw[i] ? raw[i] : "");
-                if (!(*out)[i]) goto nomem;
-            }
-            H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, raw);
-        } else {
-            size_t size = H5Tget_size(ftype);
-            char *buf = calloc((size_t)count, size + 1);
-            mtype = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mtype, size + 1);
-            if (!buf) goto nomem;
-            if (H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-                free(buf);
-                goto fail;
-            }
-            for (hssize_t i = 0; i < count; i++)
-                (*out)[i] = strdup(buf + (size_t)i * (size + 1));
-            free(buf);
-        }
+    if (dset >= 0) {
+        ftype = H5Dget_type(dset);
+        space = H5Dget_space(dset);
     }
+    if (ftype < 0 || space < 0 || H5Tget_class(ftype) != H5T_STRING ||
+        H5Sget_simple_extent_ndims(space) != 1 || (count = H5Sget_simple_extent_npoints(space)) < 0)
+        goto fail;
+    /* per string: the pointer, and a fixed-length string's bytes */
+    if ((rc = scal_h5_check_size(dset, (uint64_t)count, sizeof(char *) + H5Tget_size(ftype),
+                                 name)) < 0)
+        goto done;
+    if (!(*out = calloc((size_t)count + 1, sizeof(**out)))) {
+        rc = SCAL_ENOMEM;
+        goto fail;
+    }
+    if ((rc = read_string_values(dset, ftype, space, (size_t)count, *out)) < 0) goto fail;
     *n = (size_t)count;
     goto done;
-nomem:
-    rc = scal__fail(SCAL_ENOMEM, "out of memory reading string dataset '%s'", name);
-    goto cleanup_out;
 fail:
-    rc = scal__fail(SCAL_EFORMAT, "dataset '%s' is not a readable 1-D string dataset", name);
-cleanup_out:
+    rc = rc == SCAL_ENOMEM
+             ? scal__fail(SCAL_ENOMEM, "'%s': out of memory reading '%s'",
+                          file_of(loc, file, sizeof(file)), name)
+             : scal__fail(SCAL_EFORMAT, "'%s': dataset '%s' is not a readable 1-D string dataset",
+                          file_of(loc, file, sizeof(file)), name);
     scal_h5_free_strings(*out, (size_t)(count > 0 ? count : 0));
     *out = NULL;
 done:
-    free(raw);
-    if (mtype >= 0) H5Tclose(mtype);
     if (space >= 0) H5Sclose(space);
     if (ftype >= 0) H5Tclose(ftype);
     if (dset >= 0) H5Dclose(dset);
@@ -275,7 +305,7 @@ static hid_t native_type(enum scal_h5_ftype t)
     case SCAL_H5_F64:
         return H5T_NATIVE_DOUBLE;
     }
-    return -1;
+    return H5I_INVALID_HID;
 }
 
 hid_t scal_h5_compound_type(const struct scal_h5_field *fields, size_t nfields, size_t struct_size)
@@ -285,7 +315,7 @@ hid_t scal_h5_compound_type(const struct scal_h5_field *fields, size_t nfields, 
     for (size_t i = 0; i < nfields; i++) {
         if (H5Tinsert(t, fields[i].name, fields[i].offset, native_type(fields[i].type)) < 0) {
             H5Tclose(t);
-            return -1;
+            return H5I_INVALID_HID;
         }
     }
     return t;
@@ -368,15 +398,35 @@ int64_t scal_h5_table_rows(hid_t loc, const char *name)
 {
     hsize_t dims[1] = {0};
     hid_t dset, space;
-    if (!scal_h5_exists(loc, name)) return scal__fail(SCAL_EFORMAT, "table '%s' is missing", name);
+    char file[512];
+    if (!scal_h5_exists(loc, name))
+        return scal__fail(SCAL_EFORMAT, "'%s': table '%s' is missing",
+                          file_of(loc, file, sizeof(file)), name);
     dset = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (dset < 0) return scal__fail(SCAL_EFORMAT, "table '%s' cannot be opened", name);
+    if (dset < 0)
+        return scal__fail(SCAL_EFORMAT, "'%s': table '%s' cannot be opened",
+                          file_of(loc, file, sizeof(file)), name);
     space = H5Dget_space(dset);
     int nd = space >= 0 ? H5Sget_simple_extent_dims(space, dims, NULL) : -1;
     if (space >= 0) H5Sclose(space);
     H5Dclose(dset);
-    if (nd != 1) return scal__fail(SCAL_EFORMAT, "table '%s' is not one-dimensional", name);
+    if (nd != 1)
+        return scal__fail(SCAL_EFORMAT, "'%s': table '%s' is not one-dimensional",
+                          file_of(loc, file, sizeof(file)), name);
     return (int64_t)dims[0];
+}
+
+/* SCAL_OK when the compound type ftype has every member the reader needs. */
+static int has_members(hid_t ftype, const struct scal_h5_field *fields, size_t nfields,
+                       const char *file, const char *name)
+{
+    if (ftype < 0 || H5Tget_class(ftype) != H5T_COMPOUND)
+        return scal__fail(SCAL_EFORMAT, "'%s': table '%s' is not a compound dataset", file, name);
+    for (size_t i = 0; i < nfields; i++)
+        if (H5Tget_member_index(ftype, fields[i].name) < 0)
+            return scal__fail(SCAL_EFORMAT, "'%s': table '%s' has no member '%s'", file, name,
+                              fields[i].name);
+    return SCAL_OK;
 }
 
 int scal_h5_read_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
@@ -385,37 +435,34 @@ int scal_h5_read_table(hid_t loc, const char *name, const struct scal_h5_field *
     int rc = SCAL_OK;
     hid_t dset = -1, ftype = -1, space = -1, mtype = -1;
     hsize_t dims[1] = {0};
+    char file[512];
     *rows = NULL;
     *nrows = 0;
-    if (!scal_h5_exists(loc, name)) return scal__fail(SCAL_EFORMAT, "table '%s' is missing", name);
+    file_of(loc, file, sizeof(file));
+    if (!scal_h5_exists(loc, name))
+        return scal__fail(SCAL_EFORMAT, "'%s': table '%s' is missing", file, name);
     dset = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (dset < 0) return scal__fail(SCAL_EFORMAT, "table '%s' cannot be opened", name);
+    if (dset < 0) return scal__fail(SCAL_EFORMAT, "'%s': table '%s' cannot be opened", file, name);
     ftype = H5Dget_type(dset);
     space = H5Dget_space(dset);
-    if (ftype < 0 || H5Tget_class(ftype) != H5T_COMPOUND) {
-        rc = scal__fail(SCAL_EFORMAT, "table '%s' is not a compound dataset", name);
-        goto done;
-    }
+    if ((rc = has_members(ftype, fields, nfields, file, name)) < 0) goto done;
     if (H5Sget_simple_extent_dims(space, dims, NULL) != 1) {
-        rc = scal__fail(SCAL_EFORMAT, "table '%s' is not one-dimensional", name);
+        rc = scal__fail(SCAL_EFORMAT, "'%s': table '%s' is not one-dimensional", file, name);
         goto done;
     }
-    for (size_t i = 0; i < nfields; i++) {
-        if (H5Tget_member_index(ftype, fields[i].name) < 0) {
-            rc = scal__fail(SCAL_EFORMAT, "table '%s' has no member '%s'", name, fields[i].name);
-            goto done;
-        }
-    }
+    if ((rc = scal_h5_check_size(dset, dims[0], H5Tget_size(ftype), name)) < 0) goto done;
     mtype = scal_h5_compound_type(fields, nfields, struct_size);
     *rows = calloc(dims[0] ? dims[0] : 1, struct_size);
     if (!*rows) {
-        rc = scal__fail(SCAL_ENOMEM, "out of memory reading %llu rows of '%s'",
+        rc = scal__fail(SCAL_ENOMEM, "'%s': out of memory reading %llu rows of '%s'", file,
                         (unsigned long long)dims[0], name);
         goto done;
     }
     if (dims[0] > 0 && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) < 0) {
-        rc = scal__fail(SCAL_EFORMAT, "table '%s' cannot be read (member types do not convert)",
-                        name);
+        rc = scal__fail(SCAL_EFORMAT,
+                        "'%s': table '%s' cannot be read (damaged, or member types do not "
+                        "convert)",
+                        file, name);
         free(*rows);
         *rows = NULL;
         goto done;

@@ -21,7 +21,6 @@ int scal_h5_attr_set_f64(hid_t obj, const char *name, double value);
 /* *out is malloc'd; the caller frees it. Fixed- and variable-length strings are accepted. */
 int scal_h5_attr_get_str(hid_t obj, const char *name, char **out);
 int scal_h5_attr_get_i64(hid_t obj, const char *name, int64_t *out);
-int scal_h5_attr_get_f64(hid_t obj, const char *name, double *out);
 int scal_h5_attr_exists(hid_t obj, const char *name);
 
 /* A 1-D dataset of variable-length UTF-8 strings (h5py reads it as an array of str/bytes). */
@@ -43,11 +42,16 @@ int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field
                          size_t nfields, size_t struct_size, const void *rows, size_t nrows);
 /* Reads a table into malloc'd rows of the caller's struct. Members are matched by name, so a
  * file may carry more members than the reader asks for; a member the reader needs that the file
- * lacks is an SCAL_EFORMAT error naming the table and the member. */
+ * lacks is an SCAL_EFORMAT error naming the file, the table and the member. */
 int scal_h5_read_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
                        size_t nfields, size_t struct_size, void **rows, size_t *nrows);
 /* Number of rows of a 1-D table, or a negative status. */
 int64_t scal_h5_table_rows(hid_t loc, const char *name);
+
+/* SCAL_EFORMAT (naming the file and the object) when n elements of size bytes are more than the
+ * file holding obj can store even compressed: a damaged extent would make a reader allocate
+ * gigabytes. Every reader here checks it before allocating. */
+int scal_h5_check_size(hid_t obj, uint64_t n, size_t size, const char *name);
 
 /* 1 if a link of that name exists under loc, 0 if not. */
 int scal_h5_exists(hid_t loc, const char *name);

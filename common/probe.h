@@ -5,10 +5,11 @@
 #ifndef SCAL_PROBE_H
 #define SCAL_PROBE_H
 
-/* Runs fn(arg) in a child process with stdout and stderr discarded. Returns 0 when the child
- * finished (whatever fn returned: the caller's own run reports errors), or SCAL_EFORMAT with a
- * message ("the HDF5 library crashed reading it (signal N): the file is damaged") when the child
- * died of a signal, or SCAL_ECHILD when no child could be started. */
-int scal_probe(int (*fn)(void *), void *arg);
+/* Runs fn(arg) in a child process with stdout and stderr discarded and at most cpu_seconds of CPU
+ * time (HDF5 loops forever on some damaged files), and returns what fn returned, with its message
+ * when negative (a problem the child found needs no second read). SCAL_EFORMAT ("'<path>' is
+ * damaged: ...") when the child died of a signal or ran out of time, SCAL_ECHILD when no child
+ * could be started. */
+int scal_probe(int (*fn)(void *), void *arg, const char *path, unsigned cpu_seconds);
 
 #endif

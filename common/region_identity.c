@@ -11,9 +11,6 @@
 #include "errmsg.h"
 #include "scal/status.h"
 
-/* Identities nest, so they can be long; one region's own part is bounded by this. */
-#define OWN_PART_MAX 8192
-
 static const char *str_at(char *const *strings, size_t nstrings, uint32_t i)
 {
     return i < nstrings && strings[i] ? strings[i] : "";
@@ -50,80 +47,90 @@ static int check_row(const struct scal_region_id_row *r, size_t i)
     return SCAL_OK;
 }
 
+/* Identity components may hold any text (user region names, paths): the separators of the
+ * identity syntax ('/' between levels, '>' between a gap's neighbours, ':' between fields) and the
+ * escape itself are escaped, so two different regions can never spell the same identity. */
+static void put_escaped(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '/' || *s == '>' || *s == ':') fputc('\\', out);
+        fputc(*s, out);
+    }
+}
+
 /* The region's own identity part (without the parent prefix). */
 static void identity_part(const struct scal_region_id_row *r, char *const *done,
-                          char *const *strings, size_t nstrings, char *buf, size_t len)
+                          char *const *strings, size_t nstrings, FILE *out)
 {
     switch (r->kind) {
     case SCAL_KIND_ROOT:
-        snprintf(buf, len, "R");
+        fputs("R", out);
         break;
     case SCAL_KIND_USER:
-        snprintf(buf, len, "U:%s", str_at(strings, nstrings, r->name));
+        fputs("U:", out);
+        put_escaped(out, str_at(strings, nstrings, r->name));
         break;
     case SCAL_KIND_PARALLEL:
-    case SCAL_KIND_TASK: {
-        const char *k = r->kind == SCAL_KIND_TASK ? "T" : "P";
-        if (r->line_first >= 0)
-            snprintf(buf, len, "%s:%s:%d:%s", k, base_name(str_at(strings, nstrings, r->file)),
-                     (int)r->line_first, str_at(strings, nstrings, r->function));
-        else
-            snprintf(buf, len, "%s:%s+%" PRIx64, k, base_name(str_at(strings, nstrings, r->module)),
-                     r->offset);
+    case SCAL_KIND_TASK:
+        fputs(r->kind == SCAL_KIND_TASK ? "T:" : "P:", out);
+        if (r->line_first >= 0) {
+            put_escaped(out, base_name(str_at(strings, nstrings, r->file)));
+            fprintf(out, ":%d:", (int)r->line_first);
+            put_escaped(out, str_at(strings, nstrings, r->function));
+        } else {
+            put_escaped(out, base_name(str_at(strings, nstrings, r->module)));
+            fprintf(out, "+%" PRIx64, r->offset);
+        }
         break;
-    }
-    default: /* SCAL_KIND_SERIAL */
-        snprintf(buf, len, "S:%s>%s", r->gap_prev >= 0 ? done[r->gap_prev] : "start",
-                 r->gap_next >= 0 ? done[r->gap_next] : "end");
+    default: /* SCAL_KIND_SERIAL: neighbours' identities are already escaped */
+        fprintf(out, "S:%s>%s", r->gap_prev >= 0 ? done[r->gap_prev] : "start",
+                r->gap_next >= 0 ? done[r->gap_next] : "end");
         break;
     }
 }
 
 /* The region's label. */
 static void label_of(const struct scal_region_id_row *r, char *const *done, char *const *strings,
-                     size_t nstrings, char *buf, size_t len)
+                     size_t nstrings, FILE *out)
 {
     const char *file = str_at(strings, nstrings, r->file);
     const char *fn = str_at(strings, nstrings, r->function);
     const char *name = str_at(strings, nstrings, r->name);
     switch (r->kind) {
     case SCAL_KIND_ROOT:
-        snprintf(buf, len, "whole program");
+        fputs("whole program", out);
         break;
     case SCAL_KIND_USER:
-        snprintf(buf, len, "%s", name);
+        fputs(name, out);
         break;
     case SCAL_KIND_PARALLEL:
     case SCAL_KIND_TASK: {
-        char lines[32];
         const char *k = r->kind == SCAL_KIND_TASK ? "task " : "";
         if (r->line_first < 0 || !*file) {
             if (*name)
-                snprintf(buf, len, "%s", name);
+                fputs(name, out);
             else
-                snprintf(buf, len, "%s%s+%#" PRIx64, k,
-                         base_name(str_at(strings, nstrings, r->module)), r->offset);
+                fprintf(out, "%s%s+%#" PRIx64, k, base_name(str_at(strings, nstrings, r->module)),
+                        r->offset);
             break;
         }
-        if (r->line_last > r->line_first)
-            snprintf(lines, sizeof(lines), "%d-%d", (int)r->line_first, (int)r->line_last);
-        else
-            snprintf(lines, sizeof(lines), "%d", (int)r->line_first);
-        snprintf(buf, len, *fn ? "%s%s:%s (%s)" : "%s%s:%s%s", k, base_name(file), lines, fn);
+        fprintf(out, "%s%s:%d", k, base_name(file), (int)r->line_first);
+        if (r->line_last > r->line_first) fprintf(out, "-%d", (int)r->line_last);
+        if (*fn) fprintf(out, " (%s)", fn);
         break;
     }
     default: /* SCAL_KIND_SERIAL */
-        snprintf(buf, len, "serial: %s -> %s", r->gap_prev >= 0 ? done[r->gap_prev] : "start",
-                 r->gap_next >= 0 ? done[r->gap_next] : "end");
+        fprintf(out, "serial: %s -> %s", r->gap_prev >= 0 ? done[r->gap_prev] : "start",
+                r->gap_next >= 0 ? done[r->gap_next] : "end");
         break;
     }
 }
 
-/* One pass in row order: identities (with_parent: prefixed by the parent's) or labels. */
+/* One pass in row order: identities (with_parent: prefixed by the parent's) or labels. Strings
+ * are built in memory streams: no length limit, so long names never collide by truncation. */
 static int derive(const struct scal_region_id_row *rows, size_t n, char *const *strings,
                   size_t nstrings, bool with_parent, char ***out)
 {
-    char own[OWN_PART_MAX];
     int rc = SCAL_OK;
     char **done = calloc(n ? n : 1, sizeof(*done));
     *out = NULL;
@@ -131,17 +138,19 @@ static int derive(const struct scal_region_id_row *rows, size_t n, char *const *
     for (size_t i = 0; i < n && rc == SCAL_OK; i++) {
         const struct scal_region_id_row *r = &rows[i];
         if ((rc = check_row(r, i)) < 0) break;
-        if (with_parent)
-            identity_part(r, done, strings, nstrings, own, sizeof(own));
-        else
-            label_of(r, done, strings, nstrings, own, sizeof(own));
-        const char *parent = with_parent && r->parent >= 0 ? done[r->parent] : "";
-        size_t len = strlen(parent) + strlen(own) + 2;
-        if (!(done[i] = malloc(len))) {
+        size_t len = 0;
+        FILE *s = open_memstream(&done[i], &len);
+        if (!s) {
             rc = scal__fail(SCAL_ENOMEM, "out of memory for region names");
             break;
         }
-        snprintf(done[i], len, "%s%s%s", parent, *parent ? "/" : "", own);
+        if (with_parent && r->parent >= 0) fprintf(s, "%s/", done[r->parent]);
+        if (with_parent)
+            identity_part(r, done, strings, nstrings, s);
+        else
+            label_of(r, done, strings, nstrings, s);
+        if (fclose(s) != 0 || !done[i])
+            rc = scal__fail(SCAL_ENOMEM, "out of memory for region names");
     }
     if (rc < 0) {
         scal_region_identities_free(done, n);

@@ -95,8 +95,3 @@ int64_t scal_strtab_add(struct scal_strtab *t, const char *s)
     }
     return (int64_t)t->count - 1;
 }
-
-const char *scal_strtab_get(const struct scal_strtab *t, uint32_t index)
-{
-    return index < t->count ? t->strings[index] : "";
-}

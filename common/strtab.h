@@ -20,6 +20,5 @@ void scal_strtab_free(struct scal_strtab *t);
 int64_t scal_strtab_add(struct scal_strtab *t, const char *s);
 /* Index of s, or -1 when absent. */
 int64_t scal_strtab_find(const struct scal_strtab *t, const char *s);
-const char *scal_strtab_get(const struct scal_strtab *t, uint32_t index);
 
 #endif

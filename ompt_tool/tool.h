@@ -315,6 +315,7 @@ struct scal_tool {
     /* /proc/self/cmdline when the tool started: programs may rewrite their argv later */
     char cmdline[8192];
     size_t cmdline_len;
+    double tool_start_unix; /* CLOCK_REALTIME at ompt_start_tool (exact, unlike start_unix) */
 };
 #ifdef SCAL_TOOL_WRITER
 /* In libscal_ompt_writer.so: the tool's state, through the accessor table (writer_access.c). */

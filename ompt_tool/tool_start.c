@@ -106,6 +106,9 @@ SCAL_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
     scal_config_load(&scal_tool_state.cfg);
     if (!scal_tool_state.cfg.enabled) return NULL; /* SCAL_ENABLE=0: decline */
     keep_command_line(&scal_tool_state);
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    scal_tool_state.tool_start_unix = (double)wall.tv_sec + wall.tv_nsec * 1e-9;
     snprintf(scal_tool_state.omp_runtime, sizeof(scal_tool_state.omp_runtime), "%s (OpenMP %u)",
              runtime_version ? runtime_version : "unknown", omp_version);
     return &result;

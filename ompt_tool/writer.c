@@ -613,11 +613,11 @@ static int write_file(const char *path, uint64_t end_ns)
 }
 
 /* Moves the written file to `path`, never over the file of a process that wrote it while this one
- * ran (a child it exec'd, a concurrent process of a launcher): link() fails when the name exists; a
- * file older than this process is a finished process's (an earlier run, or an earlier step of a
- * script) and is replaced as before; a newer one is kept and this process's data goes to
- * "<name>.<pid>.h5" instead (said on stderr). A forked child never writes (flush.c). path is
- * updated to the name used. */
+ * was measured (a child it exec'd, a concurrent process of a launcher): link() fails when the name
+ * exists; a file older than the tool's start in this process (exact time, not the 10 ms process
+ * start) is a finished process's (an earlier run, an earlier step of a script) and is replaced as
+ * before; a newer one is kept and this process's data goes to "<name>.<pid>.h5" instead (said on
+ * stderr). A forked child never writes (flush.c). path is updated to the name used. */
 static int put_in_place(const char *tmp, char *path, size_t len)
 {
     struct stat old;
@@ -626,7 +626,7 @@ static int put_in_place(const char *tmp, char *path, size_t len)
         return SCAL_OK;
     }
     if (errno != EEXIST || stat(path, &old) != 0 ||
-        (double)old.st_mtim.tv_sec + old.st_mtim.tv_nsec * 1e-9 < scal_tool_state.start_unix) {
+        (double)old.st_mtim.tv_sec + old.st_mtim.tv_nsec * 1e-9 < scal_tool_state.tool_start_unix) {
         if (rename(tmp, path) != 0) { /* no hard links here, or an earlier run's file */
             fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, path, strerror(errno));
             return SCAL_EIO;

@@ -203,11 +203,12 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
     size_t ncells = ncell_slice * nslices;
     double *val = malloc(ncells * sizeof(*val)), *cv = malloc(ncells * sizeof(*cv));
     double *team = malloc(ncells * sizeof(*team)), *cnt = malloc(ncells * sizeof(*cnt));
+    double *vmin = malloc(ncells * sizeof(*vmin)), *vmax = malloc(ncells * sizeof(*vmax));
     double *tmp = NULL;
     uint8_t *flags = malloc(ncells);
     double *rootcnt = calloc(ncells, sizeof(*rootcnt));
     int rc = SCAL_ENOMEM;
-    if (!val || !cv || !team || !cnt || !flags || !rootcnt) goto out;
+    if (!val || !cv || !team || !cnt || !flags || !rootcnt || !vmin || !vmax) goto out;
     qsort(c->samples, c->nsamples, sizeof(*c->samples), cmp_sample);
     size_t maxrun = 1;
     for (size_t i = 0, j; i < c->nsamples; i = j) {
@@ -221,7 +222,7 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
         uint32_t region = c->samples[i].region;
         int32_t metric = c->samples[i].metric;
         for (size_t k = 0; k < ncells; k++)
-            val[k] = cv[k] = team[k] = NAN, cnt[k] = 0, flags[k] = 0;
+            val[k] = cv[k] = team[k] = vmin[k] = vmax[k] = NAN, cnt[k] = 0, flags[k] = 0;
         while (i < c->nsamples && c->samples[i].region == region &&
                c->samples[i].metric == metric) {
             size_t j = i, n = 0;
@@ -229,8 +230,12 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
             for (; j < c->nsamples && !cmp_sample(&c->samples[i], &c->samples[j]); j++)
                 tmp[n++] = c->samples[j].value;
             double mean = 0, var = 0;
-            for (size_t k = 0; k < n; k++)
+            vmin[cell] = vmax[cell] = tmp[0];
+            for (size_t k = 0; k < n; k++) {
                 mean += tmp[k];
+                vmin[cell] = fmin(vmin[cell], tmp[k]);
+                vmax[cell] = fmax(vmax[cell], tmp[k]);
+            }
             mean /= (double)n;
             for (size_t k = 0; k < n; k++)
                 var += (tmp[k] - mean) * (tmp[k] - mean);
@@ -282,11 +287,17 @@ static int build_base(struct pp_host *h, const char *stat, double noise_cv)
                     (rc = host_put(&h->api, region, s, "team", "threads", SCAL_PP_FULL, team + o,
                                    NULL)) < 0 ||
                     (rc = host_put(&h->api, region, s, "samples", "runs", SCAL_PP_FULL, cnt + o,
+                                   NULL)) < 0 ||
+                    (rc = host_put(&h->api, region, s, "time_min", "s", SCAL_PP_FULL, vmin + o,
+                                   NULL)) < 0 ||
+                    (rc = host_put(&h->api, region, s, "time_max", "s", SCAL_PP_FULL, vmax + o,
                                    NULL)) < 0)
                     goto out;
             } else {
-                char name[300];
-                snprintf(name, sizeof(name), "sensor:%s", c->metrics[metric]);
+                char name[300]; /* "stat:" metrics (wait times) keep their name */
+                snprintf(name, sizeof(name), "%s%s",
+                         strncmp(c->metrics[metric], "stat:", 5) ? "sensor:" : "",
+                         c->metrics[metric]);
                 if ((rc = host_put(&h->api, region, s, name, c->metric_units[metric], SCAL_PP_FULL,
                                    val + o, flags + o)) < 0)
                     goto out;
@@ -299,6 +310,8 @@ out:
     free(cv);
     free(team);
     free(cnt);
+    free(vmin);
+    free(vmax);
     free(flags);
     free(tmp);
     free(rootcnt);
@@ -372,19 +385,33 @@ fail:
     return rc;
 }
 
-void pp_host_select(struct pp_host *h, const char *pattern, size_t top)
+int pp_host_select(struct pp_host *h, const char *pattern, double min_share, size_t top)
 {
+    size_t matched = 0;
     for (size_t i = 0; i < h->c->nregions; i++) {
         bool ok = true;
-        if (pattern && i != 0)
+        if (pattern && i != 0) {
             ok = !fnmatch(pattern, h->regions[i].label, 0) ||
                  !fnmatch(pattern, h->regions[i].slug, 0);
+            matched += ok;
+        }
+        if (ok && min_share > 0 && i != 0) {
+            const struct scal_pp_matrix *m = host_get(&h->api, i, 0, "time_share");
+            ok = m && m->values[0] * 100 >= min_share;
+        }
         if (ok && top && i != 0) {
             const struct scal_pp_matrix *m = host_get(&h->api, i, 0, "rank");
             ok = m && !isnan(m->values[0]) && m->values[0] <= (double)top;
         }
         h->sel[i] = ok;
     }
+    if (pattern && !matched)
+        return scal__fail(SCAL_EINVAL,
+                          "--region '%s' matches no region (it is matched against labels such as "
+                          "'%s' and slugs such as '%s')",
+                          pattern, h->c->nregions > 1 ? h->regions[1].label : h->regions[0].label,
+                          h->c->nregions > 1 ? h->regions[1].slug : h->regions[0].slug);
+    return SCAL_OK;
 }
 
 void pp_host_set_env(struct pp_host *h, const struct scal_plugin_env *env)

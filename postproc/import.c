@@ -3,15 +3,17 @@
 // into a campaign file in scal's layout.
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "errmsg.h"
 #include "h5util.h"
 #include "layout.h"
 #include "report.h"
+#include "safe_create.h"
+#include "scal_format.h"
 #include "strtab.h"
 
 struct imp_time {
@@ -203,36 +205,38 @@ static void nest(struct imp *m)
     }
 }
 
-static int write_campaign(struct imp *m, const char *out, const char *src)
+/* The campaign's runs and region rows, built from the imported times. */
+struct imp_rows {
+    struct scal_run_row *runs;
+    size_t nruns;
+    struct scal_region_stat_row *st;
+    size_t ns;
+};
+
+/* Repetition k of a configuration = the k-th time of that configuration, per region; one run per
+ * (configuration, repetition), numbered configuration by configuration (first_run[c]). */
+static int build_runs(struct imp *m, uint32_t *first_run, struct imp_rows *out)
 {
-    hid_t f = -1, g = -1;
-    struct scal_run_row *runs = NULL;
-    struct scal_region_stat_row *st = NULL;
-    int rc = SCAL_ENOMEM;
-    /* Repetition k of a configuration = the k-th time of that configuration, per region. */
     uint32_t *next = calloc(m->nreg * m->ncfg, sizeof(*next));
     uint32_t *nrep = calloc(m->ncfg, sizeof(*nrep));
-    if (!next || !nrep) goto out;
+    int rc = SCAL_OK;
+    if (!next || !nrep) {
+        rc = scal__fail(SCAL_ENOMEM, "out of memory importing %zu times", m->nt);
+        goto out;
+    }
     for (size_t i = 0; i < m->nt; i++) {
         m->t[i].rep = next[m->t[i].region * m->ncfg + m->t[i].config]++;
         if (m->t[i].rep + 1 > nrep[m->t[i].config]) nrep[m->t[i].config] = m->t[i].rep + 1;
     }
-    size_t nruns = 0;
-    uint32_t *first_run = calloc(m->ncfg, sizeof(*first_run));
-    if (!first_run) goto out;
     for (size_t c = 0; c < m->ncfg; c++)
-        first_run[c] = (uint32_t)nruns, nruns += nrep[c];
-    runs = calloc(nruns, sizeof(*runs));
-    st = calloc(m->nt + nruns, sizeof(*st));
-    double *root = calloc(nruns, sizeof(*root));
-    if (!runs || !st || !root) {
-        free(first_run);
-        free(root);
+        first_run[c] = (uint32_t)out->nruns, out->nruns += nrep[c];
+    if (!(out->runs = calloc(out->nruns, sizeof(*out->runs)))) {
+        rc = scal__fail(SCAL_ENOMEM, "out of memory importing %zu runs", out->nruns);
         goto out;
     }
     for (size_t c = 0; c < m->ncfg; c++)
         for (uint32_t k = 0; k < nrep[c]; k++) {
-            struct scal_run_row *r = &runs[first_run[c] + k];
+            struct scal_run_row *r = &out->runs[first_run[c] + k];
             r->id = first_run[c] + k;
             r->config = (uint32_t)c;
             r->repetition = k;
@@ -240,108 +244,105 @@ static int write_campaign(struct imp *m, const char *out, const char *src)
             r->team_requested = r->team_observed = m->cfg[c].threads;
             r->frequency_observed_khz = -1;
         }
-    size_t ns = 0;
+out:
+    free(next);
+    free(nrep);
+    return rc;
+}
+
+/* A region row of one run with one instance of the given time. */
+static void set_stat(struct scal_region_stat_row *s, uint32_t run, uint32_t region, double time,
+                     int32_t team)
+{
+    s->run = run;
+    s->region = region;
+    s->count = 1;
+    s->time_total_s = s->time_min_s = s->time_max_s = s->time_mean_s = s->time_median_s = time;
+    s->team_requested_min = s->team_requested_max = s->team_actual_min = s->team_actual_max = team;
+}
+
+static int build_stats(const struct imp *m, const uint32_t *first_run, struct imp_rows *out)
+{
+    double *root = calloc(out->nruns ? out->nruns : 1, sizeof(*root));
+    out->st = calloc(m->nt + out->nruns, sizeof(*out->st));
+    if (!root || !out->st) {
+        free(root);
+        return scal__fail(SCAL_ENOMEM, "out of memory importing %zu times", m->nt);
+    }
     for (size_t i = 0; i < m->nt; i++) {
         uint32_t run = first_run[m->t[i].config] + m->t[i].rep;
-        struct scal_region_stat_row *s = &st[ns++];
-        s->run = run;
-        s->region = m->t[i].region;
-        s->count = 1;
-        s->time_total_s = s->time_min_s = s->time_max_s = s->time_mean_s = s->time_median_s =
-            m->t[i].time;
+        struct scal_region_stat_row *s = &out->st[out->ns++];
+        set_stat(s, run, m->t[i].region, m->t[i].time, out->runs[run].team_observed);
         s->median_exact = 1;
-        s->team_requested_min = s->team_requested_max = s->team_actual_min = s->team_actual_max =
-            runs[run].team_observed;
         if (m->reg[m->t[i].region].parent == 0 && m->t[i].time > root[run])
             root[run] = m->t[i].time;
     }
     /* The JSON has no whole-program time: the root gets the longest top-level region of the run
      * (a lower bound), and the campaign says so in /campaign@note. */
-    for (size_t r = 0; r < nruns; r++)
-        if (root[r] > 0) {
-            struct scal_region_stat_row *s = &st[ns++];
-            s->run = (uint32_t)r;
-            s->region = 0;
-            s->count = 1;
-            s->time_total_s = s->time_min_s = s->time_max_s = s->time_mean_s = s->time_median_s =
-                root[r];
-            s->team_requested_min = s->team_requested_max = s->team_actual_min =
-                s->team_actual_max = runs[r].team_observed;
-        }
-    free(first_run);
+    for (size_t r = 0; r < out->nruns; r++)
+        if (root[r] > 0)
+            set_stat(&out->st[out->ns++], (uint32_t)r, 0, root[r], out->runs[r].team_observed);
     free(root);
-    scal_h5_quiet();
-    char tmp[1100];
-    snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-    f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        rc = scal__fail(SCAL_EIO, "cannot create '%s'", tmp);
-        goto out;
-    }
-    char now[32];
-    time_t t = time(NULL);
-    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-    rc = SCAL_EHDF5;
-    if (scal_h5_attr_set_str(f, SCAL_ATTR_FORMAT, SCAL_FORMAT_CAMPAIGN) < 0 ||
-        scal_h5_attr_set_i64(f, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION) < 0 ||
-        scal_h5_attr_set_str(f, SCAL_ATTR_TOOL_VERSION, "scal import") < 0)
-        goto out;
-    if ((g = H5Gcreate2(f, "campaign", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
-    scal_h5_attr_set_str(g, "program", src);
-    scal_h5_attr_set_str(g, "command", "");
-    scal_h5_attr_set_str(g, "created_utc", now);
-    scal_h5_attr_set_str(g, "host", "");
-    scal_h5_attr_set_str(g, "cpu_model", "");
-    scal_h5_attr_set_i64(g, "repetitions", 0);
-    scal_h5_attr_set_i64(g, "seed", 0);
-    scal_h5_attr_set_str(g, "order", "given");
-    scal_h5_attr_set_str(g, "note",
-                         "imported from PaScal Viewer JSON: the whole-program time "
-                         "of each run is its longest top-level region");
-    if (scal_h5_write_strings(g, "inputs", (const char *const *)m->inputs, m->ninputs) < 0)
-        goto out;
-    hsize_t n = m->nthreads;
-    hid_t sp = H5Screate_simple(1, &n, NULL);
-    hid_t d = H5Dcreate2(g, "threads", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d >= 0)
-        H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->threads), H5Dclose(d);
-    H5Sclose(sp);
-    if (d < 0) goto out;
-#define WRITE(desc, rows, cnt)                                                                     \
-    scal_h5_write_table(f, (desc).name, (desc).fields, (desc).nfields, (desc).row_size, rows, cnt)
-    if ((rc = WRITE(scal_table_configs, m->cfg, m->ncfg)) < 0 ||
-        (rc = WRITE(scal_table_runs, runs, nruns)) < 0 ||
-        (rc = WRITE(scal_table_campaign_regions, m->reg, m->nreg)) < 0 ||
-        (rc = WRITE(scal_table_region_stats, st, ns)) < 0 ||
-        (rc = WRITE(scal_table_thread_stats, NULL, 0)) < 0)
-        goto out;
-#undef WRITE
-    if ((rc = scal_h5_write_strings(f, "strings", (const char *const *)m->st.strings,
-                                    m->st.count)) < 0)
-        goto out;
-    H5Gclose(g);
-    g = -1;
-    H5Fclose(f);
-    f = -1;
-    if (rename(tmp, out) < 0) {
-        rc = scal__fail(SCAL_EIO, "cannot rename '%s' to '%s'", tmp, out);
-        goto out;
-    }
-    rc = 0;
-out:
-    if (g >= 0) H5Gclose(g);
-    if (f >= 0) {
-        H5Fclose(f);
+    return SCAL_OK;
+}
+
+/* Writes the campaign to an exclusive temporary name, then renames it into place (an existing
+ * file only with force). */
+static int write_file(const struct imp *m, const struct imp_rows *r, const char *out,
+                      const char *src, bool force)
+{
+    char tmp[4200];
+    int rc = scal_safe_create_temp(out, force, tmp, sizeof(tmp));
+    if (rc < 0) return rc;
+    struct scal_campaign_info info = {
+        .tool_version = "scal import",
+        .program = src,
+        .order = "given",
+        .note = "imported from PaScal Viewer JSON: the whole-program time of each run is its "
+                "longest top-level region",
+        .inputs = (const char *const *)m->inputs,
+        .ninputs = m->ninputs,
+        .threads = m->threads,
+        .nthreads = m->nthreads};
+    struct scal_campaign_rows rows = {.configs = m->cfg,
+                                      .nconfigs = m->ncfg,
+                                      .runs = r->runs,
+                                      .nruns = r->nruns,
+                                      .regions = m->reg,
+                                      .nregions = m->nreg,
+                                      .stats = r->st,
+                                      .nstats = r->ns,
+                                      .strings = (const char *const *)m->st.strings,
+                                      .nstrings = m->st.count};
+    hid_t f;
+    rc = scal_campaign_file_create(tmp, &info, &rows, &f);
+    if (rc < 0) {
         remove(tmp);
+        return rc;
     }
-    free(next);
-    free(nrep);
-    free(runs);
-    free(st);
+    if (H5Fclose(f) < 0) {
+        remove(tmp);
+        return scal__fail(SCAL_EIO, "cannot close '%s'", tmp);
+    }
+    return scal_safe_publish(tmp, out, force);
+}
+
+static int write_campaign(struct imp *m, const char *out, const char *src, bool force)
+{
+    struct imp_rows r = {0};
+    uint32_t *first_run = calloc(m->ncfg ? m->ncfg : 1, sizeof(*first_run));
+    int rc = first_run
+                 ? build_runs(m, first_run, &r)
+                 : scal__fail(SCAL_ENOMEM, "out of memory importing %zu configurations", m->ncfg);
+    if (rc == SCAL_OK) rc = build_stats(m, first_run, &r);
+    if (rc == SCAL_OK) rc = write_file(m, &r, out, src, force);
+    free(first_run);
+    free(r.runs);
+    free(r.st);
     return rc;
 }
 
-int scal_import_pascal(const char *json_path, const char *campaign_path)
+int scal_import_pascal(const char *json_path, const char *campaign_path, bool force)
 {
     struct imp m = {0};
     json_error_t err;
@@ -349,6 +350,8 @@ int scal_import_pascal(const char *json_path, const char *campaign_path)
     int rc;
     if (!root)
         return scal__fail(SCAL_EFORMAT, "%s:%d:%d: %s", json_path, err.line, err.column, err.text);
+    /* before any work: an existing output is only replaced with --force */
+    if ((rc = scal_safe_check_final(campaign_path, force)) < 0) goto out;
     if ((rc = scal_strtab_init(&m.st)) < 0) goto out;
     /* Region 0: the whole program. */
     int64_t wp = scal_strtab_add(&m.st, "whole program");
@@ -371,7 +374,7 @@ int scal_import_pascal(const char *json_path, const char *campaign_path)
         goto out;
     }
     nest(&m);
-    rc = write_campaign(&m, campaign_path, json_path);
+    rc = write_campaign(&m, campaign_path, json_path, force);
 out:
     json_decref(root);
     scal_strtab_free(&m.st);

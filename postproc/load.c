@@ -2,19 +2,18 @@
 // Reads campaign files (several, merged on the fly) and single run files into one sample list.
 #include <ctype.h>
 #include <math.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errmsg.h"
-#include "probe.h"
 #include "region_identity.h"
 #include "h5util.h"
 #include "layout.h"
 #include "report.h"
+#include "safe_open.h"
+#include "scal_format.h"
 
 int pp_campaign_note(struct pp_campaign *c, const char *fmt, ...)
 {
@@ -135,6 +134,51 @@ static void make_slug(char *out, size_t len, size_t id, const char *label)
     out[j] = '\0';
 }
 
+/* The C++ runtime's demangler (libstdc++'s ABI, linked in); NULL when a name is not mangled. */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* The label with every Itanium-mangled name ("_Z...") replaced by its demangled form, so that C++
+ * regions read "foo::bar(int)" instead of "_ZN3foo3barEi"; malloc'ed. */
+static char *demangled_label(const char *label)
+{
+    size_t cap = strlen(label) + 1, n = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    for (const char *p = label; *p;) {
+        bool start = p[0] == '_' && p[1] == 'Z' && (p == label || !isalnum((unsigned char)p[-1]));
+        size_t len = 0;
+        while (start && p[len] &&
+               (isalnum((unsigned char)p[len]) || p[len] == '_' || p[len] == '.' || p[len] == '$'))
+            len++;
+        char *dm = NULL;
+        if (start && len > 2) {
+            char *tok = strndup(p, len);
+            int st = -1;
+            dm = tok ? __cxa_demangle(tok, NULL, NULL, &st) : NULL;
+            free(tok);
+            if (st != 0) free(dm), dm = NULL;
+        }
+        const char *piece = dm ? dm : p;
+        size_t plen = dm ? strlen(dm) : start && len ? len : 1;
+        if (n + plen + 1 > cap) {
+            cap = (n + plen + 1) * 2;
+            char *g = realloc(out, cap);
+            if (!g) {
+                free(dm);
+                free(out);
+                return NULL;
+            }
+            out = g;
+        }
+        memcpy(out + n, piece, plen);
+        n += plen;
+        p += start && len ? len : 1;
+        free(dm);
+    }
+    out[n] = '\0';
+    return out;
+}
+
 static int add_region(struct pp_campaign *c, const char *key, const char *label, int32_t parent,
                       int kind, uint32_t *idx)
 {
@@ -148,9 +192,9 @@ static int add_region(struct pp_campaign *c, const char *key, const char *label,
     c->regions = n;
     struct pp_region *r = &n[c->nregions];
     char slug[96];
-    make_slug(slug, sizeof(slug), c->nregions, label);
     r->key = strdup(key);
-    r->label = strdup(label);
+    r->label = demangled_label(label);
+    make_slug(slug, sizeof(slug), c->nregions, r->label ? r->label : label);
     r->slug = strdup(slug);
     r->parent = parent;
     r->depth = parent < 0 ? 0 : c->regions[parent].depth + 1;
@@ -172,11 +216,6 @@ static int add_sample(struct pp_campaign *c, uint32_t region, uint32_t cell, int
     }
     c->samples[c->nsamples++] = (struct pp_sample){region, cell, metric, team, value};
     return 0;
-}
-
-static const char *str_at(char **strings, size_t n, uint32_t idx)
-{
-    return idx < n && strings[idx] ? strings[idx] : "";
 }
 
 /* Per-file region rows mapped to merged ids. */
@@ -252,22 +291,19 @@ static int add_pending(struct pp_campaign *c, struct loadctx *lc, uint32_t regio
     return add_sample(c, region, 0, metric, team, v);
 }
 
-static int load_run_file(struct pp_campaign *c, struct loadctx *lc, hid_t f, const char *path,
-                         char **strings, size_t nstrings)
+static int load_run_file(struct pp_campaign *c, struct loadctx *lc, const struct scal_h5file *f)
 {
     struct scal_region_row *rows = NULL;
     struct file_regions fr = {0};
     size_t n = 0;
     int64_t req = -1, obs = -1;
-    int rc = scal_h5_read_table(f, scal_table_run_regions.name, scal_table_run_regions.fields,
-                                scal_table_run_regions.nfields, scal_table_run_regions.row_size,
-                                (void **)&rows, &n);
+    int rc = scal_table_read(f->id, &scal_table_run_regions, (void **)&rows, &n);
     if (rc < 0) goto out;
     if (n == 0) {
-        rc = scal__fail(SCAL_EEMPTY, "%s: run file has no regions", path);
+        rc = scal__fail(SCAL_EEMPTY, "%s: run file has no regions", f->path);
         goto out;
     }
-    hid_t meta = H5Gopen2(f, "meta", H5P_DEFAULT);
+    hid_t meta = H5Gopen2(f->id, "meta", H5P_DEFAULT);
     if (meta >= 0) {
         if (scal_h5_attr_get_i64(meta, "requested_threads", &req) < 0) req = -1;
         if (scal_h5_attr_get_i64(meta, "max_team_observed", &obs) < 0) obs = -1;
@@ -276,10 +312,10 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, hid_t f, con
     int32_t threads = (int32_t)(req > 0 ? req : obs > 0 ? obs : 1);
     fr.n = n;
     if (!(fr.rows = scal_region_id_rows(rows, n))) {
-        rc = SCAL_ENOMEM;
+        rc = scal__fail(SCAL_ENOMEM, "%s: out of memory", f->path);
         goto out;
     }
-    if ((rc = map_regions(c, &fr, strings, nstrings, path)) < 0) goto out;
+    if ((rc = map_regions(c, &fr, f->strings, f->nstrings, f->path)) < 0) goto out;
     uint32_t input;
     if ((rc = add_input(c, "run", &input)) < 0) goto out;
     if ((rc = add_thread(c, threads)) < 0) goto out;
@@ -295,7 +331,7 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, hid_t f, con
                          (int32_t)(obs > 0 ? obs : threads), rows[i].time_total_s);
         if (rc < 0) goto out;
     }
-    rc = 0;
+    rc = SCAL_OK;
 out:
     free(rows);
     free_file_regions(&fr);
@@ -307,77 +343,115 @@ out:
 struct stat_slim {
     uint32_t run, region;
     double time_total_s;
+    double barrier_total_s, lock_total_s, thread_work_max_s, thread_work_mean_s;
+    uint32_t threads;
 };
 static const struct scal_h5_field stat_slim_fields[] = {
     SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, run),
     SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, region),
     SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, time_total_s),
+    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, barrier_total_s),
+    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, lock_total_s),
+    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, thread_work_max_s),
+    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, thread_work_mean_s),
+    SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, threads),
 };
 
-static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, hid_t f, const char *path,
-                              char **strings, size_t nstrings)
+/* Wait times of a /region_stats row, in core-seconds (summed over the team), as the "stat:" metrics
+ * of the lost-time breakdown. Imbalance is the idle time the uneven work leaves: (max - mean work)
+ * x threads; it is spent waiting at the barrier, so "barrier" is the barrier wait beyond it. */
+static const char *const wait_metrics[] = {"stat:imbalance", "stat:barrier", "stat:lock"};
+
+static void wait_values(const struct stat_slim *st, double v[3])
 {
-    struct scal_config_row *cfg = NULL;
-    struct scal_run_row *runs = NULL;
-    struct stat_slim *st = NULL;
-    struct scal_run_sensor_value_row *sv = NULL;
-    struct file_regions fr = {0};
+    double imb = (st->thread_work_max_s - st->thread_work_mean_s) * st->threads;
+    v[0] = isfinite(imb) && imb > 0 ? imb : 0;
+    v[1] = isfinite(st->barrier_total_s) ? fmax(0, st->barrier_total_s - v[0]) : 0;
+    v[2] = isfinite(st->lock_total_s) && st->lock_total_s > 0 ? st->lock_total_s : 0;
+}
+
+/* One campaign file's tables while it is being loaded. */
+struct campaign_tables {
+    const struct scal_h5file *f;
+    struct scal_config_row *cfg;
+    size_t ncfg;
+    struct scal_run_row *runs;
+    size_t nruns;
+    struct stat_slim *st;
+    size_t nst;
+    struct scal_run_sensor_value_row *sv;
+    size_t nsv;
+    struct file_regions fr;
+    uint32_t *cfg_input; /* configuration -> input index of the model */
+    int64_t *run_index;  /* run id -> row of a completed run, -1 otherwise */
+    uint32_t maxrun;
+};
+
+static void free_campaign_tables(struct campaign_tables *t)
+{
+    free(t->cfg);
+    free(t->runs);
+    free(t->st);
+    free(t->sv);
+    free(t->run_index);
+    free(t->cfg_input);
+    free_file_regions(&t->fr);
+}
+
+static int read_campaign_tables(struct pp_campaign *c, struct campaign_tables *t)
+{
+    hid_t f = t->f->id;
     char **inputs = NULL;
-    size_t ncfg = 0, nruns = 0, nst = 0, nsv = 0, ninputs = 0;
-    int64_t *run_index = NULL;
-    uint32_t *cfg_input = NULL;
-    int rc;
+    size_t ninputs = 0;
+    int rc = SCAL_OK;
     if (scal_h5_exists(f, "campaign/inputs") == 1) {
-        if ((rc = scal_h5_read_strings(f, "campaign/inputs", &inputs, &ninputs)) < 0) goto out;
-        for (size_t i = 0; i < ninputs; i++) {
+        rc = scal_h5_read_strings(f, "campaign/inputs", &inputs, &ninputs);
+        for (size_t i = 0; i < ninputs && rc == SCAL_OK; i++) {
             uint32_t idx;
-            if ((rc = add_input(c, inputs[i], &idx)) < 0) goto out;
+            rc = add_input(c, inputs[i], &idx);
         }
+        scal_h5_free_strings(inputs, ninputs);
     }
-#define READ(desc, ptr, cnt)                                                                       \
-    scal_h5_read_table(f, (desc).name, (desc).fields, (desc).nfields, (desc).row_size,             \
-                       (void **)&(ptr), &(cnt))
-    if ((rc = READ(scal_table_configs, cfg, ncfg)) < 0) goto out;
-    if ((rc = READ(scal_table_runs, runs, nruns)) < 0) goto out;
-    if ((rc = READ(scal_table_campaign_regions, fr.rows, fr.n)) < 0) goto out;
-    if ((rc = scal_h5_read_table(f, scal_table_region_stats.name, stat_slim_fields,
-                                 sizeof(stat_slim_fields) / sizeof(stat_slim_fields[0]),
-                                 sizeof(*st), (void **)&st, &nst)) < 0)
-        goto out;
-    if (scal_h5_exists(f, scal_table_run_sensor_values.name) == 1 &&
-        (rc = READ(scal_table_run_sensor_values, sv, nsv)) < 0)
-        goto out;
-#undef READ
-    if (ncfg == 0 || nruns == 0) {
-        rc = scal__fail(SCAL_EEMPTY, "%s: empty campaign (%zu configurations, %zu runs)", path,
-                        ncfg, nruns);
-        goto out;
-    }
-    if (fr.n == 0) {
-        rc = scal__fail(SCAL_EFORMAT, "%s: campaign has no /regions rows", path);
-        goto out;
-    }
-    if ((rc = map_regions(c, &fr, strings, nstrings, path)) < 0) goto out;
-    cfg_input = calloc(ncfg, sizeof(*cfg_input));
-    if (!cfg_input) {
-        rc = SCAL_ENOMEM;
-        goto out;
-    }
-    for (size_t i = 0; i < ncfg; i++) {
-        const char *label = str_at(strings, nstrings, cfg[i].input_label);
+    if (rc == SCAL_OK) rc = scal_table_read(f, &scal_table_configs, (void **)&t->cfg, &t->ncfg);
+    if (rc == SCAL_OK) rc = scal_table_read(f, &scal_table_runs, (void **)&t->runs, &t->nruns);
+    if (rc == SCAL_OK)
+        rc = scal_table_read(f, &scal_table_campaign_regions, (void **)&t->fr.rows, &t->fr.n);
+    if (rc == SCAL_OK)
+        rc = scal_h5_read_table(f, scal_table_region_stats.name, stat_slim_fields,
+                                sizeof(stat_slim_fields) / sizeof(stat_slim_fields[0]),
+                                sizeof(*t->st), (void **)&t->st, &t->nst);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_run_sensor_values, (void **)&t->sv, &t->nsv);
+    if (rc < 0) return rc;
+    if (t->ncfg == 0 || t->nruns == 0)
+        return scal__fail(SCAL_EEMPTY, "%s: empty campaign (%zu configurations, %zu runs)",
+                          t->f->path, t->ncfg, t->nruns);
+    if (t->fr.n == 0)
+        return scal__fail(SCAL_EFORMAT, "%s: campaign has no /regions rows", t->f->path);
+    return SCAL_OK;
+}
+
+/* Each configuration's input in the model; duplicate configurations are noted. */
+static int map_configs(struct pp_campaign *c, struct campaign_tables *t)
+{
+    const struct scal_config_row *cfg = t->cfg;
+    const char *path = t->f->path;
+    if (!(t->cfg_input = calloc(t->ncfg, sizeof(*t->cfg_input))))
+        return scal__fail(SCAL_ENOMEM, "%s: out of memory", path);
+    for (size_t i = 0; i < t->ncfg; i++) {
+        const char *label = scal_h5file_str(t->f, cfg[i].input_label);
         char tmp[32];
         if (!*label) {
             snprintf(tmp, sizeof(tmp), "i%u", cfg[i].input + 1);
             label = tmp;
         }
-        if ((rc = add_input(c, label, &cfg_input[i])) < 0) goto out;
-        if (cfg[i].threads <= 0) {
-            rc = scal__fail(SCAL_EFORMAT, "%s: /configs row %zu has %d threads", path, i,
-                            cfg[i].threads);
-            goto out;
-        }
+        int rc = add_input(c, label, &t->cfg_input[i]);
+        if (rc < 0) return rc;
+        if (cfg[i].threads <= 0)
+            return scal__fail(SCAL_EFORMAT, "%s: /configs row %zu has %d threads", path, i,
+                              cfg[i].threads);
         for (size_t j = 0; j < i; j++)
-            if (cfg[j].threads == cfg[i].threads && cfg_input[j] == cfg_input[i] &&
+            if (cfg[j].threads == cfg[i].threads && t->cfg_input[j] == t->cfg_input[i] &&
                 cfg[j].frequency_khz == cfg[i].frequency_khz) {
                 pp_campaign_note(c,
                                  "%s: duplicate configurations %u and %u (input %s, %d threads): "
@@ -386,193 +460,151 @@ static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, hid_t f
                 break;
             }
     }
-    /* run id -> row index */
-    uint32_t maxrun = 0;
-    for (size_t i = 0; i < nruns; i++)
-        if (runs[i].id > maxrun) maxrun = runs[i].id;
-    if (maxrun > 100000000u) {
-        rc = scal__fail(SCAL_EFORMAT, "%s: /runs id %u out of range", path, maxrun);
-        goto out;
-    }
-    run_index = malloc(((size_t)maxrun + 1) * sizeof(*run_index));
-    if (!run_index) {
-        rc = SCAL_ENOMEM;
-        goto out;
-    }
-    for (size_t i = 0; i <= maxrun; i++)
-        run_index[i] = -1;
+    return SCAL_OK;
+}
+
+/* run id -> row index of the completed runs, whose thread counts and frequencies join the model. */
+static int index_runs(struct pp_campaign *c, struct campaign_tables *t)
+{
+    const char *path = t->f->path;
+    for (size_t i = 0; i < t->nruns; i++)
+        if (t->runs[i].id > t->maxrun) t->maxrun = t->runs[i].id;
+    if (t->maxrun > 100000000u)
+        return scal__fail(SCAL_EFORMAT, "%s: /runs id %u out of range", path, t->maxrun);
+    if (!(t->run_index = malloc(((size_t)t->maxrun + 1) * sizeof(*t->run_index))))
+        return scal__fail(SCAL_ENOMEM, "%s: out of memory", path);
+    for (size_t i = 0; i <= t->maxrun; i++)
+        t->run_index[i] = -1;
     size_t ok = 0;
-    for (size_t i = 0; i < nruns; i++) {
-        if (runs[i].config >= ncfg) {
-            rc = scal__fail(SCAL_EFORMAT, "%s: /runs row %zu refers to configuration %u of %zu",
-                            path, i, runs[i].config, ncfg);
-            goto out;
-        }
-        if (run_index[runs[i].id] >= 0)
+    for (size_t i = 0; i < t->nruns; i++) {
+        const struct scal_run_row *r = &t->runs[i];
+        if (r->config >= t->ncfg)
+            return scal__fail(SCAL_EFORMAT, "%s: /runs row %zu refers to configuration %u of %zu",
+                              path, i, r->config, t->ncfg);
+        if (t->run_index[r->id] >= 0)
             pp_campaign_note(c, "%s: run id %u appears twice in /runs; the later row is used", path,
-                             runs[i].id);
-        if (runs[i].status != SCAL_RUN_OK) continue;
-        run_index[runs[i].id] = (int64_t)i;
+                             r->id);
+        if (r->status != SCAL_RUN_OK) continue;
+        t->run_index[r->id] = (int64_t)i;
         ok++;
-        const struct scal_config_row *cf = &cfg[runs[i].config];
-        if ((rc = add_thread(c, cf->threads)) < 0) goto out;
-        if ((rc = add_freq(c, cf->frequency_khz)) < 0) goto out;
+        int rc = add_thread(c, t->cfg[r->config].threads);
+        if (rc == SCAL_OK) rc = add_freq(c, t->cfg[r->config].frequency_khz);
+        if (rc < 0) return rc;
     }
-    if (ok == 0) {
-        rc = scal__fail(SCAL_EEMPTY, "%s: no completed run among %zu", path, nruns);
-        goto out;
-    }
+    if (ok == 0) return scal__fail(SCAL_EEMPTY, "%s: no completed run among %zu", path, t->nruns);
     c->nruns += ok;
+    /* The report uses the successful runs only and says what it left out. */
+    static const char *const why[] = {"ok",        "failed",          "killed by a signal",
+                                      "timed out", "could not start", "wrote no data"};
+    size_t by[7] = {0};
+    for (size_t i = 0; i < t->nruns; i++)
+        by[t->runs[i].status < 6 ? t->runs[i].status : 6]++;
+    if (ok < t->nruns) {
+        char buf[400];
+        int n = snprintf(buf, sizeof(buf),
+                         "%s: %zu of %zu runs left out (only successful runs are "
+                         "used):",
+                         path, t->nruns - ok, t->nruns);
+        for (int k = 1; k < 7 && n > 0 && (size_t)n < sizeof(buf); k++)
+            if (by[k])
+                n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %zu %s", by[k],
+                              k < 6 ? why[k] : "with an unknown status");
+        pp_campaign_note(c, "%s", buf);
+    }
+    return SCAL_OK;
+}
+
+/* The completed run of a row's run id, or NULL. */
+static const struct scal_run_row *completed_run(const struct campaign_tables *t, uint32_t run)
+{
+    return run <= t->maxrun && t->run_index[run] >= 0 ? &t->runs[t->run_index[run]] : NULL;
+}
+
+static struct pending pending_of(const struct campaign_tables *t, const struct scal_run_row *r)
+{
+    const struct scal_config_row *cf = &t->cfg[r->config];
+    return (struct pending){t->cfg_input[r->config], cf->threads, cf->frequency_khz};
+}
+
+static int add_time_samples(struct pp_campaign *c, struct loadctx *lc,
+                            const struct campaign_tables *t)
+{
     size_t bad_ref = 0;
-    for (size_t i = 0; i < nst; i++) {
-        if (st[i].run > maxrun || run_index[st[i].run] < 0 || st[i].region >= fr.n) {
-            bad_ref += st[i].run > maxrun || st[i].region >= fr.n;
+    for (size_t i = 0; i < t->nst; i++) {
+        const struct stat_slim *st = &t->st[i];
+        const struct scal_run_row *r = completed_run(t, st->run);
+        if (!r || st->region >= t->fr.n) {
+            bad_ref += st->run > t->maxrun || st->region >= t->fr.n;
             continue;
         }
-        const struct scal_run_row *r = &runs[run_index[st[i].run]];
-        const struct scal_config_row *cf = &cfg[r->config];
-        if (!valid_time(st[i].time_total_s)) {
+        if (!valid_time(st->time_total_s)) {
             lc->bad_time++;
             continue;
         }
-        int32_t team = r->team_observed > 0 ? r->team_observed : cf->threads;
-        rc = add_pending(c, lc, (uint32_t)fr.merged[st[i].region],
-                         (struct pending){cfg_input[r->config], cf->threads, cf->frequency_khz}, -1,
-                         team, st[i].time_total_s);
-        if (rc < 0) goto out;
-    }
-    for (size_t i = 0; i < nsv; i++) {
-        if (sv[i].run > maxrun || run_index[sv[i].run] < 0 || sv[i].thread >= 0) continue;
-        if (sv[i].region >= 0 && (size_t)sv[i].region >= fr.n) continue;
-        if (!isfinite(sv[i].value)) continue;
-        const struct scal_run_row *r = &runs[run_index[sv[i].run]];
-        const struct scal_config_row *cf = &cfg[r->config];
-        int32_t m;
-        rc = add_metric(c, str_at(strings, nstrings, sv[i].metric),
-                        str_at(strings, nstrings, sv[i].unit), &m);
-        if (rc < 0) goto out;
-        uint32_t reg = (uint32_t)fr.merged[sv[i].region >= 0 ? (size_t)sv[i].region : 0];
-        rc = add_pending(c, lc, reg,
-                         (struct pending){cfg_input[r->config], cf->threads, cf->frequency_khz}, m,
-                         0, sv[i].value);
-        if (rc < 0) goto out;
+        int32_t team = r->team_observed > 0 ? r->team_observed : t->cfg[r->config].threads;
+        int rc = add_pending(c, lc, (uint32_t)t->fr.merged[st->region], pending_of(t, r), -1, team,
+                             st->time_total_s);
+        if (rc < 0) return rc;
+        double w[3];
+        wait_values(st, w);
+        if (w[0] == 0 && w[1] == 0 && w[2] == 0) continue; /* no wait recorded: no samples */
+        for (int k = 0; k < 3; k++) {
+            int32_t m;
+            if ((rc = add_metric(c, wait_metrics[k], "core*s", &m)) < 0 ||
+                (rc = add_pending(c, lc, (uint32_t)t->fr.merged[st->region], pending_of(t, r), m,
+                                  team, w[k])) < 0)
+                return rc;
+        }
     }
     if (bad_ref)
         pp_campaign_note(c, "%s: %zu /region_stats rows refer to unknown runs or regions (ignored)",
-                         path, bad_ref);
-    rc = 0;
-out:
-    scal_h5_free_strings(inputs, ninputs);
-    free(cfg);
-    free(runs);
-    free(st);
-    free(sv);
-    free(run_index);
-    free(cfg_input);
-    free_file_regions(&fr);
+                         t->f->path, bad_ref);
+    return SCAL_OK;
+}
+
+/* Whole-process sensor values (energy...) as samples of their metric. */
+static int add_sensor_samples(struct pp_campaign *c, struct loadctx *lc,
+                              const struct campaign_tables *t)
+{
+    for (size_t i = 0; i < t->nsv; i++) {
+        const struct scal_run_sensor_value_row *sv = &t->sv[i];
+        const struct scal_run_row *r = completed_run(t, sv->run);
+        if (!r || sv->thread >= 0) continue;
+        if (sv->region >= 0 && (size_t)sv->region >= t->fr.n) continue;
+        if (!isfinite(sv->value)) continue;
+        int32_t m;
+        int rc =
+            add_metric(c, scal_h5file_str(t->f, sv->metric), scal_h5file_str(t->f, sv->unit), &m);
+        if (rc < 0) return rc;
+        uint32_t reg = (uint32_t)t->fr.merged[sv->region >= 0 ? (size_t)sv->region : 0];
+        if ((rc = add_pending(c, lc, reg, pending_of(t, r), m, 0, sv->value)) < 0) return rc;
+    }
+    return SCAL_OK;
+}
+
+static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc,
+                              const struct scal_h5file *f)
+{
+    struct campaign_tables t = {.f = f};
+    int rc = read_campaign_tables(c, &t);
+    if (rc == SCAL_OK) rc = map_regions(c, &t.fr, f->strings, f->nstrings, f->path);
+    if (rc == SCAL_OK) rc = map_configs(c, &t);
+    if (rc == SCAL_OK) rc = index_runs(c, &t);
+    if (rc == SCAL_OK) rc = add_time_samples(c, lc, &t);
+    if (rc == SCAL_OK) rc = add_sensor_samples(c, lc, &t);
+    free_campaign_tables(&t);
     return rc;
 }
 
+/* Every file goes through the one safe open (a probe process reads it first: HDF5 can crash on
+ * damaged files). */
 static int load_file(struct pp_campaign *c, struct loadctx *lc, const char *path)
 {
-    hid_t f = H5I_INVALID_HID;
-    char *format = NULL;
-    char **strings = NULL;
-    size_t nstrings = 0;
-    int64_t version = 0;
-    int rc;
-    FILE *probe = fopen(path, "rb");
-    if (!probe) return scal__fail(SCAL_ENOENT, "cannot open '%s'", path);
-    fclose(probe);
-    scal_h5_quiet();
-    if (H5Fis_hdf5(path) <= 0) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s' is not an HDF5 file (or it is truncated or corrupt)",
-                        path);
-        goto out;
-    }
-    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s': HDF5 cannot open it (truncated or corrupt?)", path);
-        goto out;
-    }
-    if (scal_h5_attr_get_str(f, SCAL_ATTR_FORMAT, &format) < 0) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s' is not a scal file (no %s attribute)", path,
-                        SCAL_ATTR_FORMAT);
-        goto out;
-    }
-    if (scal_h5_attr_get_i64(f, SCAL_ATTR_SCHEMA_VERSION, &version) < 0) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s' has no %s attribute", path, SCAL_ATTR_SCHEMA_VERSION);
-        goto out;
-    }
-    if (version != SCAL_SCHEMA_VERSION) {
-        rc = scal__fail(SCAL_ESCHEMA, "'%s' has schema version %lld; this scal reads version %d",
-                        path, (long long)version, SCAL_SCHEMA_VERSION);
-        goto out;
-    }
-    bool campaign = !strcmp(format, SCAL_FORMAT_CAMPAIGN);
-    if (!campaign && strcmp(format, SCAL_FORMAT_RUN)) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s' is a '%s' file, not a scal campaign or run file", path,
-                        format);
-        goto out;
-    }
-    if ((rc = scal_h5_read_strings(f, "strings", &strings, &nstrings)) < 0) goto out;
-    rc = campaign ? load_campaign_file(c, lc, f, path, strings, nstrings)
-                  : load_run_file(c, lc, f, path, strings, nstrings);
-out:
-    scal_h5_free_strings(strings, nstrings);
-    free(format);
-    if (f >= 0) H5Fclose(f);
-    return rc;
-}
-
-/* libhdf5 is not hardened against corrupt files: some damaged heaps make it read out of
- * bounds. The load runs under a SIGSEGV/SIGBUS guard that turns such a crash into a clear error;
- * HDF5's state is unknown afterwards, so the caller must exit (scal report does). */
-static sigjmp_buf guard_env;
-
-static void guard_handler(int sig)
-{
-    siglongjmp(guard_env, sig);
-}
-
-struct probe_args {
-    struct pp_campaign *c;
-    struct loadctx *lc;
-    const char *path;
-};
-
-static int probe_load(void *p)
-{
-    struct probe_args *a = p;
-    return load_file(a->c, a->lc, a->path);
-}
-
-static int load_file_guarded(struct pp_campaign *c, struct loadctx *lc, const char *path)
-{
-    /* First in a child: some damaged files make HDF5 corrupt its heap and abort, which no guard
-     * in this process survives. The child's changes to the model are discarded with it. */
-    struct probe_args pa = {c, lc, path};
-    int prc = scal_probe(probe_load, &pa);
-    if (prc < 0) {
-        char why[512];
-        snprintf(why, sizeof(why), "%s", scal__last_error(prc));
-        return scal__fail(prc, "'%s': %s", path, why);
-    }
-    struct sigaction sa = {0}, old_segv, old_bus;
-    sa.sa_handler = guard_handler;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &old_segv);
-    sigaction(SIGBUS, &sa, &old_bus);
-    int sig = sigsetjmp(guard_env, 1), rc;
-    if (sig == 0)
-        rc = load_file(c, lc, path);
-    else
-        rc = scal__fail(SCAL_EFORMAT,
-                        "'%s' is corrupt: the HDF5 library crashed reading it "
-                        "(signal %d)",
-                        path, sig);
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
+    struct scal_h5file f;
+    int rc = scal_h5file_open(path, SCAL_OPEN_READ, &f);
+    if (rc < 0) return rc;
+    rc = f.campaign ? load_campaign_file(c, lc, &f) : load_run_file(c, lc, &f);
+    scal_h5file_close(&f);
     return rc;
 }
 
@@ -582,7 +614,7 @@ int pp_campaign_load(struct pp_campaign *c, const char *const *files, size_t nfi
     int rc = 0;
     memset(c, 0, sizeof(*c));
     for (size_t i = 0; i < nfiles; i++)
-        if ((rc = load_file_guarded(c, &lc, files[i])) < 0) goto out;
+        if ((rc = load_file(c, &lc, files[i])) < 0) goto out;
     if (c->nsamples == 0) {
         rc = scal__fail(SCAL_EEMPTY, "no valid region time in %s%s", files[0],
                         nfiles > 1 ? " and the other files" : "");

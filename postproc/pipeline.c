@@ -163,40 +163,54 @@ static int run_one(struct pp_host *h, const struct scal_loaded_plugin *p, int *f
     return rc;
 }
 
-int scal_report_run(const struct scal_report_options *o,
-                    void (*note_cb)(void *arg, const char *text), void *arg)
+/* One campaign analysed: the plugins loaded, the analyses run in dependency order. */
+struct pp_session {
+    struct pp_campaign c;
+    struct pp_host *h;
+    struct pp_plugins all;
+    struct avail av;
+    bool *done;
+    int first_err;
+};
+
+static void session_free(struct pp_session *s)
 {
-    struct pp_campaign c = {0};
-    struct pp_host *h = NULL;
-    struct pp_plugins all = {0};
-    struct avail av = {0};
-    bool *done = NULL;
-    int first_err = 0, rc;
+    free(s->done);
+    free(s->av.names);
+    plugins_free(&s->all);
+    pp_host_free(s->h);
+    pp_campaign_free(&s->c);
+    memset(s, 0, sizeof(*s));
+}
+
+static int session_analyse(struct pp_session *s, const struct scal_report_options *o)
+{
+    struct pp_campaign *c = &s->c;
+    int rc;
     if (!o->nfiles) return scal__fail(SCAL_EINVAL, "no input file");
-    if ((rc = pp_campaign_load(&c, o->files, o->nfiles)) < 0) return rc;
-    if ((rc = pp_host_create(&h, &c, o)) < 0) goto out;
-    const struct scal_pp_host *api = pp_host_api(h);
-    for (size_t i = 0; i < c.nnotes; i++)
-        api->note(api, -1, c.notes[i]);
+    if ((rc = pp_campaign_load(c, o->files, o->nfiles)) < 0) return rc;
+    if ((rc = pp_host_create(&s->h, c, o)) < 0) return rc;
+    const struct scal_pp_host *api = pp_host_api(s->h);
+    for (size_t i = 0; i < c->nnotes; i++)
+        api->note(api, -1, c->notes[i]);
     if (*api->baseline_note) api->note(api, -1, api->baseline_note);
-    if (c.nthreads < 2 && !c.single_run) {
+    if (c->nthreads < 2 && !c->single_run) {
         char buf[200];
         snprintf(buf, sizeof(buf),
                  "only one thread count (%d): speedup, efficiency and the scalability diagrams "
                  "need at least two; tables only",
-                 c.threads[0]);
+                 c->threads[0]);
         api->note(api, -1, buf);
     }
-    if (c.ninputs < 2 && !c.single_run)
+    if (c->ninputs < 2 && !c->single_run)
         api->note(api, -1, "only one input: the input-growth and weak-scaling diagrams are empty");
-    if ((rc = plugins_load(&all, o, api)) < 0) goto out;
-    struct scal_loaded_plugin **pl = all.p;
-    size_t npl = all.n;
+    if ((rc = plugins_load(&s->all, o, api)) < 0) return rc;
+    struct scal_loaded_plugin **pl = s->all.p;
+    size_t npl = s->all.n;
     if (npl == 0) {
         char dirs[8192];
         scal_plugin_search_path(dirs, sizeof(dirs), o->plugin_dir);
-        rc = scal__fail(SCAL_ENOENT, "no post-processing plugin found in '%s'", dirs);
-        goto out;
+        return scal__fail(SCAL_ENOENT, "no post-processing plugin found in '%s'", dirs);
     }
     for (int which = 0; which < 2; which++) { /* every name in --only/--skip must exist */
         const char *list = which ? o->skip : o->only;
@@ -206,40 +220,35 @@ int scal_report_run(const struct scal_report_options *o,
             bool found = false;
             for (size_t i = 0; i < npl; i++)
                 found |= strlen(pl[i]->name) == len && !strncmp(pl[i]->name, p, len);
-            if (!found && len) {
-                rc = scal__fail(SCAL_EINVAL,
-                                "no post-processing plugin named '%.*s' (--%s); "
-                                "see scal report --list",
-                                (int)len, p, which ? "skip" : "only");
-                goto out;
-            }
+            if (!found && len)
+                return scal__fail(SCAL_EINVAL,
+                                  "no post-processing plugin named '%.*s' (--%s); "
+                                  "see scal report --list",
+                                  (int)len, p, which ? "skip" : "only");
             p += len + (e ? 1 : 0);
         }
     }
-    if (!(done = calloc(npl, sizeof(*done)))) {
-        rc = SCAL_ENOMEM;
-        goto out;
-    }
+    if (!(s->done = calloc(npl, sizeof(*s->done)))) return SCAL_ENOMEM;
     for (size_t i = 0; i < npl; i++)
         if ((o->only && !in_list(o->only, pl[i]->name)) || in_list(o->skip, pl[i]->name))
-            done[i] = true;
+            s->done[i] = true;
     for (const char *const *m = api->metrics(api, 0, 0); *m; m++)
-        if ((rc = avail_add(&av, *m)) < 0) goto out;
+        if ((rc = avail_add(&s->av, *m)) < 0) return rc;
     /* Analyses in dependency order: run whatever has its needs, until nothing more can run. */
     for (bool progress = true; progress;) {
         progress = false;
         for (size_t i = 0; i < npl; i++) {
             const struct scal_postproc_ops *ops = pl[i]->desc->postproc;
-            if (done[i] || ops->stage != SCAL_PP_ANALYSIS || missing_need(&av, ops)) continue;
-            done[i] = progress = true;
-            if (run_one(h, pl[i], &first_err) < 0) continue;
+            if (s->done[i] || ops->stage != SCAL_PP_ANALYSIS || missing_need(&s->av, ops)) continue;
+            s->done[i] = progress = true;
+            if (run_one(s->h, pl[i], &s->first_err) < 0) continue;
             for (const char *const *p = ops->produces; p && *p; p++)
-                if ((rc = avail_add(&av, *p)) < 0) goto out;
+                if ((rc = avail_add(&s->av, *p)) < 0) return rc;
         }
     }
     for (size_t i = 0; i < npl; i++) {
         const struct scal_postproc_ops *ops = pl[i]->desc->postproc;
-        const char *need = done[i] ? NULL : missing_need(&av, ops);
+        const char *need = s->done[i] ? NULL : missing_need(&s->av, ops);
         if (need) {
             char buf[300];
             snprintf(buf, sizeof(buf),
@@ -247,33 +256,68 @@ int scal_report_run(const struct scal_report_options *o,
                      "produced",
                      pl[i]->name, need);
             api->note(api, -1, buf);
-            done[i] = true;
+            s->done[i] = true;
         }
     }
-    pp_host_select(h, o->region_pattern, o->top);
+    return SCAL_OK;
+}
+
+static void pass_notes(const struct scal_pp_host *api, void (*note_cb)(void *, const char *),
+                       void *arg)
+{
+    const char *const *notes;
+    size_t n = note_cb ? api->notes(api, -1, &notes) : 0;
+    for (size_t i = 0; i < n; i++)
+        note_cb(arg, notes[i]);
+}
+
+int scal_report_run(const struct scal_report_options *o,
+                    void (*note_cb)(void *arg, const char *text), void *arg)
+{
+    struct pp_session s = {0};
+    int rc = session_analyse(&s, o);
+    if (rc < 0) goto out;
+    if ((rc = pp_host_select(s.h, o->region_pattern, o->min_share, o->top)) < 0) goto out;
     if (mkdir(o->output_dir, 0777) < 0 && errno != EEXIST) {
         rc = scal__fail(SCAL_EIO, "cannot create output directory '%s': %s", o->output_dir,
                         strerror(errno));
         goto out;
     }
-    for (size_t i = 0; i < npl; i++)
-        if (!done[i] && pl[i]->desc->postproc->stage == SCAL_PP_OUTPUT) {
-            done[i] = true;
-            run_one(h, pl[i], &first_err);
+    for (size_t i = 0; i < s.all.n; i++)
+        if (!s.done[i] && s.all.p[i]->desc->postproc->stage == SCAL_PP_OUTPUT) {
+            s.done[i] = true;
+            run_one(s.h, s.all.p[i], &s.first_err);
         }
-    if (note_cb) {
-        const char *const *notes;
-        size_t n = api->notes(api, -1, &notes);
-        for (size_t i = 0; i < n; i++)
-            note_cb(arg, notes[i]);
-    }
-    rc = first_err;
+    pass_notes(pp_host_api(s.h), note_cb, arg);
+    rc = s.first_err;
 out:
-    free(done);
-    free(av.names);
-    plugins_free(&all);
-    pp_host_free(h);
-    pp_campaign_free(&c);
+    session_free(&s);
+    return rc;
+}
+
+int scal_report_compare(const struct scal_report_options *o, const char *before, const char *after,
+                        void (*note_cb)(void *arg, const char *text), void *arg)
+{
+    struct pp_session s[2] = {{0}};
+    const char *files[2][2] = {{before, NULL}, {after, NULL}};
+    int rc = SCAL_OK;
+    for (int k = 0; k < 2 && rc == SCAL_OK; k++) {
+        struct scal_report_options ok = *o;
+        ok.files = files[k];
+        ok.nfiles = 1;
+        ok.no_write = true;
+        rc = session_analyse(&s[k], &ok);
+        if (rc == SCAL_OK) rc = s[k].first_err;
+    }
+    if (rc == SCAL_OK && mkdir(o->output_dir, 0777) < 0 && errno != EEXIST)
+        rc = scal__fail(SCAL_EIO, "cannot create output directory '%s': %s", o->output_dir,
+                        strerror(errno));
+    if (rc == SCAL_OK)
+        rc = pp_compare_write(o->output_dir, &s[0].c, pp_host_api(s[0].h), &s[1].c,
+                              pp_host_api(s[1].h), before, after);
+    if (rc == SCAL_OK) pass_notes(pp_host_api(s[1].h), note_cb, arg);
+    session_free(&s[0]);
+    session_free(&s[1]);
     return rc;
 }
 

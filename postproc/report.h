@@ -22,6 +22,7 @@ struct scal_report_options {
     const char *stat; /* median|mean|min|max */
     size_t top;
     const char *region_pattern; /* fnmatch pattern on label or slug, or NULL */
+    double min_share;           /* --min-share P: drop regions below P % of the program's time */
     bool no_write;
     const char *plugin_dir; /* searched first after $SCAL_PLUGIN_PATH (--plugin-dir), or NULL */
     const char *const *plugin_opts; /* "plugin.option=value" (--plugin-opt) */
@@ -42,11 +43,17 @@ struct scal_report_plugin_info {
 /* Runs the whole report. Notes (baseline, gaps, skipped plugins) are handed to note_cb. */
 int scal_report_run(const struct scal_report_options *opts,
                     void (*note_cb)(void *arg, const char *text), void *arg);
+/* `scal report --compare BEFORE AFTER -o DIR`: both analysed, the efficiency difference after -
+ * before per region matched by identity, ranked by improvement (compare.txt, compare.csv,
+ * compare.html). */
+int scal_report_compare(const struct scal_report_options *opts, const char *before,
+                        const char *after, void (*note_cb)(void *arg, const char *text), void *arg);
 /* Lists the post-processing plugins found in the search path (plugin_dir first, may be NULL). */
 int scal_report_list(const char *plugin_dir,
                      void (*cb)(void *arg, const struct scal_report_plugin_info *info), void *arg);
-/* Converts a PaScal Viewer JSON file into a campaign file. */
-int scal_import_pascal(const char *json_path, const char *campaign_path);
+/* Converts a PaScal Viewer JSON file into a campaign file; an existing one is replaced only with
+ * force. */
+int scal_import_pascal(const char *json_path, const char *campaign_path, bool force);
 
 /* ---- the merged campaign (load.c) ---- */
 struct pp_region {
@@ -92,6 +99,11 @@ void pp_campaign_free(struct pp_campaign *c);
 int pp_campaign_note(struct pp_campaign *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* ---- compare mode (compare.c) ---- */
+int pp_compare_write(const char *dir, const struct pp_campaign *cb, const struct scal_pp_host *b,
+                     const struct pp_campaign *ca, const struct scal_pp_host *a, const char *before,
+                     const char *after);
+
 /* ---- the host (host.c) ---- */
 struct pp_host;
 int pp_host_create(struct pp_host **out, struct pp_campaign *c,
@@ -100,8 +112,9 @@ const struct scal_pp_host *pp_host_api(struct pp_host *h);
 void pp_host_free(struct pp_host *h);
 /* The environment (options) of the plugin about to run, handed to it as scal_pp_host.env. */
 void pp_host_set_env(struct pp_host *h, const struct scal_plugin_env *env);
-/* Applies --region PATTERN and --top K (by the "rank" scalar) to selected(). */
-void pp_host_select(struct pp_host *h, const char *pattern, size_t top);
+/* Applies --region PATTERN, --min-share P (by "time_share") and --top K (by "rank") to
+ * selected(); a pattern matching no region is an error. */
+int pp_host_select(struct pp_host *h, const char *pattern, double min_share, size_t top);
 /* Statistics of samples: "median", "mean", "min", "max". */
 double pp_stat(double *v, size_t n, const char *stat);
 

@@ -3,13 +3,13 @@
 #include <hdf5.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "campaign_writer.h"
 #include "errmsg.h"
 #include "h5util.h"
 #include "region_identity.h"
-#include "scal/version.h"
+#include "safe_open.h"
+#include "scal_format.h"
 #include "strtab.h"
 
 struct scal_cw {
@@ -20,8 +20,6 @@ struct scal_cw {
     struct scal_strtab identity; /* region identities; index - 1 is the region id */
     uint32_t next_run;
 };
-
-#define TABLE_ARGS(desc) (desc).name, (desc).fields, (desc).nfields, (desc).row_size
 
 static int64_t intern(struct scal_cw *w, const char *s)
 {
@@ -69,39 +67,7 @@ static struct scal_cw *cw_new(const char *path)
     return w;
 }
 
-static int write_campaign_group(struct scal_cw *w, const struct scal_cw_meta *m)
-{
-    int rc = SCAL_EHDF5;
-    char now[32];
-    time_t t = time(NULL);
-    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-    hid_t g = H5Gcreate2(w->file, "campaign", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0) return scal__fail(SCAL_EHDF5, "'%s': cannot create /campaign", w->path);
-    if (scal_h5_attr_set_str(g, "program", m->program ? m->program : "") < 0 ||
-        scal_h5_attr_set_str(g, "command", m->command ? m->command : "") < 0 ||
-        scal_h5_attr_set_str(g, "created_utc", now) < 0 ||
-        scal_h5_attr_set_str(g, "host", m->host ? m->host : "") < 0 ||
-        scal_h5_attr_set_str(g, "cpu_model", m->cpu_model ? m->cpu_model : "") < 0 ||
-        scal_h5_attr_set_i64(g, "repetitions", m->repetitions) < 0 ||
-        scal_h5_attr_set_i64(g, "seed", m->seed) < 0 ||
-        scal_h5_attr_set_str(g, "order", m->order ? m->order : "given") < 0 ||
-        (m->note && scal_h5_attr_set_str(g, "note", m->note) < 0) ||
-        scal_h5_write_strings(g, "inputs", m->inputs, m->ninputs) < 0)
-        goto done;
-    hsize_t n = m->nthreads;
-    hid_t sp = H5Screate_simple(1, &n, NULL);
-    hid_t d = H5Dcreate2(g, "threads", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d >= 0 &&
-        (!n || H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->threads) >= 0))
-        rc = SCAL_OK;
-    if (d >= 0) H5Dclose(d);
-    H5Sclose(sp);
-done:
-    H5Gclose(g);
-    return rc == SCAL_OK ? rc : scal__fail(rc, "'%s': cannot write /campaign", w->path);
-}
-
-int scal_cw_create(const char *path, const struct scal_cw_meta *meta,
+int scal_cw_create(const char *path, const struct scal_campaign_info *meta,
                    const struct scal_cw_config *configs, size_t nconfigs, struct scal_cw **out)
 {
     int rc = SCAL_ENOMEM;
@@ -109,12 +75,6 @@ int scal_cw_create(const char *path, const struct scal_cw_meta *meta,
     struct scal_cw *w = cw_new(path);
     *out = NULL;
     if (!w || !rows) goto fail;
-    scal_h5_quiet();
-    w->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (w->file < 0) {
-        rc = scal__fail(SCAL_EIO, "cannot create campaign file '%s'", path);
-        goto fail;
-    }
     for (size_t i = 0; i < nconfigs; i++) {
         int64_t label = intern(w, configs[i].input_label), aff = intern(w, configs[i].affinity);
         int64_t argv = intern(w, configs[i].argv);
@@ -135,20 +95,14 @@ int scal_cw_create(const char *path, const struct scal_cw_meta *meta,
     int64_t rname = intern(w, "whole program");
     if (rname < 0 || scal_strtab_add(&w->identity, "R") < 0) goto fail;
     root.name = (uint32_t)rname;
-    rc = SCAL_EHDF5;
-    if (scal_h5_attr_set_str(w->file, SCAL_ATTR_FORMAT, SCAL_FORMAT_CAMPAIGN) < 0 ||
-        scal_h5_attr_set_i64(w->file, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION) < 0 ||
-        scal_h5_attr_set_str(w->file, SCAL_ATTR_TOOL_VERSION, SCAL_VERSION_STRING) < 0)
-        goto fail;
-    if ((rc = write_campaign_group(w, meta)) < 0) goto fail;
-    if ((rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_configs), rows, nconfigs)) < 0 ||
-        (rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_runs), NULL, 0)) < 0 ||
-        (rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_campaign_regions), &root, 1)) <
-            0 ||
-        (rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_region_stats), NULL, 0)) < 0 ||
-        (rc = scal_h5_write_table(w->file, TABLE_ARGS(scal_table_thread_stats), NULL, 0)) < 0 ||
-        (rc = flush_strings(w)) < 0)
-        goto fail;
+    struct scal_campaign_rows init = {.configs = rows,
+                                      .nconfigs = nconfigs,
+                                      .regions = &root,
+                                      .nregions = 1,
+                                      .strings = (const char *const *)w->strings.strings,
+                                      .nstrings = w->strings.count};
+    if ((rc = scal_campaign_file_create(path, meta, &init, &w->file)) < 0) goto fail;
+    w->strings_written = w->strings.count;
     if (H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0) {
         rc = scal__fail(SCAL_EIO, "cannot flush campaign file '%s'", path);
         goto fail;
@@ -162,53 +116,61 @@ fail:
     return rc;
 }
 
-int scal_cw_open(const char *path, struct scal_cw **out)
+/* The campaign's strings and region identities, in memory for add_run. */
+static int load_index(struct scal_cw *w, const struct scal_h5file *f)
 {
-    int rc = SCAL_ENOMEM;
-    char **strings = NULL, **ids = NULL;
-    size_t nstrings = 0, nregions = 0, nruns = 0;
+    char **ids = NULL;
+    size_t nregions = 0, nruns = 0;
     struct scal_region_id_row *regions = NULL;
     struct scal_run_row *runs = NULL;
-    struct scal_cw *w = cw_new(path);
-    *out = NULL;
-    if (!w) goto done;
-    scal_h5_quiet();
-    w->file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
-    if (w->file < 0) {
-        rc = scal__fail(SCAL_EIO, "cannot open campaign file '%s' for writing", path);
-        goto done;
-    }
-    if ((rc = scal_h5_read_strings(w->file, "strings", &strings, &nstrings)) < 0 ||
-        (rc = scal_h5_read_table(w->file, TABLE_ARGS(scal_table_campaign_regions),
-                                 (void **)&regions, &nregions)) < 0 ||
-        (rc = scal_h5_read_table(w->file, TABLE_ARGS(scal_table_runs), (void **)&runs, &nruns)) < 0)
-        goto done;
+    int rc = scal_table_read(f->id, &scal_table_campaign_regions, (void **)&regions, &nregions);
+    if (rc == SCAL_OK) rc = scal_table_read(f->id, &scal_table_runs, (void **)&runs, &nruns);
+    if (rc < 0) goto done;
     /* strtab index 0 is "": the file's string 0 must be "" as well */
-    for (size_t i = 1; i < nstrings; i++)
-        if (scal_strtab_add(&w->strings, strings[i]) != (int64_t)i) {
-            rc = scal__fail(SCAL_EFORMAT, "'%s': /strings has duplicates (string %zu)", path, i);
+    for (size_t i = 1; i < f->nstrings; i++)
+        if (scal_strtab_add(&w->strings, f->strings[i]) != (int64_t)i) {
+            rc = scal__fail(SCAL_EFORMAT, "'%s': /strings has duplicates (string %zu)", f->path, i);
             goto done;
         }
     w->strings_written = w->strings.count;
-    if ((rc = scal_region_identities(regions, nregions, strings, nstrings, &ids)) < 0) goto done;
+    rc = scal_region_identities(regions, nregions, f->strings, f->nstrings, &ids);
+    if (rc < 0) goto done;
     for (size_t i = 0; i < nregions; i++)
         if (scal_strtab_add(&w->identity, ids[i]) != (int64_t)i + 1) {
             rc = scal__fail(SCAL_EFORMAT, "'%s': region %zu repeats another region's identity",
-                            path, i);
+                            f->path, i);
             goto done;
         }
     for (size_t i = 0; i < nruns; i++)
         if (runs[i].id + 1 > w->next_run) w->next_run = runs[i].id + 1;
-    *out = w;
-    w = NULL;
-    rc = SCAL_OK;
 done:
     scal_region_identities_free(ids, nregions);
-    scal_h5_free_strings(strings, nstrings);
     free(regions);
     free(runs);
-    cw_free(w);
     return rc;
+}
+
+int scal_cw_open(const char *path, unsigned open_flags, struct scal_cw **out)
+{
+    struct scal_h5file f;
+    struct scal_cw *w = cw_new(path);
+    *out = NULL;
+    if (!w) return scal__fail(SCAL_ENOMEM, "out of memory opening '%s'", path);
+    int rc = scal_h5file_open(path, open_flags | SCAL_OPEN_WRITE | SCAL_OPEN_CAMPAIGN, &f);
+    if (rc < 0) {
+        cw_free(w);
+        return rc;
+    }
+    rc = load_index(w, &f);
+    w->file = f.id; /* the writer owns the HDF5 file from here */
+    f.id = H5I_INVALID_HID;
+    scal_h5file_close(&f);
+    if (rc < 0) {
+        cw_free(w);
+        return rc;
+    }
+    *out = w;
+    return SCAL_OK;
 }
 
 /* Maps the payload's regions to campaign ids, appending regions seen for the first time. */
@@ -252,7 +214,7 @@ static int map_regions(struct scal_cw *w, const struct scal_cw_payload *p, uint3
         add[k].gap_next = gn >= 0 && (size_t)gn < p->nregions ? (int32_t)map[gn] : -1;
     }
     if (rc == SCAL_OK && nadd)
-        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_campaign_regions), add, nadd);
+        rc = scal_table_append(w->file, &scal_table_campaign_regions, add, nadd);
     free(add);
     scal_region_identities_free(ids, p->nregions);
     return rc;
@@ -309,18 +271,14 @@ static int append_payload(struct scal_cw *w, uint32_t run, const struct scal_cw_
             break;
         rc = remap_string(w, p, &plugins[i].path);
     }
-    if (rc == SCAL_OK)
-        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_region_stats), stats, ns);
-    if (rc == SCAL_OK)
-        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_thread_stats), threads, nt);
+    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_region_stats, stats, ns);
+    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_thread_stats, threads, nt);
     if (rc == SCAL_OK && nv)
-        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_run_sensor_values), values, nv);
+        rc = scal_table_append(w->file, &scal_table_run_sensor_values, values, nv);
     if (rc == SCAL_OK && p->nsamples)
-        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_run_sensor_samples), samples,
-                                  p->nsamples);
+        rc = scal_table_append(w->file, &scal_table_run_sensor_samples, samples, p->nsamples);
     if (rc == SCAL_OK && p->nplugins)
-        rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_run_plugin_states), plugins,
-                                  p->nplugins);
+        rc = scal_table_append(w->file, &scal_table_run_plugin_states, plugins, p->nplugins);
 done:
     free(map), free(stats), free(threads), free(values), free(samples), free(plugins);
     return rc;
@@ -332,7 +290,7 @@ int scal_cw_add_run(struct scal_cw *w, const struct scal_cw_run *run,
     struct scal_run_row row = run->row;
     int64_t msg = intern(w, run->message), out = intern(w, run->stdout_tail);
     int64_t err = intern(w, run->stderr_tail);
-    if (msg < 0 || out < 0 || err < 0) return SCAL_ENOMEM;
+    if (msg < 0 || out < 0 || err < 0) return scal__fail(SCAL_ENOMEM, "out of memory adding a run");
     row.id = w->next_run;
     row.message = (uint32_t)msg;
     row.stdout_tail = (uint32_t)out;
@@ -340,7 +298,7 @@ int scal_cw_add_run(struct scal_cw *w, const struct scal_cw_run *run,
     int rc = payload ? append_payload(w, row.id, payload) : SCAL_OK;
     /* strings first and the /runs row last: a reader that finds the run finds all its rows */
     if (rc == SCAL_OK) rc = flush_strings(w);
-    if (rc == SCAL_OK) rc = scal_h5_append_table(w->file, TABLE_ARGS(scal_table_runs), &row, 1);
+    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_runs, &row, 1);
     if (rc == SCAL_OK && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
         rc = scal__fail(SCAL_EIO, "cannot flush campaign file '%s'", w->path);
     if (rc < 0) return rc;

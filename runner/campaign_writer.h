@@ -11,18 +11,9 @@
 
 #include "layout.h"
 #include "scal/status.h"
+#include "scal_format.h"
 
 struct scal_cw;
-
-/* What /campaign says about the whole campaign. */
-struct scal_cw_meta {
-    const char *program, *command, *host, *cpu_model, *order, *note;
-    int64_t repetitions, seed;
-    const char *const *inputs; /* labels in order */
-    size_t ninputs;
-    const int32_t *threads;
-    size_t nthreads;
-};
 
 /* A configuration with its strings as text. */
 struct scal_cw_config {
@@ -59,10 +50,12 @@ struct scal_cw_run {
     const char *message, *stdout_tail, *stderr_tail;
 };
 
-int scal_cw_create(const char *path, const struct scal_cw_meta *meta,
+int scal_cw_create(const char *path, const struct scal_campaign_info *meta,
                    const struct scal_cw_config *configs, size_t nconfigs, struct scal_cw **out);
-/* Opens an existing campaign file to add runs (resume). */
-int scal_cw_open(const char *path, struct scal_cw **out);
+/* Opens an existing campaign file to add runs, through scal_h5file_open with open_flags added to
+ * SCAL_OPEN_WRITE | SCAL_OPEN_CAMPAIGN (SCAL_OPEN_NO_PROBE when the caller has just read it through
+ * a probe or created it: it is then read once, not twice). */
+int scal_cw_open(const char *path, unsigned open_flags, struct scal_cw **out);
 /* Adds one run; payload may be NULL (a run without data: failed, timed out). On success *run_id
  * (optional) is the new run's id. The file is flushed before returning. */
 int scal_cw_add_run(struct scal_cw *w, const struct scal_cw_run *run,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The committer process and its pipe protocol (see committer.h).
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -8,12 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "campaign_writer.h"
 #include "committer.h"
 #include "errmsg.h"
+#include "safe_create.h"
+#include "safe_open.h"
 
 #define COMMIT_MAGIC 0x5343414cu /* "SCAL" */
 
@@ -23,7 +27,7 @@ static int write_full(int fd, const void *buf, size_t n)
     while (n) {
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return SCAL_EIO;
+        if (w <= 0) return scal__fail(SCAL_EIO, "the committer pipe broke: %s", strerror(errno));
         p += w;
         n -= (size_t)w;
     }
@@ -75,6 +79,18 @@ static int32_t observed_team(const struct scal_cw_payload *p)
     return team;
 }
 
+/* The tool's last own line ("scal: ...") in the program's stderr: the tool loaded, and says why
+ * the run file is not where it was expected. */
+static bool tool_said(const char *err, char *out, size_t len)
+{
+    const char *last = NULL;
+    for (const char *at = err; at && *at; at = strchr(at, '\n'), at = at ? at + 1 : NULL)
+        if (!strncmp(at, "scal: ", 6)) last = at;
+    if (!last) return false;
+    snprintf(out, len, "%.*s", (int)strcspn(last + 6, "\n"), last + 6);
+    return true;
+}
+
 static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, const char *out,
                        const char *err, const char *run_file, uint32_t keep,
                        struct scal_commit_ack *ack)
@@ -85,7 +101,9 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
     snprintf(message, sizeof(message), "%s", msg ? msg : "");
     memset(ack, 0, sizeof(*ack));
     ack->team_observed = -1;
-    if (run_file && *run_file && row->status == SCAL_RUN_OK) {
+    /* every run's measurements are kept, whatever its exit status (--ok-exit decides which
+     * statuses are success; the report decides what to use) */
+    if (run_file && *run_file) {
         int rc = scal_cw_payload_from_run_file(run_file, &p);
         if (rc == SCAL_OK) {
             have = true;
@@ -99,18 +117,28 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
                          "team: %d)",
                          used ? "; " : "", row->team_requested, row->team_observed);
             }
-        } else {
+        } else if (row->status == SCAL_RUN_OK) {
             row->status = SCAL_RUN_NODATA;
             ack->nodata = 1;
             snprintf(message, sizeof(message), "exited 0 but its run file is unreadable: %s",
                      scal__last_error(rc));
+        } else {
+            size_t used = strlen(message);
+            snprintf(message + used, sizeof(message) - used, "%sits run file is unreadable: %s",
+                     used ? "; " : "", scal__last_error(rc));
         }
     } else if (row->status == SCAL_RUN_OK) {
+        char said[512];
         row->status = SCAL_RUN_NODATA;
         ack->nodata = 1;
-        snprintf(message, sizeof(message),
-                 "exited 0 but wrote no run file: the OpenMP runtime did not load the scal tool "
-                 "(no OMPT-capable runtime, a static OpenMP runtime, or no OpenMP region ran)");
+        if (tool_said(err, said, sizeof(said)))
+            snprintf(message, sizeof(message), "exited 0 but wrote no run file: the tool said '%s'",
+                     said);
+        else
+            snprintf(message, sizeof(message),
+                     "exited 0 but wrote no run file: the OpenMP runtime did not load the scal "
+                     "tool (no OMPT-capable runtime, a static OpenMP runtime, or no OpenMP region "
+                     "ran)");
     }
     struct scal_cw_run run = {*row, message, out, err};
     ack->status = scal_cw_add_run(w, &run, have ? &p : NULL, &ack->run_id);
@@ -130,7 +158,9 @@ static int committer_main(int in, int out, const char *path)
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     struct scal_cw *w = NULL;
-    int rc = scal_cw_open(path, &w);
+    /* The runner created the file or, for --resume, has just read it through a probe: the
+     * committer opens it without reading it all again (scal_committer_start's contract). */
+    int rc = scal_cw_open(path, SCAL_OPEN_NO_PROBE, &w);
     struct scal_commit_ack ack = {.status = rc};
     if (rc < 0) snprintf(ack.message, sizeof(ack.message), "%s", scal__last_error(rc));
     if (write_full(out, &ack, sizeof(ack)) < 0 || rc < 0) return 1;
@@ -156,20 +186,22 @@ static int committer_main(int in, int out, const char *path)
     return scal_cw_close(w) < 0 ? 1 : 0;
 }
 
-int scal_committer_start(struct scal_committer *c, const char *campaign_path, char *why,
-                         size_t whylen)
+static void on_runner_gone(int sig)
+{
+    (void)sig;
+    signal(SIGALRM, SIG_DFL);
+    alarm(60);
+}
+
+int scal_committer_start(struct scal_committer *c, const char *campaign_path)
 {
     int to[2], from[2];
-    if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0) {
-        snprintf(why, whylen, "cannot create pipes: %s", strerror(errno));
-        return SCAL_EIO;
-    }
+    if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0)
+        return scal__fail(SCAL_EIO, "cannot create pipes: %s", strerror(errno));
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(why, whylen, "cannot fork the committer: %s", strerror(errno));
-        return SCAL_EIO;
-    }
+    if (pid < 0) return scal__fail(SCAL_EIO, "cannot fork the committer: %s", strerror(errno));
     if (pid == 0) {
         /* its own session: neither the terminal's Ctrl-C nor a kill of the runner's process group
          * reaches it; it ends when the pipe closes */
@@ -178,6 +210,11 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path, ch
         signal(SIGTERM, SIG_IGN);
         signal(SIGHUP, SIG_IGN);
         signal(SIGPIPE, SIG_IGN);
+        /* when the runner dies the pipe closes and the committer closes the file; should it hang
+         * (HDF5 on a damaged file), it ends 60 s after the runner all the same */
+        signal(SIGUSR1, on_runner_gone);
+        prctl(PR_SET_PDEATHSIG, SIGUSR1);
+        if (getppid() != parent) on_runner_gone(SIGUSR1);
         close(to[1]);
         close(from[0]);
         _exit(committer_main(to[0], from[1], campaign_path));
@@ -188,29 +225,35 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path, ch
     c->to_fd = to[1];
     c->from_fd = from[0];
     struct scal_commit_ack ack = {0};
-    if (read_full(c->from_fd, &ack, sizeof(ack)) != 1 || ack.status < 0) {
-        snprintf(why, whylen, "cannot open campaign file '%s': %s", campaign_path,
-                 ack.status < 0 ? ack.message : "the committer process failed");
-        close(c->to_fd);
-        close(c->from_fd);
-        waitpid(pid, NULL, 0);
-        return SCAL_EIO;
-    }
-    return SCAL_OK;
+    if (read_full(c->from_fd, &ack, sizeof(ack)) == 1 && ack.status == SCAL_OK) return SCAL_OK;
+    close(c->to_fd);
+    close(c->from_fd);
+    waitpid(pid, NULL, 0);
+    ack.message[sizeof(ack.message) - 1] = '\0';
+    if (ack.status < 0) return scal__fail(ack.status, "%s", ack.message); /* names the file */
+    return scal__fail(SCAL_ECHILD, "the committer process failed to open '%s'", campaign_path);
+}
+
+/* One run as the pipe (and a kept .commit file) carries it. */
+static int send_commit(int fd, const struct scal_run_row *row, uint32_t keep, const char *message,
+                       const char *stdout_tail, const char *stderr_tail, const char *run_file)
+{
+    uint32_t hdr[2] = {COMMIT_MAGIC, 0};
+    int rc = write_full(fd, hdr, sizeof(hdr));
+    if (rc == SCAL_OK) rc = write_full(fd, row, sizeof(*row));
+    if (rc == SCAL_OK) rc = write_full(fd, &keep, sizeof(keep));
+    if (rc == SCAL_OK) rc = send_string(fd, message);
+    if (rc == SCAL_OK) rc = send_string(fd, stdout_tail);
+    if (rc == SCAL_OK) rc = send_string(fd, stderr_tail);
+    if (rc == SCAL_OK) rc = send_string(fd, run_file);
+    return rc;
 }
 
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
                           const char *message, const char *stdout_tail, const char *stderr_tail,
                           const char *run_file, bool keep_run_file, struct scal_commit_ack *ack)
 {
-    uint32_t hdr[2] = {COMMIT_MAGIC, 0}, keep = keep_run_file;
-    int rc = write_full(c->to_fd, hdr, sizeof(hdr));
-    if (rc == SCAL_OK) rc = write_full(c->to_fd, row, sizeof(*row));
-    if (rc == SCAL_OK) rc = write_full(c->to_fd, &keep, sizeof(keep));
-    if (rc == SCAL_OK) rc = send_string(c->to_fd, message);
-    if (rc == SCAL_OK) rc = send_string(c->to_fd, stdout_tail);
-    if (rc == SCAL_OK) rc = send_string(c->to_fd, stderr_tail);
-    if (rc == SCAL_OK) rc = send_string(c->to_fd, run_file);
+    int rc = send_commit(c->to_fd, row, keep_run_file, message, stdout_tail, stderr_tail, run_file);
     if (rc == SCAL_OK && read_full(c->from_fd, ack, sizeof(*ack)) != 1) rc = SCAL_EIO;
     if (rc < 0) {
         memset(ack, 0, sizeof(*ack));
@@ -220,16 +263,94 @@ int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *r
     return rc < 0 ? rc : ack->status;
 }
 
-int scal_committer_finish(struct scal_committer *c, char *why, size_t whylen)
+int scal_committer_keep(const char *path, const struct scal_run_row *row, const char *message,
+                        const char *stdout_tail, const char *stderr_tail, const char *run_file)
+{
+    char tmp[4200];
+    if (run_file && *run_file) { /* the tool wrote it; on disk before it counts */
+        int fd = open(run_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        int bad = fd < 0 || fsync(fd) < 0;
+        if (fd >= 0) close(fd);
+        if (bad)
+            return scal__fail(SCAL_EIO, "cannot write run file '%s' to disk: %s", run_file,
+                              strerror(errno));
+    }
+    int rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
+    if (rc < 0) return rc;
+    int fd = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        unlink(tmp);
+        return scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
+    }
+    errno = 0;
+    rc = send_commit(fd, row, 1, message, stdout_tail, stderr_tail, run_file);
+    if (rc < 0)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+    if (close(fd) < 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
+    if (rc < 0) {
+        unlink(tmp);
+        return rc;
+    }
+    return scal_safe_publish(tmp, path, true); /* fsync'd before the rename */
+}
+
+static int is_commit_file(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 7 && !strcmp(d->d_name + n - 7, ".commit");
+}
+
+int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nruns)
+{
+    struct dirent **list = NULL;
+    struct scal_cw *w = NULL;
+    *nruns = 0;
+    int n = scandir(dir, &list, is_commit_file, alphasort);
+    if (n < 0) return scal__fail(SCAL_EIO, "cannot read '%s': %s", dir, strerror(errno));
+    int rc = scal_cw_open(campaign_path, SCAL_OPEN_NO_PROBE, &w);
+    for (int i = 0; i < n && rc == SCAL_OK; i++) {
+        char path[4200];
+        snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        uint32_t hdr[2], keep;
+        struct scal_run_row row;
+        char *msg = NULL, *so = NULL, *se = NULL, *file = NULL;
+        if (fd < 0 || read_full(fd, hdr, sizeof(hdr)) != 1 || hdr[0] != COMMIT_MAGIC ||
+            read_full(fd, &row, sizeof(row)) != 1 || read_full(fd, &keep, sizeof(keep)) != 1 ||
+            !(msg = recv_string(fd)) || !(so = recv_string(fd)) || !(se = recv_string(fd)) ||
+            !(file = recv_string(fd))) {
+            rc = scal__fail(SCAL_EFORMAT, "'%s' is damaged: cannot rebuild the campaign from it",
+                            path);
+        } else {
+            struct scal_commit_ack ack;
+            commit_one(w, &row, msg, so, se, file, 1, &ack);
+            if (ack.status < 0)
+                rc = scal__fail(ack.status, "cannot rebuild from '%s': %s", path, ack.message);
+            else
+                ++*nruns;
+        }
+        if (fd >= 0) close(fd);
+        free(msg), free(so), free(se), free(file);
+    }
+    for (int i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+    if (w) {
+        int crc = scal_cw_close(w);
+        if (rc == SCAL_OK) rc = crc;
+    }
+    return rc;
+}
+
+int scal_committer_finish(struct scal_committer *c)
 {
     int status = 0;
     close(c->to_fd);
     while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {
     }
     close(c->from_fd);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(why, whylen, "the committer could not close the campaign file properly");
-        return SCAL_EIO;
-    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return scal__fail(SCAL_EIO, "the committer could not close the campaign file properly");
     return SCAL_OK;
 }

@@ -26,14 +26,23 @@ struct scal_commit_ack {
     char message[512];
 };
 
-/* Forks the committer on an existing campaign file (made by scal_cw_create). */
-int scal_committer_start(struct scal_committer *c, const char *campaign_path, char *why,
-                         size_t whylen);
+/* Forks the committer on a campaign file this process has just made (scal_cw_create) or read
+ * through scal_h5file_open's probe (--resume): the committer opens it through scal_h5file_open
+ * without a second probe. Errors carry their message (scal__last_error). */
+int scal_committer_start(struct scal_committer *c, const char *campaign_path);
 /* Sends one run (run_file may be NULL or "" when the run left no data) and waits for the ack. */
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
                           const char *message, const char *stdout_tail, const char *stderr_tail,
                           const char *run_file, bool keep_run_file, struct scal_commit_ack *ack);
+/* Keeps one run durable on its own before it is committed: fsyncs its run file and writes what
+ * the committer is sent into path (DIR/run-SLOT.commit, exclusive temporary name, fsync, rename).
+ * A campaign file damaged later (full disk, I/O error, kill) is rebuilt from these. */
+int scal_committer_keep(const char *path, const struct scal_run_row *row, const char *message,
+                        const char *stdout_tail, const char *stderr_tail, const char *run_file);
+/* Adds every run kept in dir (*.commit, with their run files) to the campaign file at
+ * campaign_path (a copy of the campaign's plan); *nruns says how many. */
+int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nruns);
 /* Closes the pipe and waits for the committer to close the file. */
-int scal_committer_finish(struct scal_committer *c, char *why, size_t whylen);
+int scal_committer_finish(struct scal_committer *c);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,9 +24,10 @@ static int set_env(struct scal_launch *api, const char *name, const char *value)
 {
     struct scal_run_launch *l = (struct scal_run_launch *)api;
     size_t nlen = strlen(name);
-    char *entry = malloc(nlen + strlen(value) + 2);
+    size_t size = nlen + strlen(value) + 2;
+    char *entry = malloc(size);
     if (!entry) return SCAL_ENOMEM;
-    sprintf(entry, "%s=%s", name, value);
+    snprintf(entry, size, "%s=%s", name, value);
     for (size_t i = 0; i < l->nenv; i++)
         if (!strncmp(l->env[i], name, nlen) && l->env[i][nlen] == '=') {
             free(l->env[i]);
@@ -91,9 +93,10 @@ static int set_placeholder(struct scal_launch *api, const char *name, const char
         char *at;
         while ((at = strstr(l->argv[i], ph)) != NULL) {
             size_t pre = (size_t)(at - l->argv[i]);
-            char *s = malloc(strlen(l->argv[i]) - plen + strlen(value) + 1);
+            size_t size = strlen(l->argv[i]) - plen + strlen(value) + 1;
+            char *s = malloc(size);
             if (!s) return SCAL_ENOMEM;
-            sprintf(s, "%.*s%s%s", (int)pre, l->argv[i], value, at + plen);
+            snprintf(s, size, "%.*s%s%s", (int)pre, l->argv[i], value, at + plen);
             free(l->argv[i]);
             l->argv[i] = s;
         }
@@ -165,6 +168,16 @@ void scal_launch_command_text(const struct scal_run_launch *l, char *out, size_t
         append_quoted(out, len, l->argv[i]);
 }
 
+char *scal_launch_command_alloc(const struct scal_run_launch *l)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < l->argc; i++)
+        len += 4 * strlen(l->argv[i]) + 8; /* every character quoted, quotes and a blank */
+    char *out = malloc(len);
+    if (out) scal_launch_command_text(l, out, len);
+    return out;
+}
+
 void scal_launch_env_text(const struct scal_run_launch *l, char *out, size_t len)
 {
     out[0] = 0;
@@ -232,9 +245,21 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
     gettimeofday(&tv, NULL);
     r->started_unix = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
     double t0 = now_s();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0); /* its own group: a timeout stops the program and its children */
+        /* the program dies with the runner (even a SIGKILLed one): no orphan keeps running beside
+         * the run --resume starts again */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);
+        /* never the terminal: a program reading it would stop the whole campaign */
+        int in = open(l->stdin_path ? l->stdin_path : "/dev/null", O_RDONLY | O_CLOEXEC);
+        if (in < 0 || dup2(in, 0) < 0) {
+            int e = errno;
+            if (write(exec_err[1], &e, sizeof(e)) < 0) _exit(127);
+            _exit(127);
+        }
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);

@@ -19,7 +19,8 @@ struct scal_run_launch {
     size_t argc;
     char **env; /* "NAME=value", NULL-terminated */
     size_t nenv;
-    char *cpus; /* set_cpus value or NULL */
+    char *cpus;             /* set_cpus value or NULL */
+    const char *stdin_path; /* the program's stdin (not owned); NULL: /dev/null */
 };
 
 struct scal_run_result {
@@ -36,10 +37,13 @@ void scal_launch_free(struct scal_run_launch *l);
 /* The command line as one line of text, each argument quoted when needed (for --dry-run and the
  * campaign file). */
 void scal_launch_command_text(const struct scal_run_launch *l, char *out, size_t len);
+/* The same, whole, in a malloc'ed string (NULL when out of memory). */
+char *scal_launch_command_alloc(const struct scal_run_launch *l);
 /* The environment entries that differ from the runner's own (for --dry-run). */
 void scal_launch_env_text(const struct scal_run_launch *l, char *out, size_t len);
 
-/* Starts the program (own process group), waits for it at most timeout_s (0: no limit), keeps
+/* Starts the program (own process group, killed when the runner dies, stdin from stdin_path or
+ * /dev/null), waits for it at most timeout_s (0: no limit), keeps
  * output tails. *interrupted is polled: when it becomes non-zero the program is stopped. */
 int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *interrupted,
                     struct scal_run_result *r);

@@ -13,8 +13,9 @@
 #include "errmsg.h"
 #include "h5util.h"
 #include "runner.h"
-
-#define TABLE_ARGS(desc) (desc).name, (desc).fields, (desc).nfields, (desc).row_size
+#include "safe_create.h"
+#include "safe_open.h"
+#include "scal_format.h"
 
 struct source {
     const char *path;
@@ -52,55 +53,57 @@ static void free_source(struct source *s)
     scal_h5_free_strings(s->strings, s->nstrings);
 }
 
-#define READ_OPT(f, desc, out, n)                                                                  \
-    (scal_h5_exists(f, (desc).name)                                                                \
-         ? scal_h5_read_table(f, TABLE_ARGS(desc), (void **)&(out), &(n))                          \
-         : SCAL_OK)
-
-static int load_source(struct source *s, const char *path)
+/* /campaign's program, command and repetitions. */
+static int read_campaign_group(struct source *s, hid_t f)
 {
-    char *format = NULL;
-    memset(s, 0, sizeof(*s));
-    s->path = path;
-    scal_h5_quiet();
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0)
-        return scal__fail(SCAL_EIO, "cannot open '%s'%s", path,
-                          access(path, F_OK) ? ": no such file" : ": not an HDF5 file");
-    int rc = scal_h5_attr_get_str(f, SCAL_ATTR_FORMAT, &format);
-    if (rc < 0 || strcmp(format, SCAL_FORMAT_CAMPAIGN)) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s' is not a scal campaign file%s", path,
-                        format && !strcmp(format, SCAL_FORMAT_RUN)
-                            ? " (a run file: campaigns come from scal run)"
-                            : "");
-        goto done;
-    }
     hid_t g = H5Gopen2(f, "campaign", H5P_DEFAULT);
     if (g < 0 || scal_h5_attr_get_str(g, "program", &s->program) < 0) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s': /campaign or its program attribute is missing", path);
         if (g >= 0) H5Gclose(g);
-        goto done;
+        return scal__fail(SCAL_EFORMAT, "'%s': /campaign or its program attribute is missing",
+                          s->path);
     }
     if (scal_h5_attr_get_str(g, "command", &s->command) < 0) s->command = strdup("");
     if (scal_h5_attr_get_i64(g, "repetitions", &s->repetitions) < 0) s->repetitions = 0;
     H5Gclose(g);
-    if ((rc = scal_h5_read_strings(f, "strings", &s->strings, &s->nstrings)) < 0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_configs), (void **)&s->configs,
-                                 &s->nconfigs)) < 0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_runs), (void **)&s->runs, &s->nruns)) <
-            0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_campaign_regions), (void **)&s->regions,
-                                 &s->nregions)) < 0 ||
-        (rc = scal_h5_read_table(f, TABLE_ARGS(scal_table_region_stats), (void **)&s->stats,
-                                 &s->nstats)) < 0 ||
-        (rc = READ_OPT(f, scal_table_thread_stats, s->threads, s->nthreads)) < 0 ||
-        (rc = READ_OPT(f, scal_table_run_sensor_values, s->values, s->nvalues)) < 0 ||
-        (rc = READ_OPT(f, scal_table_run_sensor_samples, s->samples, s->nsamples)) < 0 ||
-        (rc = READ_OPT(f, scal_table_run_plugin_states, s->plugins, s->nplugins)) < 0)
-        rc = scal__fail(rc, "'%s': %s", path, scal__last_error(rc));
-done:
-    free(format);
-    H5Fclose(f);
+    return s->command ? SCAL_OK : scal__fail(SCAL_ENOMEM, "out of memory reading '%s'", s->path);
+}
+
+static int read_tables(struct source *s, hid_t f)
+{
+    int rc = scal_table_read(f, &scal_table_configs, (void **)&s->configs, &s->nconfigs);
+    if (rc == SCAL_OK) rc = scal_table_read(f, &scal_table_runs, (void **)&s->runs, &s->nruns);
+    if (rc == SCAL_OK)
+        rc = scal_table_read(f, &scal_table_campaign_regions, (void **)&s->regions, &s->nregions);
+    if (rc == SCAL_OK)
+        rc = scal_table_read(f, &scal_table_region_stats, (void **)&s->stats, &s->nstats);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_thread_stats, (void **)&s->threads, &s->nthreads);
+    if (rc == SCAL_OK)
+        rc =
+            scal_table_read_opt(f, &scal_table_run_sensor_values, (void **)&s->values, &s->nvalues);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_run_sensor_samples, (void **)&s->samples,
+                                 &s->nsamples);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_run_plugin_states, (void **)&s->plugins,
+                                 &s->nplugins);
+    return rc;
+}
+
+static int load_source(struct source *s, const char *path)
+{
+    struct scal_h5file f;
+    memset(s, 0, sizeof(*s));
+    s->path = path;
+    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN, &f);
+    if (rc < 0) return rc;
+    s->strings = f.strings; /* kept with the source */
+    s->nstrings = f.nstrings;
+    f.strings = NULL;
+    f.nstrings = 0;
+    rc = read_campaign_group(s, f.id);
+    if (rc == SCAL_OK) rc = read_tables(s, f.id);
+    scal_h5file_close(&f);
     return rc;
 }
 
@@ -270,55 +273,50 @@ static void usage(FILE *out)
     fputs("usage: scal merge CAMPAIGN.h5 CAMPAIGN.h5 ... -o MERGED.h5\n\n"
           "Joins campaigns of the same program (split across jobs or machines) into one file.\n"
           "Regions are unified by identity; configurations by threads, input, frequency and\n"
-          "affinity (the same configuration with a different command line is refused).\n",
+          "affinity (the same configuration with a different command line is refused).\n"
+          "Files that contain the same runs (a file twice, or a copy of it) are refused.\n",
           out);
 }
 
-int scal_merge_main(int argc, char **argv)
+/* The files to merge and -o. Returns MERGE_GO, or the exit status when there is nothing to do. */
+enum { MERGE_GO = -1 };
+static int parse_args(int argc, char **argv, const char **in, size_t *nin, const char **out)
 {
-    const char *out = NULL;
-    const char **in = calloc((size_t)argc, sizeof(*in));
-    size_t nin = 0;
-    if (!in) return 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
-            free(in);
             return 0;
         }
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "scal merge: -o needs a file name\n");
-                free(in);
                 return 2;
             }
-            out = argv[++i];
+            *out = argv[++i];
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "scal merge: unknown option '%s'; see 'scal merge --help'\n", argv[i]);
-            free(in);
             return 2;
         } else {
-            in[nin++] = argv[i];
+            in[(*nin)++] = argv[i];
         }
     }
-    if (!out || nin < 1) {
+    if (!*out || *nin < 1) {
         fprintf(stderr, "scal merge: %s\n",
-                !out ? "no output file (-o MERGED.h5)" : "no campaign files to merge");
-        free(in);
+                !*out ? "no output file (-o MERGED.h5)" : "no campaign files to merge");
         return 2;
     }
-    if (access(out, F_OK) == 0) {
-        fprintf(stderr, "scal merge: '%s' exists; choose another output file\n", out);
-        free(in);
+    if (scal_safe_check_final(*out, false) < 0) {
+        fprintf(stderr, "scal merge: %s\n", scal__last_error(SCAL_EEXIST));
         return 2;
     }
-    struct source *src = calloc(nin, sizeof(*src));
-    uint32_t **cmap = calloc(nin, sizeof(*cmap));
-    struct merged m = {0};
-    uint32_t *next_rep = NULL;
-    struct scal_cw *w = NULL;
-    char tmp[4096];
-    int rc = src && cmap ? SCAL_OK : SCAL_ENOMEM;
+    return MERGE_GO;
+}
+
+/* Reads every source and joins their configurations (cmap[i]: source i's -> merged). */
+static int load_sources(const char *const *in, size_t nin, struct source *src, uint32_t **cmap,
+                        struct merged *m)
+{
+    int rc = SCAL_OK;
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++) {
         rc = load_source(&src[i], in[i]);
         if (rc == SCAL_OK && strcmp(base(src[i].program), base(src[0].program)))
@@ -327,39 +325,125 @@ int scal_merge_main(int argc, char **argv)
                             "campaigns of the same program can be merged",
                             in[0], src[0].program, in[i], src[i].program);
         if (rc == SCAL_OK && !(cmap[i] = calloc(src[i].nconfigs + 1, sizeof(uint32_t))))
-            rc = SCAL_ENOMEM;
-        if (rc == SCAL_OK) rc = merge_configs(&m, &src[i], cmap[i]);
+            rc = scal__fail(SCAL_ENOMEM, "out of memory merging '%s'", in[i]);
+        if (rc == SCAL_OK) rc = merge_configs(m, &src[i], cmap[i]);
     }
-    if (rc == SCAL_OK) {
-        qsort(m.threads, m.nthreads, sizeof(*m.threads), cmp_i32);
-        int64_t reps = 0;
-        char note[2048] = "merged from";
-        for (size_t i = 0; i < nin; i++) {
-            if (src[i].repetitions > reps) reps = src[i].repetitions;
-            size_t used = strlen(note);
-            snprintf(note + used, sizeof(note) - used, " %s", in[i]);
+    if (rc == SCAL_OK) qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_i32);
+    return rc;
+}
+
+/* A run as merge recognises it in two files: its merged configuration and when it started and
+ * how long it took (runs of a real campaign never share these). */
+struct run_key {
+    uint32_t config;
+    double started, wall;
+    size_t src, run;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+    const struct run_key *x = a, *y = b;
+    if (x->config != y->config) return x->config < y->config ? -1 : 1;
+    if (x->started != y->started) return x->started < y->started ? -1 : 1;
+    if (x->wall != y->wall) return x->wall < y->wall ? -1 : 1;
+    return x->src < y->src ? -1 : x->src > y->src;
+}
+
+/* Merging a file with itself, or with a copy or a merge of it, would count its runs twice. */
+static int refuse_shared_runs(const char *const *in, size_t nin, const struct source *src,
+                              uint32_t *const *cmap)
+{
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < nin; i++)
+        n += src[i].nruns;
+    struct run_key *keys = malloc((n ? n : 1) * sizeof(*keys));
+    if (!keys) return scal__fail(SCAL_ENOMEM, "out of memory for %zu runs", n);
+    for (size_t i = 0; i < nin; i++)
+        for (size_t r = 0; r < src[i].nruns; r++)
+            if (src[i].runs[r].started_unix > 0) /* imported runs have no start time */
+                keys[k++] =
+                    (struct run_key){cmap[i][src[i].runs[r].config], src[i].runs[r].started_unix,
+                                     src[i].runs[r].wall_s, i, r};
+    qsort(keys, k, sizeof(*keys), cmp_key);
+    int rc = SCAL_OK;
+    for (size_t a = 0, b; a < k && rc == SCAL_OK; a = b) {
+        for (b = a + 1; b < k && keys[b].config == keys[a].config &&
+                        keys[b].started == keys[a].started && keys[b].wall == keys[a].wall;
+             b++) {
         }
-        struct scal_cw_meta meta = {.program = src[0].program,
-                                    .command = src[0].command,
-                                    .order = "merged",
-                                    .note = note,
-                                    .repetitions = reps,
-                                    .inputs = (const char *const *)m.inputs,
-                                    .ninputs = m.ninputs,
-                                    .threads = m.threads,
-                                    .nthreads = m.nthreads};
-        snprintf(tmp, sizeof(tmp), "%s.part", out);
-        rc = scal_cw_create(tmp, &meta, m.configs, m.nconfigs, &w);
+        if (keys[b - 1].src != keys[a].src)
+            rc = scal__fail(SCAL_ECONFLICT,
+                            "'%s' and '%s' contain the same run (run %u of the first: same "
+                            "configuration, start time and duration): merging them would count "
+                            "their runs twice",
+                            in[keys[a].src], in[keys[b - 1].src],
+                            src[keys[a].src].runs[keys[a].run].id);
     }
-    if (rc == SCAL_OK && !(next_rep = calloc(m.nconfigs + 1, sizeof(*next_rep)))) rc = SCAL_ENOMEM;
+    free(keys);
+    return rc;
+}
+
+/* Writes the merged campaign to an exclusive temporary name, then moves it to out (never over an
+ * existing file). */
+static int write_merged(const char *out, const char *const *in, size_t nin,
+                        const struct source *src, uint32_t *const *cmap, const struct merged *m)
+{
+    int64_t reps = 0;
+    char note[2048] = "merged from", tmp[4096];
+    for (size_t i = 0; i < nin; i++) {
+        if (src[i].repetitions > reps) reps = src[i].repetitions;
+        size_t used = strlen(note);
+        snprintf(note + used, sizeof(note) - used, " %s", in[i]);
+    }
+    struct scal_campaign_info meta = {.program = src[0].program,
+                                      .command = src[0].command,
+                                      .order = "merged",
+                                      .note = note,
+                                      .repetitions = reps,
+                                      .inputs = (const char *const *)m->inputs,
+                                      .ninputs = m->ninputs,
+                                      .threads = m->threads,
+                                      .nthreads = m->nthreads};
+    struct scal_cw *w = NULL;
+    uint32_t *next_rep = calloc(m->nconfigs + 1, sizeof(*next_rep));
+    int rc = next_rep ? scal_safe_create_temp(out, false, tmp, sizeof(tmp))
+                      : scal__fail(SCAL_ENOMEM, "out of memory merging");
+    bool made = rc == SCAL_OK;
+    if (rc == SCAL_OK) rc = scal_cw_create(tmp, &meta, m->configs, m->nconfigs, &w);
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++)
-        rc = add_runs(w, &src[i], cmap[i], &next_rep, m.nconfigs);
-    if (w && scal_cw_close(w) < 0 && rc == SCAL_OK) rc = SCAL_EIO;
-    if (rc == SCAL_OK && rename(tmp, out) != 0)
-        rc = scal__fail(SCAL_EIO, "cannot rename '%s' to '%s'", tmp, out);
+        rc = add_runs(w, &src[i], cmap[i], &next_rep, m->nconfigs);
+    if (w) {
+        int crc = scal_cw_close(w);
+        if (rc == SCAL_OK) rc = crc;
+    }
+    if (rc == SCAL_OK)
+        rc = scal_safe_publish(tmp, out, false);
+    else if (made)
+        unlink(tmp);
+    free(next_rep);
+    return rc;
+}
+
+int scal_merge_main(int argc, char **argv)
+{
+    const char *out = NULL;
+    const char **in = calloc((size_t)argc, sizeof(*in));
+    size_t nin = 0;
+    if (!in) return 2;
+    int status = parse_args(argc, argv, in, &nin, &out);
+    if (status != MERGE_GO) {
+        free(in);
+        return status;
+    }
+    struct source *src = calloc(nin, sizeof(*src));
+    uint32_t **cmap = calloc(nin, sizeof(*cmap));
+    struct merged m = {0};
+    int rc = src && cmap ? load_sources(in, nin, src, cmap, &m)
+                         : scal__fail(SCAL_ENOMEM, "out of memory for %zu files", nin);
+    if (rc == SCAL_OK) rc = refuse_shared_runs(in, nin, src, cmap);
+    if (rc == SCAL_OK) rc = write_merged(out, in, nin, src, cmap, &m);
     if (rc < 0) {
         fprintf(stderr, "scal merge: %s\n", scal__last_error(rc));
-        if (w) unlink(tmp);
     } else {
         size_t runs = 0;
         for (size_t i = 0; i < nin; i++)
@@ -373,7 +457,7 @@ int scal_merge_main(int argc, char **argv)
     }
     for (size_t i = 0; i < m.ninputs; i++)
         free(m.inputs[i]);
-    free(m.inputs), free(m.threads), free(m.configs), free(next_rep), free(cmap), free(src);
+    free(m.inputs), free(m.threads), free(m.configs), free(cmap), free(src);
     free(in);
     return rc < 0 ? 1 : 0;
 }

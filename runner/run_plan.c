@@ -2,6 +2,7 @@
 // Parsing `scal run`'s command line into a plan and ordering its runs.
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,9 +50,10 @@ int scal_parse_int_list(const char *text, int64_t lo, int64_t hi, int64_t **out,
                 end = e2;
             }
         }
-        if (rc == SCAL_OK && (*end || errno || a < lo || b > hi || a > b)) rc = SCAL_EINVAL;
+        if (rc == SCAL_OK && (*end || errno || a < lo || b > hi || a > b || step > hi))
+            rc = SCAL_EINVAL;
         for (long long x = a; rc == SCAL_OK && x <= b; x = doubling ? x * step : x + step)
-            rc = push_int(out, n, x);
+            rc = *n >= SCAL_PLAN_MAX_LIST ? SCAL_ERANGE : push_int(out, n, x);
     }
     free(copy);
     if (rc == SCAL_OK && *n == 0) rc = SCAL_EINVAL;
@@ -78,7 +80,8 @@ static int parse_freqs(const char *text, int64_t **out, size_t *n)
                        : !strcasecmp(end, "mhz")          ? 1e3
                        : !strcasecmp(end, "khz") || !*end ? 1
                                                           : -1;
-        if (end == item || scale < 0 || v <= 0)
+        if (end == item || scale < 0 || !isfinite(v) || v <= 0 || v * scale > 1e9 ||
+            *n >= SCAL_PLAN_MAX_LIST)
             rc = SCAL_EINVAL;
         else
             rc = push_int(out, n, (int64_t)(v * scale + 0.5));
@@ -154,7 +157,13 @@ static int default_threads(int64_t **v, size_t *n)
     return rc == SCAL_OK ? push_int(v, n, cpus) : rc;
 }
 
-/* Options without a value; false when a is none of them. */
+static bool is_flag(const char *a)
+{
+    return !strcmp(a, "--dry-run") || !strcmp(a, "--fail-fast") || !strcmp(a, "--keep-runs") ||
+           !strcmp(a, "-q") || !strcmp(a, "--quiet");
+}
+
+/* Options without a value (is_flag); false when a is none of them. */
 static bool parse_flag(struct scal_run_plan *p, const char *a)
 {
     if (!strcmp(a, "--dry-run"))
@@ -183,6 +192,7 @@ static const struct {
     {NULL, "--tool", offsetof(struct scal_run_plan, tool)},
     {NULL, "--sysfs-root", offsetof(struct scal_run_plan, sysfs_root)},
     {NULL, "--resume", offsetof(struct scal_run_plan, resume)},
+    {NULL, "--stdin", offsetof(struct scal_run_plan, stdin_path)},
 };
 
 static char **text_option(struct scal_run_plan *p, const char *a)
@@ -213,11 +223,15 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
     if (text) return dup_opt(text, v);
     if (!strcmp(a, "-c") || !strcmp(a, "--threads")) {
         free(*threads);
-        if (scal_parse_int_list(v, 1, 1 << 20, threads, nthreads) < 0)
+        if (scal_parse_int_list(v, 1, 1 << 16, threads, nthreads) < 0)
             return scal__fail(SCAL_EINVAL,
                               "bad thread list '%s': use counts like 1,2,4 or ranges 1-8, 1-16:2, "
-                              "1-64*2",
-                              v);
+                              "1-64*2 (1 to 65536 threads, at most %d counts)",
+                              v, SCAL_PLAN_MAX_LIST);
+    } else if (!strcmp(a, "--ok-exit")) {
+        free(p->ok_exits);
+        if (scal_parse_int_list(v, 0, 255, &p->ok_exits, &p->nok_exits) < 0)
+            return scal__fail(SCAL_EINVAL, "bad --ok-exit '%s': exit statuses 0-255, e.g. 0,1", v);
     } else if (!strcmp(a, "-r") || !strcmp(a, "--repetitions")) {
         long r = strtol(v, &end, 10);
         if (*end || r < 1 || r > 100000)
@@ -228,6 +242,7 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
     } else if (!strcmp(a, "--label")) {
         if (!p->ninputs)
             return scal__fail(SCAL_EINVAL, "--label '%s' must follow the -i it names", v);
+        if (!*v) return scal__fail(SCAL_EINVAL, "an empty --label names nothing");
         return dup_opt(&p->inputs[p->ninputs - 1].label, v);
     } else if (!strcmp(a, "--inputs-file")) {
         return read_inputs_file(p, v);
@@ -242,7 +257,9 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
         return add_plugin_opt(p, v);
     } else if (!strcmp(a, "--idle") || !strcmp(a, "--timeout")) {
         double d = strtod(v, &end);
-        if (*end || d < 0) return scal__fail(SCAL_EINVAL, "bad %s '%s': seconds, 0 or more", a, v);
+        if (end == v || *end || !isfinite(d) || d < 0 || d > SCAL_PLAN_MAX_SECONDS)
+            return scal__fail(SCAL_EINVAL, "bad %s '%s': seconds, from 0 to %.0f", a, v,
+                              SCAL_PLAN_MAX_SECONDS);
         *(!strcmp(a, "--idle") ? &p->idle_s : &p->timeout_s) = d;
     } else if (!strcmp(a, "--order")) {
         if (strcmp(v, "given") && strcmp(v, "shuffled"))
@@ -257,6 +274,81 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
     return SCAL_OK;
 }
 
+static bool takes_input(const char *a)
+{
+    return !strcmp(a, "-i") || !strcmp(a, "--input") || !strcmp(a, "--label") ||
+           !strcmp(a, "--inputs-file");
+}
+
+static int push_arg(struct scal_run_plan *p, size_t *cap, const char *a)
+{
+    if (p->nstored_argv + 1 >= *cap) {
+        size_t n = *cap ? *cap * 2 : 32;
+        char **v = realloc(p->stored_argv, n * sizeof(*v));
+        if (!v) return SCAL_ENOMEM;
+        p->stored_argv = v;
+        *cap = n;
+    }
+    if (!(p->stored_argv[p->nstored_argv] = strdup(a))) return SCAL_ENOMEM;
+    p->stored_argv[++p->nstored_argv] = NULL;
+    return SCAL_OK;
+}
+
+/* The arguments --resume rebuilds exactly this plan from: the options as given, but the inputs as
+ * -i VALUE --label LABEL (an inputs file may change) and the thread list written out (the default
+ * depends on the machine's CPU count). */
+static int build_stored_argv(struct scal_run_plan *p, bool threads_given)
+{
+    size_t cap = 0;
+    int rc = SCAL_OK;
+    for (size_t i = 0; rc == SCAL_OK && i < p->nargv_given; i++) {
+        const char *a = p->argv_given[i];
+        if (!strcmp(a, "--")) break;
+        bool flag = is_flag(a);
+        if (!flag && takes_input(a)) {
+            i++;
+            continue;
+        }
+        rc = push_arg(p, &cap, a);
+        if (rc == SCAL_OK && !flag && i + 1 < p->nargv_given)
+            rc = push_arg(p, &cap, p->argv_given[++i]);
+    }
+    if (rc == SCAL_OK && !threads_given) {
+        char list[SCAL_PLAN_MAX_LIST * 8] = "";
+        size_t used = 0;
+        for (size_t k = 0; k < p->nthreads && used < sizeof(list); k++)
+            used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%d", k ? "," : "",
+                                     p->threads[k]);
+        rc = push_arg(p, &cap, "-c");
+        if (rc == SCAL_OK) rc = push_arg(p, &cap, list);
+    }
+    for (size_t k = 0; rc == SCAL_OK && k < p->ninputs; k++) {
+        if (p->ninputs == 1 && !p->inputs[0].value[0] && !p->inputs[0].label[0]) break;
+        rc = push_arg(p, &cap, "-i");
+        if (rc == SCAL_OK) rc = push_arg(p, &cap, p->inputs[k].value);
+        if (rc == SCAL_OK) rc = push_arg(p, &cap, "--label");
+        if (rc == SCAL_OK) rc = push_arg(p, &cap, p->inputs[k].label);
+    }
+    if (rc == SCAL_OK) rc = push_arg(p, &cap, "--");
+    for (size_t k = 0; rc == SCAL_OK && k < p->nprogram; k++)
+        rc = push_arg(p, &cap, p->program[k]);
+    return rc;
+}
+
+/* Labels name inputs in the campaign file and the report: two inputs with one label would be
+ * mixed up. */
+static int unique_labels(const struct scal_run_plan *p)
+{
+    for (size_t i = 0; i < p->ninputs; i++)
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(p->inputs[i].label, p->inputs[j].label))
+                return scal__fail(SCAL_EINVAL,
+                                  "two inputs have the label '%s' (inputs %zu and %zu): give each "
+                                  "a different --label",
+                                  p->inputs[i].label, j + 1, i + 1);
+    return SCAL_OK;
+}
+
 /* Once every option is read: the program is given, and threads, inputs and frequencies have their
  * defaults; then the matrix and its order. */
 static int complete_plan(struct scal_run_plan *p, int64_t **threads, size_t *nthreads)
@@ -264,6 +356,7 @@ static int complete_plan(struct scal_run_plan *p, int64_t **threads, size_t *nth
     int rc = SCAL_OK;
     if (!p->nprogram && !p->resume)
         return scal__fail(SCAL_EINVAL, "no program given: scal run [OPTIONS] -- PROGRAM [ARGS...]");
+    bool threads_given = *nthreads != 0;
     if (!*nthreads && (rc = default_threads(threads, nthreads)) < 0) return rc;
     if (!(p->threads = malloc(*nthreads * sizeof(*p->threads)))) return SCAL_ENOMEM;
     for (size_t k = 0; k < *nthreads; k++)
@@ -273,12 +366,24 @@ static int complete_plan(struct scal_run_plan *p, int64_t **threads, size_t *nth
         return scal__fail(SCAL_EINVAL, "the program's arguments use {input} but no input is given "
                                        "(-i VALUE or --inputs-file FILE)");
     if (!p->ninputs && (rc = add_input(p, "", "")) < 0) return rc;
+    if ((rc = unique_labels(p)) < 0) return rc;
     if (!p->nfreqs) {
         if (!(p->freqs_khz = malloc(sizeof(*p->freqs_khz)))) return SCAL_ENOMEM;
         p->freqs_khz[0] = -1;
         p->nfreqs = 1;
     }
+    if (!p->nok_exits) {
+        if (!(p->ok_exits = calloc(1, sizeof(*p->ok_exits)))) return SCAL_ENOMEM;
+        p->nok_exits = 1;
+    }
+    if (p->stdin_path && access(p->stdin_path, R_OK) != 0)
+        return scal__fail(SCAL_EINVAL, "cannot read --stdin '%s': %s", p->stdin_path,
+                          strerror(errno));
     p->nconfigs = p->nthreads * p->ninputs * p->nfreqs;
+    if (p->ninputs > SCAL_PLAN_MAX_LIST || p->nconfigs * p->repetitions > SCAL_PLAN_MAX_SLOTS)
+        return scal__fail(SCAL_EINVAL, "the campaign would have %zu runs: at most %d",
+                          p->nconfigs * p->repetitions, SCAL_PLAN_MAX_SLOTS);
+    if (!p->resume && (rc = build_stored_argv(p, threads_given)) < 0) return rc;
     return scal_run_plan_order(p);
 }
 
@@ -303,6 +408,20 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv)
         else
             rc = parse_option(p, a, argv[++i], &threads, &nthreads);
     }
+    for (int k = 1; rc == SCAL_OK && p->resume && k < i; k++) {
+        const char *a = argv[k];
+        if (!strcmp(a, "--resume"))
+            k++;
+        else if (strcmp(a, "-q") && strcmp(a, "--quiet") && strcmp(a, "--dry-run") &&
+                 strcmp(a, "--"))
+            rc = scal__fail(SCAL_EINVAL,
+                            "'%s' cannot be given with --resume: it runs the plan stored in the "
+                            "campaign file (only -q and --dry-run may be added)",
+                            a);
+    }
+    if (rc == SCAL_OK && p->resume && i < argc)
+        rc = scal__fail(SCAL_EINVAL, "--resume runs the stored program: give no program ('%s')",
+                        argv[i]);
     if (rc == SCAL_OK) {
         p->argv_given = argv + 1;
         p->nargv_given = (size_t)(i - 1);
@@ -356,6 +475,9 @@ void scal_run_plan_free(struct scal_run_plan *p)
     free(p->plugin_opts);
     free(p->inputs), free(p->threads), free(p->freqs_khz), free(p->order);
     free(p->governor), free(p->affinity), free(p->cores), free(p->sensors), free(p->output);
-    free(p->tool), free(p->sysfs_root), free(p->resume);
+    free(p->tool), free(p->sysfs_root), free(p->resume), free(p->stdin_path), free(p->ok_exits);
+    for (size_t i = 0; i < p->nstored_argv; i++)
+        free(p->stored_argv[i]);
+    free(p->stored_argv);
     memset(p, 0, sizeof(*p));
 }

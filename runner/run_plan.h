@@ -20,7 +20,9 @@ struct scal_run_plan {
     size_t ninputs;
     int64_t *freqs_khz; /* -1 alone when no frequency is set */
     size_t nfreqs;
-    char *governor, *affinity, *cores, *sensors, *output, *tool, *sysfs_root, *resume;
+    char *governor, *affinity, *cores, *sensors, *output, *tool, *sysfs_root, *resume, *stdin_path;
+    int64_t *ok_exits; /* exit statuses that count as success (--ok-exit; default 0) */
+    size_t nok_exits;
     char **plugin_opts; /* "plugin.option=value" */
     size_t nplugin_opts;
     uint32_t repetitions;
@@ -29,13 +31,22 @@ struct scal_run_plan {
     uint64_t seed;
     char **program; /* PROGRAM ARGS..., NULL-terminated */
     size_t nprogram;
-    char **argv_given; /* the `scal run` options as given (stored for --resume) */
+    char **argv_given; /* the `scal run` options as given */
     size_t nargv_given;
+    /* what --resume rebuilds the same plan from: the options with every input's value and label
+     * (not the inputs file's name) and the thread list written out, then "--" and the program */
+    char **stored_argv;
+    size_t nstored_argv;
     /* the matrix */
     size_t nconfigs; /* nthreads * ninputs * nfreqs; config id = ((t * ni) + i) * nf + f */
     uint32_t *order; /* nconfigs * repetitions run slots: slot = config * reps + repetition */
     size_t nslots;
 };
+
+/* Limits that keep every option's work bounded. */
+#define SCAL_PLAN_MAX_LIST 4096         /* entries of a thread, frequency or exit-status list */
+#define SCAL_PLAN_MAX_SLOTS 10000000    /* runs of one campaign */
+#define SCAL_PLAN_MAX_SECONDS 2678400.0 /* --idle, --timeout: 31 days */
 
 /* Parses `scal run` arguments (argv[0] is "run"). On a usage error returns SCAL_EINVAL with the
  * message recorded by scal__fail (scal__last_error). The plan is freed by scal_run_plan_free, also
@@ -59,7 +70,8 @@ static inline size_t scal_plan_freq_of(const struct scal_run_plan *p, size_t con
     return config % p->nfreqs;
 }
 
-/* Parses a list of integers with ranges: "1,2,4", "1-8", "1-16:2" (step), "1-64*2" (doubling). */
+/* Parses a list of integers with ranges: "1,2,4", "1-8", "1-16:2" (step), "1-64*2" (doubling);
+ * at most SCAL_PLAN_MAX_LIST of them. */
 int scal_parse_int_list(const char *text, int64_t lo, int64_t hi, int64_t **out, size_t *n);
 
 #endif

@@ -3,7 +3,9 @@
 // programs), applies actuators around every run, hands each finished run to the committer, and
 // restores the machine on every way out.
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <limits.h>
 #include <signal.h>
@@ -20,11 +22,14 @@
 #include "errmsg.h"
 #include "h5util.h"
 #include "launch.h"
+#include "measure.h"
 #include "omp_runtime.h"
 #include "plugin_loader.h"
 #include "progress.h"
 #include "run_plan.h"
 #include "runner.h"
+#include "safe_create.h"
+#include "safe_open.h"
 
 static volatile sig_atomic_t stop_signal;
 static volatile int stop_flag;
@@ -40,7 +45,7 @@ struct campaign {
     struct scal_actuator_set act;
     int a_threads, a_input, a_freq, a_affinity, a_cores;
     char program_path[PATH_MAX], tool[PATH_MAX], libomp[PATH_MAX], output[PATH_MAX],
-        rundir[PATH_MAX + 8];
+        rundir[2 * PATH_MAX + 8], plan_copy[2 * PATH_MAX + 16];
     enum scal_omp_kind omp;
     uint8_t *done; /* per run slot: already in the campaign file (resume) */
     size_t ndone;
@@ -76,6 +81,9 @@ static void usage(FILE *out)
           "      --sysfs-root DIR   where /sys is for the sysfs plugins (tests)\n"
           "      --idle SECONDS     pause between runs\n"
           "      --timeout SECONDS  stop a run after this long (recorded as timed out)\n"
+          "      --ok-exit LIST     exit statuses that count as success (default 0), e.g. 0,1;\n"
+          "                         the measurements of every run are kept with its status\n"
+          "      --stdin FILE       the program's standard input (default /dev/null)\n"
           "      --order given|shuffled, --seed N   run order (shuffled: reproducible by seed)\n"
           "  -o, --output FILE      the campaign file (default scal-<program>.h5)\n"
           "      --dry-run          print the matrix and the exact command lines, run nothing\n"
@@ -93,53 +101,24 @@ static void usage(FILE *out)
 
 /* Reads the stored `scal run` arguments and the finished (config, repetition) pairs. */
 static int read_resume(const char *path, char ***args, size_t *nargs, struct scal_run_row **runs,
-                       size_t *nruns, char *why, size_t whylen)
+                       size_t *nruns)
 {
-    scal_h5_quiet();
-    hid_t f = -1;
-    /* the committer of an interrupted campaign may still be closing the file: wait a little */
-    for (int tries = 0; tries < 100 && f < 0; tries++) {
-        f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-        if (f < 0) {
-            if (access(path, F_OK) != 0) break;
-            struct timespec ts = {0, 100000000};
-            nanosleep(&ts, NULL);
-        }
-    }
-    if (f < 0) {
-        snprintf(why, whylen, "cannot open campaign '%s'%s", path,
-                 access(path, F_OK) ? ": no such file" : ": not a readable HDF5 file");
-        return SCAL_EIO;
-    }
-    int rc = scal_h5_read_strings(f, "campaign/runner_argv", args, nargs);
-    if (rc < 0)
-        snprintf(why, whylen,
-                 "'%s' was not made by scal run (no /campaign/runner_argv): it cannot "
-                 "be resumed",
-                 path);
-    if (rc == SCAL_OK && (rc = scal_h5_read_table(f, scal_table_runs.name, scal_table_runs.fields,
-                                                  scal_table_runs.nfields, scal_table_runs.row_size,
-                                                  (void **)runs, nruns)) < 0)
-        snprintf(why, whylen, "'%s': %s", path, scal__last_error(rc));
-    H5Fclose(f);
+    struct scal_h5file f;
+    /* the committer of an interrupted campaign may still be closing the file: wait for it */
+    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_WAIT, &f);
+    if (rc < 0) return rc;
+    if (!scal_h5_exists(f.id, "campaign/runner_argv"))
+        rc = scal__fail(SCAL_EFORMAT,
+                        "'%s' was not made by scal run (no /campaign/runner_argv): it cannot "
+                        "be resumed",
+                        path);
+    if (rc == SCAL_OK) rc = scal_h5_read_strings(f.id, "campaign/runner_argv", args, nargs);
+    if (rc == SCAL_OK) rc = scal_table_read(f.id, &scal_table_runs, (void **)runs, nruns);
+    scal_h5file_close(&f);
     return rc;
 }
 
 /* ---- set-up ------------------------------------------------------------------------------- */
-
-static void default_tool(char *out, size_t len)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    out[0] = 0;
-    if (n <= 0) return;
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    snprintf(out, len, "%s/../lib/libscal_ompt.so", exe);
-    char real[PATH_MAX];
-    if (realpath(out, real)) snprintf(out, len, "%s", real);
-}
 
 /* The actuator set still reports errors in a why buffer: carried on as scal__fail's message. */
 static int carry(int rc, const char *why)
@@ -173,25 +152,13 @@ static bool template_has(const struct scal_run_plan *p, const char *ph)
 /* The program's OpenMP runtime (and libomp for a libgomp program) and the tool. */
 static int find_runtime_and_tool(struct campaign *c)
 {
-    struct scal_run_plan *p = &c->plan;
-    int rc = scal_omp_inspect(p->program[0], c->program_path, sizeof(c->program_path), &c->omp);
+    struct scal_measure m;
+    int rc = scal_measure_prepare(c->plan.program[0], c->plan.tool, &m);
     if (rc < 0) return rc;
-    if (c->omp == SCAL_OMP_STATIC)
-        return scal__fail(SCAL_EUNAVAIL,
-                          "'%s' has its OpenMP runtime linked in statically: scal measures through "
-                          "OMPT, which needs the shared libomp. Relink without -static (e.g. clang "
-                          "-fopenmp)",
-                          c->program_path);
-    if (c->omp == SCAL_OMP_LIBGOMP && (rc = scal_omp_find_libomp(c->libomp, sizeof(c->libomp))) < 0)
-        return rc;
-    if (p->tool)
-        snprintf(c->tool, sizeof(c->tool), "%s", p->tool);
-    else
-        default_tool(c->tool, sizeof(c->tool));
-    if (!c->tool[0] || access(c->tool, R_OK) != 0)
-        return scal__fail(SCAL_ENOENT,
-                          "the scal tool '%s' is missing (give --tool PATH/libscal_ompt.so)",
-                          c->tool);
+    snprintf(c->program_path, sizeof(c->program_path), "%s", m.program_path);
+    snprintf(c->libomp, sizeof(c->libomp), "%s", m.libomp);
+    snprintf(c->tool, sizeof(c->tool), "%s", m.tool);
+    c->omp = m.omp;
     return SCAL_OK;
 }
 
@@ -264,9 +231,8 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
         rc = l->api.set_env(&l->api, name, eq + 1);
     }
     if (rc == SCAL_OK && c->omp == SCAL_OMP_LIBGOMP) {
-        const char *old = getenv("LD_PRELOAD");
         char pre[PATH_MAX * 2];
-        snprintf(pre, sizeof(pre), "%s%s%s", c->libomp, old && *old ? ":" : "", old ? old : "");
+        scal_measure_preload(c->omp, c->libomp, getenv("LD_PRELOAD"), pre, sizeof(pre));
         rc = l->api.set_env(&l->api, "LD_PRELOAD", pre);
     }
     return rc;
@@ -296,17 +262,16 @@ static int build_configs(struct campaign *c)
     if (!c->configs || !c->config_argv || !c->config_affinity) return SCAL_ENOMEM;
     for (size_t k = 0; k < p->nconfigs; k++) {
         struct scal_run_launch l;
-        char text[8192], aff[256];
+        char aff[256];
         int rc = prepare_launch(c, k, &l, false);
         if (rc < 0) {
             scal_launch_free(&l);
             return rc;
         }
-        scal_launch_command_text(&l, text, sizeof(text));
+        c->config_argv[k] = scal_launch_command_alloc(&l); /* whole: merge compares them */
         scal_launch_free(&l);
         int32_t threads = p->threads[scal_plan_thread_of(p, k)];
         affinity_value(c, threads, aff, sizeof(aff));
-        c->config_argv[k] = strdup(text);
         c->config_affinity[k] = strdup(aff);
         if (!c->config_argv[k] || !c->config_affinity[k]) return SCAL_ENOMEM;
         size_t in = scal_plan_input_of(p, k);
@@ -323,7 +288,7 @@ static int build_configs(struct campaign *c)
 static int dry_run(struct campaign *c)
 {
     struct scal_run_plan *p = &c->plan;
-    char text[8192], env[8192], cfg[512];
+    char env[8192], cfg[512];
     printf("campaign: %zu configurations x %u repetitions = %zu runs (%s order%s)\n", p->nconfigs,
            p->repetitions, p->nslots, p->shuffled ? "shuffled" : "given",
            p->shuffled ? ", seed stored" : "");
@@ -342,10 +307,11 @@ static int dry_run(struct campaign *c)
             scal_launch_free(&l);
             return 2;
         }
-        scal_launch_command_text(&l, text, sizeof(text));
+        char *text = scal_launch_command_alloc(&l);
         scal_launch_env_text(&l, env, sizeof(env));
         config_text(c, config, rep, cfg, sizeof(cfg));
-        printf("run %zu: %s\n    env: %s\n    cmd: %s\n", s + 1, cfg, env, text);
+        printf("run %zu: %s\n    env: %s\n    cmd: %s\n", s + 1, cfg, env, text ? text : "");
+        free(text);
         scal_launch_free(&l);
     }
     return 0;
@@ -368,54 +334,105 @@ static void cpu_model(char *out, size_t len)
     if (ci) fclose(ci);
 }
 
+/* A copy of src at dst (exclusive temporary name, fsync, rename over dst). */
+static int copy_file(const char *src, const char *dst)
+{
+    char tmp[2 * PATH_MAX + 64], buf[65536];
+    int rc = scal_safe_create_temp(dst, true, tmp, sizeof(tmp));
+    if (rc < 0) return rc;
+    int in = open(src, O_RDONLY | O_CLOEXEC), out = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    ssize_t n = 0;
+    while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+        if (write(out, buf, (size_t)n) != n) {
+            n = -1;
+            break;
+        }
+    if (in < 0 || out < 0 || n < 0)
+        rc = scal__fail(SCAL_EIO, "cannot copy '%s' to '%s': %s", src, dst,
+                        strerror(errno ? errno : ENOSPC));
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out) < 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", dst, strerror(errno));
+    if (rc < 0) {
+        unlink(tmp);
+        return rc;
+    }
+    return scal_safe_publish(tmp, dst, true);
+}
+
+/* The stored program as an absolute path when it was given relative to the current directory:
+ * --resume from another directory runs the same program. */
+static int store_absolute_program(struct scal_run_plan *p)
+{
+    size_t at = p->nstored_argv - p->nprogram;
+    const char *prog = p->stored_argv[at];
+    char cwd[PATH_MAX], *abs = NULL;
+    if (prog[0] == '/' || !strchr(prog, '/')) return SCAL_OK;
+    if (!getcwd(cwd, sizeof(cwd)))
+        return scal__fail(SCAL_EIO, "cannot read the current directory: %s", strerror(errno));
+    if (asprintf(&abs, "%s/%s", cwd, prog) < 0) return SCAL_ENOMEM;
+    free(p->stored_argv[at]);
+    p->stored_argv[at] = abs;
+    return SCAL_OK;
+}
+
 /* A new campaign file: the matrix, and the `scal run` arguments --resume rebuilds it from. */
 static int create_file(struct campaign *c)
 {
     struct scal_run_plan *p = &c->plan;
+    int src = store_absolute_program(p);
+    if (src < 0) return src;
     const char **labels = calloc(p->ninputs, sizeof(*labels));
-    char host[256] = "", cmd[8192];
+    char host[256] = "";
     if (!labels) return SCAL_ENOMEM;
     for (size_t i = 0; i < p->ninputs; i++)
         labels[i] = p->inputs[i].label;
     gethostname(host, sizeof(host) - 1);
     struct scal_run_launch tmpl;
     scal_launch_init(&tmpl, p->program, p->nprogram);
-    scal_launch_command_text(&tmpl, cmd, sizeof(cmd));
+    char *cmd = scal_launch_command_alloc(&tmpl);
     scal_launch_free(&tmpl);
+    if (!cmd) {
+        free(labels);
+        return SCAL_ENOMEM;
+    }
     char cpu[256];
     cpu_model(cpu, sizeof(cpu));
-    struct scal_cw_meta m = {.program = c->program_path,
-                             .command = cmd,
-                             .host = host,
-                             .cpu_model = cpu,
-                             .order = p->shuffled ? "shuffled" : "given",
-                             .repetitions = p->repetitions,
-                             .seed = (int64_t)p->seed,
-                             .inputs = labels,
-                             .ninputs = p->ninputs,
-                             .threads = p->threads,
-                             .nthreads = p->nthreads};
+    struct scal_campaign_info m = {.program = c->program_path,
+                                   .command = cmd,
+                                   .host = host,
+                                   .cpu_model = cpu,
+                                   .order = p->shuffled ? "shuffled" : "given",
+                                   .repetitions = p->repetitions,
+                                   .seed = (int64_t)p->seed,
+                                   .inputs = labels,
+                                   .ninputs = p->ninputs,
+                                   .threads = p->threads,
+                                   .nthreads = p->nthreads,
+                                   /* what --resume needs to rebuild the same plan */
+                                   .runner_argv = (const char *const *)p->stored_argv,
+                                   .nrunner_argv = p->nstored_argv,
+                                   .omp_runtime =
+                                       c->omp == SCAL_OMP_LIBGOMP  ? "libgomp (run against libomp)"
+                                       : c->omp == SCAL_OMP_LIBOMP ? "libomp"
+                                                                   : "none found in the program"};
+    /* complete (plan stored) under an exclusive temporary name, then renamed: a kill at any
+     * moment leaves either no campaign file or one that --resume continues */
     struct scal_cw *w = NULL;
-    int rc = scal_cw_create(c->output, &m, c->configs, p->nconfigs, &w);
-    free(labels);
-    if (rc < 0) return rc;
-    rc = scal_cw_close(w);
+    char tmp[PATH_MAX + 64];
+    int rc = scal_safe_create_temp(c->output, false, tmp, sizeof(tmp));
     if (rc == SCAL_OK) {
-        hid_t f = H5Fopen(c->output, H5F_ACC_RDWR, H5P_DEFAULT);
-        hid_t g = f >= 0 ? H5Gopen2(f, "campaign", H5P_DEFAULT) : -1;
-        rc = g >= 0 ? scal_h5_write_strings(g, "runner_argv", (const char *const *)p->argv_given,
-                                            p->nargv_given + p->nprogram)
-                    : SCAL_EHDF5;
-        /* what --resume needs to rebuild the same plan */
+        rc = scal_cw_create(tmp, &m, c->configs, p->nconfigs, &w);
+        if (rc == SCAL_OK) rc = scal_cw_close(w);
+        /* the plan alone, kept beside the runs: what a damaged campaign file is rebuilt on */
+        if (rc == SCAL_OK) rc = copy_file(tmp, c->plan_copy);
         if (rc == SCAL_OK)
-            rc = scal_h5_attr_set_str(g, "omp_runtime",
-                                      c->omp == SCAL_OMP_LIBGOMP  ? "libgomp (run against libomp)"
-                                      : c->omp == SCAL_OMP_LIBOMP ? "libomp"
-                                                                  : "none found in the program");
-        if (g >= 0) H5Gclose(g);
-        if (f >= 0 && H5Fclose(f) < 0) rc = SCAL_EIO;
-        if (rc < 0) return scal__fail(rc, "cannot store the plan in '%s'", c->output);
+            rc = scal_safe_publish(tmp, c->output, false);
+        else
+            unlink(tmp);
     }
+    free(labels);
+    free(cmd);
     return rc;
 }
 
@@ -444,13 +461,21 @@ static void observe_frequency(struct campaign *c, size_t config, struct scal_run
     }
 }
 
-static int run_status(const struct scal_run_result *r)
+/* --ok-exit: the exit statuses that count as success (0 unless given). */
+static bool ok_exit(const struct scal_run_plan *p, int code)
 {
-    return r->launch_failed ? SCAL_RUN_LAUNCH
-           : r->timed_out   ? SCAL_RUN_TIMEOUT
-           : r->signal      ? SCAL_RUN_SIGNALED
-           : r->exit_code   ? SCAL_RUN_FAILED
-                            : SCAL_RUN_OK;
+    for (size_t i = 0; i < p->nok_exits; i++)
+        if (p->ok_exits[i] == code) return true;
+    return false;
+}
+
+static int run_status(const struct scal_run_plan *p, const struct scal_run_result *r)
+{
+    return r->launch_failed            ? SCAL_RUN_LAUNCH
+           : r->timed_out              ? SCAL_RUN_TIMEOUT
+           : r->signal                 ? SCAL_RUN_SIGNALED
+           : !ok_exit(p, r->exit_code) ? SCAL_RUN_FAILED
+                                       : SCAL_RUN_OK;
 }
 
 /* The run's message: what went wrong first, an ignored frequency request (already in message)
@@ -467,6 +492,9 @@ static void describe_outcome(const struct scal_run_result *r, int status, double
         snprintf(what, sizeof(what), "killed by signal %d (%s)", r->signal, strsignal(r->signal));
     else if (status == SCAL_RUN_FAILED)
         snprintf(what, sizeof(what), "exited with status %d", r->exit_code);
+    else if (r->exit_code)
+        snprintf(what, sizeof(what), "exited with status %d (counted as success by --ok-exit)",
+                 r->exit_code);
     if (!what[0]) return;
     snprintf(frequency_note, sizeof(frequency_note), "%s", message);
     snprintf(message, len, "%s%s%s", what, frequency_note[0] ? "; " : "", frequency_note);
@@ -506,7 +534,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     uint32_t slot = p->order[slot_index];
     size_t config = slot / p->repetitions;
     uint32_t rep = slot % p->repetitions;
-    char cfg[512], runfile[PATH_MAX + 64], outcome[1200], message[1024] = "";
+    char cfg[512], runfile[2 * PATH_MAX + 64], outcome[1200], message[1024] = "";
     struct scal_run_launch l;
     struct scal_run_result r;
     struct scal_run_row row = {.config = (uint32_t)config,
@@ -520,6 +548,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     scal_progress_begin(pg, cfg);
     int rc = prepare_launch(c, config, &l, true);
     if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
+    l.stdin_path = p->stdin_path;
     memset(&r, 0, sizeof(r));
     if (rc < 0) {
         r.launch_failed = true;
@@ -538,15 +567,31 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     row.signal = r.signal;
     row.wall_s = r.wall_s;
     row.started_unix = r.started_unix;
-    row.status = run_status(&r);
+    row.status = run_status(p, &r);
     describe_outcome(&r, row.status, p->timeout_s, message, sizeof(message));
     struct scal_commit_ack ack = {0};
-    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail,
-                               access(runfile, F_OK) == 0 ? runfile : "", p->keep_runs, &ack);
+    const char *data = access(runfile, F_OK) == 0 ? runfile : "";
+    char kept[2 * PATH_MAX + 64];
+    snprintf(kept, sizeof(kept), "%s/run-%06u.commit", c->rundir, slot);
+    /* durable on its own first: a campaign file damaged later is rebuilt from it */
+    rc = scal_committer_keep(kept, &row, message, r.stdout_tail, r.stderr_tail, data);
+    if (rc < 0) {
+        snprintf(outcome, sizeof(outcome), "NOT RECORDED (run %u, %s): %s", slot + 1, cfg,
+                 scal__last_error(rc));
+        scal_progress_end(pg, cfg, outcome);
+        if (pg->quiet || pg->tty) fprintf(stderr, "scal run: %s\n", outcome);
+        return 2;
+    }
+    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail, data, true, &ack);
     if (ack.nodata) row.status = SCAL_RUN_NODATA;
     if (rc < 0) {
-        snprintf(outcome, sizeof(outcome), "NOT RECORDED: %s", ack.message);
+        snprintf(outcome, sizeof(outcome),
+                 "run %u (%s) is kept in %s but could not be committed to the campaign file: %s; "
+                 "once that is fixed (e.g. disk space freed), scal run --resume %s rebuilds the "
+                 "campaign file from the kept runs",
+                 slot + 1, cfg, kept, ack.message, c->output);
         scal_progress_end(pg, cfg, outcome);
+        if (pg->quiet || pg->tty) fprintf(stderr, "scal run: %s\n", outcome);
         return 2;
     }
     count_outcome(t, row.status, ack.team_mismatch);
@@ -609,16 +654,94 @@ static bool help_requested(int argc, char **argv)
     return false;
 }
 
+/* The directory of the runs' own files: only this user can write into it, so nobody can plant a
+ * symlink where the tool writes a run file. An existing one (kept runs) must be this user's own
+ * directory, not a symlink, writable by nobody else. */
+static int private_dir(const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+        return scal__fail(SCAL_EIO, "cannot create '%s': %s", dir, strerror(errno));
+    if (lstat(dir, &st) < 0)
+        return scal__fail(SCAL_EIO, "cannot look at '%s': %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+        return scal__fail(SCAL_EPERM,
+                          "'%s' is not a private directory of this user (a symlink, someone "
+                          "else's, or writable by others): refused, remove it or choose another -o",
+                          dir);
+    return SCAL_OK;
+}
+
+/* FILE.runs/ (absolute: the tool writes the run file from wherever the program has chdir'ed to)
+ * and the plan's copy in it. */
+static int run_dir(struct campaign *c)
+{
+    char cwd[PATH_MAX] = "";
+    if (c->output[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+        return scal__fail(SCAL_EIO, "cannot read the current directory: %s", strerror(errno));
+    snprintf(c->rundir, sizeof(c->rundir), "%s%s%s.runs", cwd, cwd[0] ? "/" : "", c->output);
+    snprintf(c->plan_copy, sizeof(c->plan_copy), "%s/plan.h5", c->rundir);
+    return private_dir(c->rundir);
+}
+
+/* The campaign file again from the plan's copy and the kept runs, put in place of the damaged one
+ * only when complete. */
+static int rebuild(struct campaign *c, size_t *n)
+{
+    char tmp[2 * PATH_MAX + 32];
+    snprintf(tmp, sizeof(tmp), "%s/rebuild.h5", c->rundir);
+    int rc = copy_file(c->plan_copy, tmp);
+    if (rc == SCAL_OK) rc = scal_committer_replay(tmp, c->rundir, n);
+    if (rc == SCAL_OK) return scal_safe_publish(tmp, c->output, true);
+    unlink(tmp);
+    return rc;
+}
+
+/* After a complete campaign whose file opens through the safe open: the kept runs, the plan's copy
+ * and (without --keep-runs) the run files go. */
+static void drop_kept_runs(struct campaign *c)
+{
+    struct scal_h5file f;
+    if (scal_h5file_open(c->output, SCAL_OPEN_CAMPAIGN, &f) < 0) return;
+    scal_h5file_close(&f);
+    DIR *d = opendir(c->rundir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        /* the directory is private to this campaign: everything in it goes (the kept runs,
+         * the plan's copy, temporary files a killed runner or tool left), but the run files
+         * with --keep-runs */
+        size_t n = strlen(e->d_name);
+        bool run = !strncmp(e->d_name, "run-", 4) && n > 3 && !strcmp(e->d_name + n - 3, ".h5");
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !(run && c->plan.keep_runs)) {
+            char path[2 * PATH_MAX + 300];
+            snprintf(path, sizeof(path), "%s/%s", c->rundir, e->d_name);
+            unlink(path);
+        }
+    }
+    if (d) closedir(d);
+    rmdir(c->rundir); /* only when empty: kept run files stay */
+}
+
 /* --resume: the plan stored in the campaign file, exactly as it was given (the command line's
  * --quiet and --dry-run still count), and which of its runs are already done. */
 static int plan_resume(struct campaign *c)
 {
     bool quiet = c->plan.quiet, dry = c->plan.dry_run;
-    char why[2048] = "";
     c->resuming = true;
     snprintf(c->output, sizeof(c->output), "%s", c->plan.resume);
-    int rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns, why, sizeof(why));
-    if (rc < 0) return scal__fail(rc, "%s", why);
+    int rc = run_dir(c);
+    if (rc == SCAL_OK) rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns);
+    if (rc == SCAL_EFORMAT && access(c->plan_copy, R_OK) == 0) {
+        /* damaged (a full disk, an I/O error): every committed run is kept on its own */
+        char why[1024];
+        size_t n = 0;
+        snprintf(why, sizeof(why), "%s", scal__last_error(rc));
+        if ((rc = rebuild(c, &n)) < 0) return rc;
+        fprintf(stderr, "scal run: %s; rebuilt it from the plan and the %zu runs kept in %s\n", why,
+                n, c->rundir);
+        rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns);
+    }
+    if (rc < 0) return rc;
     c->resume_args = calloc(c->nstored + 2, sizeof(*c->resume_args));
     if (!c->resume_args) return SCAL_ENOMEM;
     c->resume_args[0] = "run";
@@ -673,23 +796,44 @@ static int prepare_campaign(struct campaign *c)
     return build_configs(c);
 }
 
+/* A new campaign must not mix with the kept runs of an earlier one of the same name (its file
+ * deleted or moved): a rebuild would take them in. */
+static int no_earlier_runs(const struct campaign *c)
+{
+    DIR *d = opendir(c->rundir);
+    struct dirent *e;
+    bool earlier = false;
+    while (d && !earlier && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        /* a plan.h5 alone is a creation that was killed before the campaign file appeared */
+        earlier = n > 7 && !strcmp(e->d_name + n - 7, ".commit");
+    }
+    if (d) closedir(d);
+    if (!earlier) return SCAL_OK;
+    return scal__fail(SCAL_EEXIST,
+                      "'%s' holds the kept runs of an earlier campaign named '%s' whose file is "
+                      "gone: move or remove that directory, or choose another file with -o",
+                      c->rundir, c->output);
+}
+
 /* A new campaign file (an existing one is only continued by --resume) and the directory of the
  * runs' own files. */
 static int open_output(struct campaign *c)
 {
-    int rc = SCAL_OK;
     if (!c->resuming) {
-        if (access(c->output, F_OK) == 0)
+        struct stat st;
+        if (lstat(c->output, &st) == 0 && !S_ISREG(st.st_mode))
+            return scal_safe_check_final(c->output, false); /* names what it is */
+        if (lstat(c->output, &st) == 0)
             return scal__fail(SCAL_EEXIST,
                               "'%s' exists: continue it with --resume %s, or choose another file "
                               "with -o",
                               c->output, c->output);
-        if ((rc = create_file(c)) < 0) return rc;
     }
-    snprintf(c->rundir, sizeof(c->rundir), "%s.runs", c->output);
-    if (mkdir(c->rundir, 0777) < 0 && errno != EEXIST)
-        return scal__fail(SCAL_EIO, "cannot create '%s': %s", c->rundir, strerror(errno));
-    return SCAL_OK;
+    int rc = run_dir(c);
+    if (rc == SCAL_OK && !c->resuming) rc = no_earlier_runs(c);
+    if (rc == SCAL_OK && !c->resuming) rc = create_file(c);
+    return rc;
 }
 
 struct saved_signals {
@@ -743,9 +887,9 @@ static int run_campaign(struct campaign *c)
 {
     char why[1024] = "";
     struct scal_committer com;
-    int rc = scal_committer_start(&com, c->output, why, sizeof(why));
+    int rc = scal_committer_start(&com, c->output);
     if (rc < 0) {
-        fprintf(stderr, "scal run: %s\n", why[0] ? why : scal_strerror(rc));
+        fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
         return 2;
     }
     struct saved_signals old;
@@ -765,10 +909,10 @@ static int run_campaign(struct campaign *c)
     char rwhy[1024] = "";
     if (scal_actuators_restore(&c->act, rwhy, sizeof(rwhy)) < 0)
         fprintf(stderr, "scal run: WARNING: %s\n", rwhy);
-    char cwhy[512] = "";
-    if (scal_committer_finish(&com, cwhy, sizeof(cwhy)) < 0)
-        fprintf(stderr, "scal run: %s\n", cwhy);
-    rmdir(c->rundir); /* only when empty: kept run files stay */
+    if ((rc = scal_committer_finish(&com)) < 0)
+        fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
+    else if (c->ndone + t.attempted == c->plan.nslots)
+        drop_kept_runs(c);
     restore_signals(&old);
     if (stop == 2 && why[0]) fprintf(stderr, "scal run: %s\n", why);
     summary(c, &t, &pg, stop_flag != 0, todo - t.attempted);

@@ -28,5 +28,6 @@ rm -rf "$out/campaign.h5" "$out/campaign.h5.runs" "$out/report"
 head -n 24 "$out/campaign-table.txt"
 echo "..."
 echo
-echo "demo: campaign file $out/campaign.h5; diagrams in $out/report/diagrams/*.png," \
-  "summary in $out/report/summary.txt, the whole table in $out/campaign-table.txt"
+echo "demo: campaign file $out/campaign.h5; summary in $out/report/summary.txt, the whole table" \
+  "in $out/campaign-table.txt, diagrams in $out/report/diagrams/*.png"
+echo "demo: the report page (open it in a browser): $(cd "$out/report" && pwd)/index.html"

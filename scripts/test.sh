@@ -6,14 +6,17 @@
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --quick   the plain build and ctest only
 #   bash scripts/test.sh --tsan    adds a ThreadSanitizer pass
+#   bash scripts/test.sh --loaded  the plain build, then its ctest three times in a row with two
+#                                  CPU-burning processes beside it (timing-dependent tests fail here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-quick=0 tsan=0
+quick=0 tsan=0 loaded=0
 for a in "$@"; do
   case "$a" in
   --quick) quick=1 ;;
   --tsan) tsan=1 ;;
-  *) echo "test.sh: unknown option '$a' (use --quick or --tsan)" >&2; exit 2 ;;
+  --loaded) loaded=1 quick=1 ;;
+  *) echo "test.sh: unknown option '$a' (use --quick, --tsan or --loaded)" >&2; exit 2 ;;
   esac
 done
 jobs=$(nproc)
@@ -32,8 +35,34 @@ stage() { # name build-dir cmake-args... -- ctest-args...
   (cd "$dir" && ctest --output-on-failure -j"$jobs" "${targs[@]}")
 }
 
+burners=()
+stop_load() {
+  for p in "${burners[@]}"; do kill "$p" 2> /dev/null || true; done
+  burners=()
+}
+trap stop_load EXIT
+
 bash scripts/install-deps.sh
+if [ "$loaded" -eq 1 ]; then
+  for i in 1 2; do
+    (while :; do :; done) &
+    burners+=($!)
+  done
+  echo "=== loaded: two CPU-burning processes (${burners[*]}) run beside every ctest round"
+fi
 if stage "tests" build; then results+=("tests: passed"); else results+=("tests: FAILED"); fi
+if [ "$loaded" -eq 1 ]; then
+  for round in 2 3; do
+    echo "=== loaded: ctest round $round of 3"
+    if (cd build && ctest --output-on-failure -j"$jobs"); then
+      results+=("tests under load, round $round: passed")
+    else
+      results+=("tests under load, round $round: FAILED")
+      break
+    fi
+  done
+  stop_load
+fi
 if [ "$quick" -eq 0 ]; then
   # Sanitized tool libraries cannot load into programs without the sanitizer runtime (label no_asan);
   # the slow memory test is timing-insensitive but 10x slower under ASan.

@@ -39,6 +39,7 @@ class Scal(CMakePackage):
     )
     variant("papi", default=True, description="PAPI hardware/software counter sensor plugin")
     variant("cairo", default=True, description="PNG scalability diagrams and charts (cairo)")
+    variant("python", default=True, description="The Python package scal (pandas DataFrames)")
     variant("tests", default=False, description="Build the test suite (needs clang/libomp)")
 
     depends_on("c", type="build")
@@ -52,6 +53,10 @@ class Scal(CMakePackage):
     depends_on("papi@6:", when="+papi")
     # Text in the diagrams needs fontconfig.
     depends_on("cairo@1.14:+png+ft+fc", when="+cairo")
+    extends("python", when="+python")
+    depends_on("py-h5py", type="run", when="+python")
+    depends_on("py-numpy", type="run", when="+python")
+    depends_on("py-pandas", type="run", when="+python")
     # The test suite: h5py/numpy checks of the files.
     depends_on("python@3.8:", type=("build", "test"), when="+tests")
     depends_on("py-h5py", type=("build", "test"), when="+tests")
@@ -67,9 +72,12 @@ class Scal(CMakePackage):
             self.define_from_variant("SCAL_ENABLE_PAPI", "papi"),
             self.define_from_variant("SCAL_ENABLE_CAIRO", "cairo"),
             self.define_from_variant("SCAL_ENABLE_TESTS", "tests"),
+            self.define_from_variant("SCAL_ENABLE_PYTHON", "python"),
             self.define("SCAL_ENABLE_BENCH", False),
             self.define("OMP_TOOLS_INCLUDE_DIR", self.spec["llvm-openmp"].prefix.include),
         ]
+        if self.spec.satisfies("+python"):
+            args.append(self.define("SCAL_PYTHON_INSTALL_DIR", python_purelib))
         if self.spec.satisfies("+tests"):
             args.append(self.define("SCAL_PYTHON", self.spec["python"].command.path))
         return args

@@ -40,6 +40,7 @@ enum scal_pp_shape {
 /* Cell flags. */
 #define SCAL_PP_CELL_NOISY 0x1u   /* coefficient of variation above the noise threshold */
 #define SCAL_PP_CELL_MISSING 0x2u /* no valid sample (a gap): value is NaN */
+#define SCAL_PP_CELL_TEAM 0x4u    /* observed team size differs from the requested one */
 
 struct scal_pp_matrix {
     enum scal_pp_shape shape;

@@ -37,7 +37,8 @@ static void append_dir(char *out, size_t len, const char *dir)
     snprintf(out + used, len - used, "%s%s", used ? ":" : "", real);
 }
 
-/* <dir of file>/scal/plugins (a library in lib/) and <dir of file>/../lib/scal/plugins (bin/). */
+/* <dir of file>/scal/plugins (a library in lib/) and <dir of file>/../lib/scal/plugins (bin/), for
+ * scal's own file only (the tool library or the scal program): the install's plugin directory. */
 static void append_relative(char *out, size_t len, const char *file)
 {
     char dir[PATH_MAX], cand[PATH_MAX + 32];
@@ -72,12 +73,8 @@ void scal_plugin_search_path(char *out, size_t len, const char *extra)
     if (dladdr((void *)scal_plugin_search_path, &self) && self.dli_fname &&
         strchr(self.dli_fname, '/'))
         append_relative(out, len, self.dli_fname);
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        append_relative(out, len, exe);
-    }
+    /* never relative to the measured program (/proc/self/exe inside it): a program in /tmp would
+     * let anyone put a plugin whose constructor runs inside it */
     append_dir(out, len, SCAL_PLUGIN_INSTALL_FULL_DIR);
 }
 
@@ -136,6 +133,29 @@ static int find_by_name(const char *name, char *path, size_t len, char *why, siz
              "SCAL_PLUGIN_PATH or give the file's path",
              name, name, dirs[0] ? dirs : "none found");
     return SCAL_ENOENT;
+}
+
+/* A plugin runs inside scal and the measured program: only a regular file of this user or root
+ * that nobody else can change. */
+static int trusted_file(const char *path, char *why, size_t whylen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(why, whylen, "plugin file '%s': %s", path, strerror(errno));
+        return SCAL_ENOENT;
+    }
+    if (!S_ISREG(st.st_mode) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
+        (st.st_uid != 0 && st.st_uid != geteuid())) {
+        snprintf(why, whylen,
+                 "plugin file '%s' refused: %s (a plugin runs inside scal and the measured "
+                 "program)",
+                 path,
+                 !S_ISREG(st.st_mode)                 ? "not a regular file"
+                 : (st.st_mode & (S_IWGRP | S_IWOTH)) ? "writable by group or others"
+                                                      : "owned by another user");
+        return SCAL_EPERM;
+    }
+    return SCAL_OK;
 }
 
 static const char *kind_name(int kind)
@@ -373,6 +393,7 @@ int scal_plugin_load(const char *name_or_path, int want, const char *const *sett
     } else if ((rc = find_by_name(name_or_path, p->path, sizeof(p->path), why, whylen)) < 0) {
         return rc;
     }
+    if ((rc = trusted_file(p->path, why, whylen)) < 0) return rc;
     p->handle = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
     if (!p->handle) {
         snprintf(why, whylen, "cannot load '%s' (not a loadable shared object?): %s", p->path,

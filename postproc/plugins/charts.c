@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Output plugin: per region a speedup line chart (one line per input, ideal line) and, when the
-// campaign has energy, an energy chart (charts/<region>-speedup.png, -energy.png).
+// Output plugin: per region the speedup chart (one line per input, ideal line) and the efficiency
+// chart of the PaScal Viewer paper (efficiency vs threads per input), both with min-max error bars
+// over the repetitions, and, when the campaign has energy, an energy chart
+// (charts/<region>-speedup.png, -efficiency.png, -energy.png).
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@ enum { W = 820, H = 520, L = 70, R = 150, T = 50, B = 60 };
 static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *metric,
                  const char *ytitle, bool ideal, const char *path)
 {
+    bool bars = !strcmp(metric, "speedup") || !strcmp(metric, "efficiency");
     const struct scal_pp_matrix *m = h->get(h, r, s, metric);
     if (!m) return SCAL_OK;
     double ymax = 0;
@@ -75,6 +78,27 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
             pen = true;
         }
         cairo_stroke(cr);
+        /* min-max over the repetitions: speedup and efficiency scale with 1 / time */
+        const struct scal_pp_matrix *tt = bars ? h->get(h, r, s, "time") : NULL,
+                                    *tlo = bars ? h->get(h, r, s, "time_min") : NULL,
+                                    *thi = bars ? h->get(h, r, s, "time_max") : NULL;
+        cairo_set_line_width(cr, 1);
+        for (size_t x = 0; tt && tlo && thi && x < m->cols; x++) {
+            double v = pp_at(m, y, x), t = pp_at(tt, y, x);
+            double lo = v * t / pp_at(thi, y, x), hi = v * t / pp_at(tlo, y, x);
+            if (!isfinite(lo) || !isfinite(hi)) continue;
+            double floor_v = logy ? ymin : 0; /* ymin is the log axis' bottom */
+            double px = L + x * dx, y0 = YPOS(fmax(fmin(lo, ymax), floor_v)),
+                   y1 = YPOS(fmax(fmin(hi, ymax), floor_v));
+            cairo_move_to(cr, px, y0);
+            cairo_line_to(cr, px, y1);
+            cairo_move_to(cr, px - 3, y0);
+            cairo_line_to(cr, px + 3, y0);
+            cairo_move_to(cr, px - 3, y1);
+            cairo_line_to(cr, px + 3, y1);
+            cairo_stroke(cr);
+        }
+        cairo_set_line_width(cr, 2);
         if (y % stepl == 0 || y + 1 == m->rows) {
             double ly = T + 26 + 16 * (y / stepl);
             cairo_rectangle(cr, W - R + 10, ly - 5, 14, 10);
@@ -119,11 +143,13 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         return scal__why(why, whylen, SCAL_EIO, "cannot create %s", dir);
     }
     for (size_t r = 0; r < h->nregions; r++) {
-        if (!h->selected(h, r)) continue;
+        if (!pp_draw(h, r)) continue;
         for (size_t s = 0; s < h->nslices; s++) {
             pp_slice_suffix(h, s, suffix, sizeof(suffix));
             snprintf(path, sizeof(path), "%s/%s%s-speedup.png", dir, h->regions[r].slug, suffix);
             if (chart(h, r, s, "speedup", "speedup", true, path) < 0) goto fail;
+            snprintf(path, sizeof(path), "%s/%s%s-efficiency.png", dir, h->regions[r].slug, suffix);
+            if (chart(h, r, s, "efficiency", "efficiency", false, path) < 0) goto fail;
             snprintf(path, sizeof(path), "%s/%s%s-energy.png", dir, h->regions[r].slug, suffix);
             if (chart(h, r, s, "energy", "energy [J]", false, path) < 0) goto fail;
         }
@@ -135,6 +161,12 @@ fail:
 
 static const char *const needs[] = {"speedup", NULL};
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, needs, NULL, run};
+static const struct scal_option_desc options[] = {
+    {"limit", SCAL_OPT_INT, "10",
+     "draw only the whole program and the first N regions by rank (0: every selected region; "
+     "scal report --all, --top and --region set 0)"},
+    {0},
+};
 static const struct scal_plugin_desc desc = {
     .abi_version = SCAL_PLUGIN_ABI_VERSION,
     .struct_size = sizeof(desc),
@@ -143,6 +175,7 @@ static const struct scal_plugin_desc desc = {
     .kind = SCAL_PLUGIN_POSTPROC,
     .description = "speedup line chart per region (one line per input, ideal line) and energy "
                    "chart when present",
+    .options = options,
     .postproc = &ops,
 };
 SCAL_PLUGIN_DEFINE(desc)

@@ -9,6 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
 #include "draw.h"
 #include "util.h"
 
@@ -30,7 +33,41 @@ static const struct panel panels[] = {
 
 static struct pp_rgb color_of(const struct panel *p, double v, double vmax)
 {
-    return strcmp(p->metric, "efficiency") ? pp_color_diff(v, vmax) : pp_color_eff(v);
+    return strcmp(p->metric, "efficiency") ? pp_color_diff(v, vmax) : pp_color_eff_hi(v, vmax);
+}
+
+/* Noise of a difference cell: twice (about a 95 % band) the sum of the two efficiencies' spread,
+ * each its time's coefficient of variation times the efficiency; a smaller difference is drawn as
+ * "within noise", not as a trend. */
+static bool within_noise(const struct scal_pp_matrix *m, const struct scal_pp_matrix *e,
+                         const struct scal_pp_matrix *cv, size_t y, size_t x)
+{
+    if (!e || !cv || m->shape == SCAL_PP_FULL) return false;
+    size_t y2 = m->shape == SCAL_PP_THREAD_STEP ? y : y + 1;
+    size_t x2 = m->shape == SCAL_PP_INPUT_STEP ? x : x + 1;
+    double noise =
+        2 * (pp_at(cv, y, x) * fabs(pp_at(e, y, x)) + pp_at(cv, y2, x2) * fabs(pp_at(e, y2, x2)));
+    return isfinite(noise) && fabs(pp_at(m, y, x)) < noise;
+}
+
+/* The colour range of a panel: efficiency 0..max(1, largest value); differences +-(their own
+ * maximum | the largest of the three difference panels | 1) by option diff_scale. */
+static double panel_range(const struct scal_pp_host *h, size_t r, size_t s, const struct panel *p,
+                          const struct scal_pp_matrix *m)
+{
+    if (!strcmp(p->metric, "efficiency")) {
+        double v = 1;
+        for (size_t i = 0; m && i < (size_t)m->rows * m->cols; i++)
+            if (m->values[i] > v) v = m->values[i];
+        return v;
+    }
+    const char *mode = pp_option(h, "diff_scale");
+    if (mode && !strcmp(mode, "fixed")) return 1;
+    if (mode && !strcmp(mode, "own")) return pp_absmax(m);
+    double v = 0;
+    for (size_t k = 1; k < sizeof(panels) / sizeof(panels[0]); k++)
+        v = fmax(v, pp_absmax(h->get(h, r, s, panels[k].metric)));
+    return v;
 }
 
 static void col_label(const struct scal_pp_host *h, const struct scal_pp_matrix *m, size_t x,
@@ -63,10 +100,17 @@ static double interp(const struct scal_pp_matrix *m, double fx, double fy)
     return (a * (1 - tx) + b * tx) * (1 - ty) + (c * (1 - tx) + d * tx) * ty;
 }
 
+struct panel_data {
+    const struct scal_pp_matrix *m, *tflags, *eff, *cv;
+    double vmax;
+};
+
 static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct panel *p,
-                       const struct scal_pp_matrix *m, const struct scal_pp_matrix *tflags,
-                       double ox, double oy, bool smooth, FILE *geom, int block)
+                       const struct panel_data *pd, double ox, double oy, bool smooth, FILE *geom,
+                       int block)
 {
+    const struct scal_pp_matrix *m = pd->m, *tflags = pd->tflags;
+    bool is_eff = !strcmp(p->metric, "efficiency");
     char buf[64];
     pp_set(cr, (struct pp_rgb){0, 0, 0});
     pp_font(cr, 13, true);
@@ -77,11 +121,16 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
                 "not enough configurations for this diagram");
         return;
     }
-    double cw = (double)GW / m->cols, ch = (double)GH / m->rows;
+    /* --transpose (option transpose=1): inputs across, thread counts up, as the 2022 paper draws.
+     */
+    const char *tro = pp_option(h, "transpose");
+    bool tr = tro && (!strcmp(tro, "1") || !strcmp(tro, "true"));
+    size_t ncx = tr ? m->rows : m->cols, ncy = tr ? m->cols : m->rows;
+    double cw = (double)GW / ncx, ch = (double)GH / ncy;
     double gx = ox + GX, gy = oy + GY;
-    double vmax = pp_absmax(m);
-    fprintf(geom, "panel %d %s %.3f %.3f %.6f %.6f %u %u %.9g\n", block, p->metric, gx, gy, cw, ch,
-            m->rows, m->cols, vmax);
+    double vmax = pd->vmax;
+    fprintf(geom, "panel %d %s %.3f %.3f %.6f %.6f %u %u %.9g%s\n", block, p->metric, gx, gy, cw,
+            ch, m->rows, m->cols, vmax, tr ? " transposed" : "");
     if (smooth) {
         int w = GW, hh = GH;
         cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, hh);
@@ -90,7 +139,8 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
         cairo_surface_flush(img);
         for (int py = 0; py < hh; py++)
             for (int px = 0; px < w; px++) {
-                double fx = (px + 0.5) / cw - 0.5, fy = (m->rows - 1) - ((py + 0.5) / ch - 0.5);
+                double fX = (px + 0.5) / cw - 0.5, fY = (ncy - 1) - ((py + 0.5) / ch - 0.5);
+                double fx = tr ? fY : fX, fy = tr ? fX : fY;
                 double v = interp(m, fx, fy);
                 struct pp_rgb c = isnan(v) ? pp_color_missing() : color_of(p, v, vmax);
                 uint32_t pix = ((uint32_t)lround(c.r * 255) << 16) |
@@ -107,16 +157,31 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
     for (size_t y = 0; y < m->rows; y++)
         for (size_t x = 0; x < m->cols; x++) {
             double v = pp_at(m, y, x);
-            double cx = gx + x * cw, cy = gy + (m->rows - 1 - y) * ch;
+            double cx = gx + (tr ? y : x) * cw, cy = gy + (ncy - 1 - (tr ? x : y)) * ch;
             if (isnan(v)) {
                 pp_hatch(cr, cx, cy, cw, ch);
                 continue;
             }
+            bool quiet = within_noise(m, pd->eff, pd->cv, y, x);
+            if (quiet) fprintf(geom, "noise %d %s %zu %zu\n", block, p->metric, y, x);
             if (smooth) continue;
-            struct pp_rgb c = color_of(p, v, vmax);
+            struct pp_rgb c = quiet ? (struct pp_rgb){0.97, 0.97, 0.97} : color_of(p, v, vmax);
             pp_set(cr, c);
             cairo_rectangle(cr, cx, cy, cw, ch);
             cairo_fill(cr);
+            if (quiet) { /* within noise: pale grey with a "~" instead of a trend colour */
+                cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+                pp_font(cr, fmin(ch, cw) * 0.5, false);
+                pp_text(cr, cx + cw / 2, cy + ch / 2, 0.5, 0.5, numbers ? "" : "~");
+            }
+            if (is_eff && m->flags && (m->flags[y * m->cols + x] & SCAL_PP_CELL_TEAM)) {
+                /* observed team size differs from the requested one: blue frame */
+                fprintf(geom, "team %zu %zu\n", y, x);
+                cairo_set_source_rgb(cr, 0.1, 0.3, 0.9);
+                cairo_set_line_width(cr, fmax(1.5, fmin(cw, ch) * 0.08));
+                cairo_rectangle(cr, cx + 1.5, cy + 1.5, cw - 3, ch - 3);
+                cairo_stroke(cr);
+            }
             if (numbers) {
                 double lum = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
                 cairo_set_source_rgb(cr, lum < 0.5 ? 1 : 0, lum < 0.5 ? 1 : 0, lum < 0.5 ? 1 : 0);
@@ -140,25 +205,32 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
     /* Axes: every label while they fit (discrete), first and last only when smoothed. */
     pp_font(cr, 10, false);
     size_t stepx = (size_t)ceil(36.0 / cw), stepy = (size_t)ceil(13.0 / ch);
-    for (size_t x = 0; x < m->cols; x++) {
-        if (smooth ? (x != 0 && x + 1 != m->cols) : (x % stepx && x + 1 != m->cols)) continue;
-        col_label(h, m, x, buf, sizeof(buf));
-        pp_text(cr, gx + (x + 0.5) * cw, gy + GH + 4, 0.5, 0, buf);
+    for (size_t X = 0; X < ncx; X++) {
+        if (smooth ? (X != 0 && X + 1 != ncx) : (X % stepx && X + 1 != ncx)) continue;
+        if (tr)
+            snprintf(buf, sizeof(buf), "%s", row_label(h, m, X));
+        else
+            col_label(h, m, X, buf, sizeof(buf));
+        pp_text(cr, gx + (X + 0.5) * cw, gy + GH + 4, 0.5, 0, buf);
     }
-    for (size_t y = 0; y < m->rows; y++) {
-        if (smooth ? (y != 0 && y + 1 != m->rows) : (y % stepy && y + 1 != m->rows)) continue;
-        pp_text(cr, gx - 5, gy + (m->rows - 1 - y + 0.5) * ch, 1, 0.5, row_label(h, m, y));
+    for (size_t Y = 0; Y < ncy; Y++) {
+        if (smooth ? (Y != 0 && Y + 1 != ncy) : (Y % stepy && Y + 1 != ncy)) continue;
+        if (tr)
+            col_label(h, m, Y, buf, sizeof(buf));
+        else
+            snprintf(buf, sizeof(buf), "%s", row_label(h, m, Y));
+        pp_text(cr, gx - 5, gy + (ncy - 1 - Y + 0.5) * ch, 1, 0.5, buf);
     }
+    const char *th =
+        m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_INPUT_STEP ? "threads" : "threads (to)";
+    const char *in =
+        m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_THREAD_STEP ? "input" : "input (to)";
     pp_font(cr, 11, false);
-    pp_text(cr, gx + GW / 2.0, gy + GH + 22, 0.5, 0,
-            m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_INPUT_STEP ? "threads"
-                                                                       : "threads (to)");
-    pp_text_vertical(cr, ox + 14, gy + GH / 2.0,
-                     m->shape == SCAL_PP_FULL || m->shape == SCAL_PP_THREAD_STEP ? "input"
-                                                                                 : "input (to)");
+    pp_text(cr, gx + GW / 2.0, gy + GH + 22, 0.5, 0, tr ? in : th);
+    pp_text_vertical(cr, ox + 14, gy + GH / 2.0, tr ? th : in);
     /* Colour bar. */
-    double lo = strcmp(p->metric, "efficiency") ? -vmax : 0,
-           hi = strcmp(p->metric, "efficiency") ? vmax : 1;
+    double lo = is_eff ? 0 : -vmax, hi = vmax;
+    fprintf(geom, "range %d %s %.9g %.9g\n", block, p->metric, lo, hi);
     for (int i = 0; i < GH; i++) {
         double v = hi - (hi - lo) * (i + 0.5) / GH;
         pp_set(cr, color_of(p, v, vmax));
@@ -174,23 +246,35 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
         snprintf(buf, sizeof(buf), "%.2f", v);
         pp_text(cr, ox + BAR_X + BAR_W + 3, gy + GH * k / 4.0, 0, 0.5, buf);
     }
+    if (is_eff && hi > 1) { /* the superlinear range above 1 has its own mark and label */
+        double y1 = gy + GH * (hi - 1) / (hi - lo);
+        cairo_move_to(cr, ox + BAR_X - 3, y1);
+        cairo_line_to(cr, ox + BAR_X + BAR_W + 3, y1);
+        cairo_stroke(cr);
+        pp_text(cr, ox + BAR_X - 4, y1 - 6, 1, 0.5, ">1 superlinear");
+    }
 }
 
-static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const char *dir, char *why,
-                       size_t whylen)
+/* Draws one region and slice as FMT ("png", "svg" or "pdf": cairo's image, SVG and PDF
+ * surfaces); the .geom file is written with the first format only (geom_path NULL after). */
+static int draw_format(const struct scal_pp_host *h, size_t r, size_t s, const char *dir,
+                       const char *fmt, bool with_geom, char *why, size_t whylen)
 {
     char path[1400], gpath[1400], suffix[32], title[600];
     int blocks = h->mode == SCAL_PP_BOTH ? 2 : 1;
     int W = blocks * 2 * PANEL_W, Ht = TITLE_H + 2 * PANEL_H + LEGEND_H;
     pp_slice_suffix(h, s, suffix, sizeof(suffix));
-    snprintf(path, sizeof(path), "%s/%s%s.png", dir, h->regions[r].slug, suffix);
+    snprintf(path, sizeof(path), "%s/%s%s.%s", dir, h->regions[r].slug, suffix, fmt);
     snprintf(gpath, sizeof(gpath), "%s/%s%s.geom", dir, h->regions[r].slug, suffix);
-    FILE *geom = fopen(gpath, "w");
+    FILE *geom = fopen(with_geom ? gpath : "/dev/null", "w");
     if (!geom) {
         return scal__why(why, whylen, SCAL_EIO, "cannot write %s", gpath);
     }
     fprintf(geom, "image %d %d\n", W, Ht);
-    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, Ht);
+    bool png = !strcmp(fmt, "png");
+    cairo_surface_t *surf = png ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, Ht)
+                            : !strcmp(fmt, "svg") ? cairo_svg_surface_create(path, W, Ht)
+                                                  : cairo_pdf_surface_create(path, W, Ht);
     cairo_t *cr = cairo_create(surf);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
@@ -200,16 +284,20 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
              h->slices[s]);
     pp_text(cr, W / 2.0, 14, 0.5, 0, title);
     const struct scal_pp_matrix *tm = h->get(h, r, s, "time");
+    const struct scal_pp_matrix *em = h->get(h, r, s, "efficiency");
+    const struct scal_pp_matrix *cvm = h->get(h, r, s, "time_cv");
     for (int b = 0; b < blocks; b++) {
         bool smooth = h->mode == SCAL_PP_SMOOTH || (h->mode == SCAL_PP_BOTH && b == 1);
         if (blocks == 2) {
             pp_font(cr, 12, false);
             pp_text(cr, (b + 0.5) * 2 * PANEL_W, 36, 0.5, 0, smooth ? "smoothed" : "discrete");
         }
-        for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++)
-            draw_panel(cr, h, &panels[k], h->get(h, r, s, panels[k].metric), tm,
-                       b * 2 * PANEL_W + panels[k].px * PANEL_W, TITLE_H + panels[k].py * PANEL_H,
-                       smooth, geom, b);
+        for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++) {
+            const struct scal_pp_matrix *m = h->get(h, r, s, panels[k].metric);
+            struct panel_data pd = {m, tm, em, cvm, panel_range(h, r, s, &panels[k], m)};
+            draw_panel(cr, h, &panels[k], &pd, b * 2 * PANEL_W + panels[k].px * PANEL_W,
+                       TITLE_H + panels[k].py * PANEL_H, smooth, geom, b);
+        }
     }
     /* Legend: missing cells, noisy cells, baseline. */
     double ly = TITLE_H + 2 * PANEL_H + 8;
@@ -223,17 +311,55 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
     cairo_line_to(cr, 230, ly + 12);
     cairo_fill(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
-    char lg[300];
-    snprintf(lg, sizeof(lg), "noisy (CV > %.0f%%)   statistic: %s   %s", 100 * h->noise_cv, h->stat,
-             *h->baseline_note ? h->baseline_note : "baseline: 1 thread");
+    char lg[600];
+    double bt = pp_at(h->get(h, r, s, "baseline_threads"), 0, 0);
+    char base[200];
+    if (isnan(bt))
+        snprintf(base, sizeof(base), "no baseline");
+    else
+        snprintf(base, sizeof(base), "baseline: %.0f thread%s", bt, bt == 1 ? "" : "s");
+    const char *scale = pp_option(h, "diff_scale");
+    snprintf(lg, sizeof(lg),
+             "noisy (CV > %.0f%%)   ~ within noise   blue frame: observed team differs   "
+             "statistic: %s   %s   difference scale: %s",
+             100 * h->noise_cv, h->stat, base, scale && *scale ? scale : "shared");
     pp_text(cr, 238, ly + 8, 0, 0.5, lg);
     cairo_destroy(cr);
-    cairo_status_t st = cairo_surface_write_to_png(surf, path);
+    cairo_status_t st = CAIRO_STATUS_SUCCESS;
+    if (png)
+        st = cairo_surface_write_to_png(surf, path);
+    else { /* the vector surfaces write their file when finished */
+        cairo_surface_finish(surf);
+        st = cairo_surface_status(surf);
+    }
     cairo_surface_destroy(surf);
     fclose(geom);
     if (st != CAIRO_STATUS_SUCCESS) {
         return scal__why(why, whylen, SCAL_EIO, "cannot write %s: %s", path,
                          cairo_status_to_string(st));
+    }
+    return SCAL_OK;
+}
+
+/* Every format of option `format` (a comma-separated list of png, svg, pdf; default png). */
+static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const char *dir, char *why,
+                       size_t whylen)
+{
+    const char *list = pp_option(h, "format");
+    if (!list || !*list) list = "png";
+    bool first = true;
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char fmt[8];
+        snprintf(fmt, sizeof(fmt), "%.*s", (int)(len < 7 ? len : 7), p);
+        if (strcmp(fmt, "png") && strcmp(fmt, "svg") && strcmp(fmt, "pdf"))
+            return scal__why(why, whylen, SCAL_EINVAL, "format '%.*s': use png, svg or pdf",
+                             (int)len, p);
+        int rc = draw_format(h, r, s, dir, fmt, first, why, whylen);
+        if (rc < 0) return rc;
+        first = false;
+        p += len + (e ? 1 : 0);
     }
     return SCAL_OK;
 }
@@ -259,7 +385,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     pid_t child = split ? fork() : -1;
     int part = child == 0 ? 1 : 0, rc = SCAL_OK;
     for (size_t r = 0; r < h->nregions && rc == 0; r++) {
-        if (!h->selected(h, r) || (child >= 0 && (int)(r % 2) != part)) continue;
+        if (!pp_draw(h, r) || (child >= 0 && (int)(r % 2) != part)) continue;
         for (size_t s = 0; s < h->nslices && rc == 0; s++)
             rc = draw_region(h, r, s, dir, why, whylen);
     }
@@ -277,6 +403,17 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 static const char *const needs[] = {"efficiency", NULL};
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, needs, NULL, run};
 static const struct scal_option_desc options[] = {
+    {"limit", SCAL_OPT_INT, "10",
+     "draw only the whole program and the first N regions by rank (0: every selected region; "
+     "scal report --all, --top and --region set 0)"},
+    {"transpose", SCAL_OPT_BOOL, "0",
+     "inputs across and thread counts up, as the PaScal Analyzer paper (2022) draws; scal report "
+     "--transpose"},
+    {"format", SCAL_OPT_LIST, "png",
+     "file formats of the diagrams: png, svg, pdf (comma-separated; scal report --format)"},
+    {"diff_scale", SCAL_OPT_STRING, "shared",
+     "colour scale of the three difference panels: shared (one symmetric scale for the three), "
+     "fixed (+-1) or own (each panel its own maximum); scal report --diff-scale"},
     {"jobs", SCAL_OPT_INT, "0",
      "processes drawing the PNG files: 1 draws in this process only; 0 (default) also forks a "
      "second one when there are 16 regions or more and more than one CPU"},

@@ -22,6 +22,13 @@ struct pp_rgb pp_color_eff(double v)
                    : mix(hex(0x21918C), hex(0xFDE725), (v - 0.5) / 0.5);
 }
 
+struct pp_rgb pp_color_eff_hi(double v, double vmax)
+{
+    if (!(v > 1) || !(vmax > 1)) return pp_color_eff(v);
+    double t = (v - 1) / (vmax - 1);
+    return mix(hex(0xFDE725), hex(0xE34A33), t > 1 ? 1 : t); /* superlinear: yellow to red */
+}
+
 struct pp_rgb pp_color_diff(double v, double vmax)
 {
     double t = vmax > 0 ? fabs(v) / vmax : 0;

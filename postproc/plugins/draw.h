@@ -16,6 +16,8 @@ struct pp_rgb {
 struct pp_rgb pp_color_eff(double v);
 /* Differences: white -> #004337 for positive, white -> #5D3506 for negative, |v| / vmax. */
 struct pp_rgb pp_color_diff(double v, double vmax);
+/* Efficiency with values above 1 (superlinear) in their own range, 1..vmax, yellow to red. */
+struct pp_rgb pp_color_eff_hi(double v, double vmax);
 /* The grey of missing cells (drawn hatched). */
 struct pp_rgb pp_color_missing(void);
 /* Largest |value| of a matrix (0 when empty). */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "draw.h"
 #include "util.h"
@@ -12,6 +13,7 @@ struct row {
     size_t region;
     char text[700];
     double eff;
+    char label[560], fields[100];
 };
 
 static void visit(const struct scal_pp_host *h, size_t r, struct row *rows, size_t *n)
@@ -24,14 +26,17 @@ static void visit(const struct scal_pp_host *h, size_t r, struct row *rows, size
         size_t y = h->ninputs - 1, x = h->nthreads - 1;
         double tt = pp_at(t, y, (size_t)h->baseline_column), ef = pp_at(e, y, x);
         double rank = pp_at(rk, 0, 0), share = pp_at(sh, 0, 0);
-        char rs[32] = "-";
+        char rs[32] = "-", ts[32] = "-", es[32] = "-"; /* "-": no value, never "nan" */
         if (!isnan(rank)) snprintf(rs, sizeof(rs), "%.0f (%.1f%%)", rank, 100 * share);
+        if (!isnan(tt)) snprintf(ts, sizeof(ts), "%.6g", tt);
+        if (!isnan(ef)) snprintf(es, sizeof(es), "%.3f", ef);
         struct row *o = &rows[(*n)++];
         o->region = r;
         o->eff = ef;
-        snprintf(o->text, sizeof(o->text), "%*s%-*s %12.6g %8.3f  %s", 2 * (int)h->regions[r].depth,
-                 "", 50 - 2 * (int)(h->regions[r].depth < 20 ? h->regions[r].depth : 20),
-                 h->regions[r].label, tt, ef, rs);
+        snprintf(o->label, sizeof(o->label), "%*s%s",
+                 2 * (int)(h->regions[r].depth < 20 ? h->regions[r].depth : 20), "",
+                 h->regions[r].label);
+        snprintf(o->fields, sizeof(o->fields), "%12s %8s  %s", ts, es, rs);
     }
     for (size_t c = 1; c < h->nregions; c++)
         if (h->regions[c].parent == (int32_t)r) visit(h, c, rows, n);
@@ -44,9 +49,16 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     size_t n = 0;
     if (!rows) return SCAL_ENOMEM;
     visit(h, 0, rows, &n);
-    char head[300];
-    snprintf(head, sizeof(head), "%-50s %12s %8s  %s", "region", "time[s]", "eff",
-             "rank (share of lost time)");
+    /* The label column is as wide as the longest label, so long (C++) names never shift the
+     * other columns. */
+    int w = 50;
+    for (size_t i = 0; i < n; i++)
+        if ((int)strlen(rows[i].label) > w) w = (int)strlen(rows[i].label);
+    for (size_t i = 0; i < n; i++)
+        snprintf(rows[i].text, sizeof(rows[i].text), "%-*s %s", w, rows[i].label, rows[i].fields);
+    char head[700];
+    snprintf(head, sizeof(head), "%-*s %12s %8s  %s", w, "region", "time[s]", "eff",
+             "rank (share of lost core-seconds; -: no baseline)");
     char sub[300];
     snprintf(sub, sizeof(sub),
              "time at the baseline thread count and efficiency at %d threads, "

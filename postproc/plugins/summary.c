@@ -12,6 +12,36 @@ static double scalar(const struct scal_pp_host *h, size_t r, const char *m)
     return pp_at(h->get(h, r, 0, m), 0, 0);
 }
 
+/* "lost core-seconds over N cells: 12.3 = imbalance 4.1 + barrier/taskwait wait 2.0 + ..." */
+static void breakdown(FILE *f, const struct scal_pp_host *h, size_t r)
+{
+    static const char *const parts[] = {"lost_imbalance", "lost_barrier", "lost_lock",
+                                        "lost_serial", "lost_rest"};
+    static const char *const names[] = {"imbalance", "barrier/taskwait wait", "lock wait",
+                                        "serial share", "the rest"};
+    const struct scal_pp_matrix *L = h->get(h, r, 0, "lost_cells");
+    if (!L) return;
+    double sum[5] = {0}, total = 0;
+    size_t cells = 0;
+    for (size_t i = 0; i < (size_t)L->rows * L->cols; i++) {
+        if (isnan(L->values[i])) continue;
+        cells++;
+        total += L->values[i];
+        for (size_t k = 0; k < 5; k++) {
+            double v = pp_at(h->get(h, r, 0, parts[k]), i / L->cols, i % L->cols);
+            sum[k] += isnan(v) ? 0 : v;
+        }
+    }
+    if (!cells) {
+        fprintf(f, "  - lost time: no baseline (no cell beyond the baseline)\n");
+        return;
+    }
+    fprintf(f, "  - lost core-seconds over %zu cells: %.4g =", cells, total);
+    for (size_t k = 0; k < 5; k++)
+        fprintf(f, "%s %s %.4g", k ? " +" : "", names[k], sum[k]);
+    fprintf(f, "\n");
+}
+
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     char path[1024];
@@ -45,7 +75,10 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
                         h->regions[r].label);
                 shown++;
             }
-    if (!shown) fprintf(f, "  (none: needs at least two thread counts)\n");
+    if (!shown)
+        fprintf(f, "  (none: %s)\n",
+                h->nthreads < 2 ? "needs at least two thread counts"
+                                : "no region has lost time beyond its baseline");
     fprintf(f, "\nfindings:\n");
     for (size_t r = 0; r < h->nregions; r++) {
         if (!h->selected(h, r)) continue;
@@ -54,6 +87,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         for (size_t i = 0; i < n; i++)
             fprintf(f, "  - %s\n", notes[i]);
         if (!n) fprintf(f, "  - (no finding)\n");
+        breakdown(f, h, r);
     }
     if (fclose(f)) {
         return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -29,6 +30,22 @@ static inline int pp_subdir(const struct scal_pp_host *h, const char *sub, char 
     snprintf(out, len, "%s/%s", h->output_dir, sub);
     if (mkdir(out, 0777) < 0 && errno != EEXIST) return SCAL_EIO;
     return 0;
+}
+
+static inline double pp_at(const struct scal_pp_matrix *m, size_t r, size_t c);
+
+/* Whether a drawing plugin draws region r: selected (--region/--top/--min-share) and, unless its
+ * option `limit` is 0 (scal report --all, --top or --region), the whole program or one of the
+ * `limit` first regions by rank: the PNG files cost most of a report's time; the page holds every
+ * region. */
+static inline bool pp_draw(const struct scal_pp_host *h, size_t r)
+{
+    if (!h->selected(h, r)) return false;
+    const char *l = pp_option(h, "limit");
+    long limit = l && *l ? strtol(l, NULL, 10) : 0;
+    if (limit <= 0 || r == 0 || h->nregions <= (size_t)limit + 1) return true;
+    double rank = pp_at(h->get(h, r, 0, "rank"), 0, 0);
+    return rank <= (double)limit;
 }
 
 static inline double pp_at(const struct scal_pp_matrix *m, size_t r, size_t c)

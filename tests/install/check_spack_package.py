@@ -29,6 +29,8 @@ stub.maintainers = lambda *a, **k: None
 stub.license = lambda *a, **k: None
 stub.join_path = lambda *a: "/".join(a)
 stub.which = lambda *a, **k: None
+stub.extends = lambda *a, **k: recorded["depends"].append(((a[0],), dict(k, type=("build", "run"))))
+stub.python_purelib = "lib/python3.11/site-packages"
 sys.modules["spack"] = types.ModuleType("spack")
 sys.modules["spack.package"] = stub
 
@@ -40,7 +42,7 @@ if "Scal" not in ns or not issubclass(ns["Scal"], CMakePackage):
 if not any(a[0] == "develop" and k.get("branch") == "main" for a, k in recorded["versions"]):
     failures.append("no version('develop', branch='main')")
 variants = {a[0] for a, k in recorded["variants"]}
-for v in ("papi", "cairo"):
+for v in ("papi", "cairo", "python"):
     if v not in variants:
         failures.append("variant +%s missing" % v)
 
@@ -78,6 +80,10 @@ if not any(a and a[0] == "platform=linux" for a, k in recorded["requires"]):
     failures.append("no requires('platform=linux')")
 if not any(re.match(r"^\d+(\.\d+)+$", a[0]) for a, k in recorded["versions"]):
     failures.append("no numbered version")
+for name in ("py-h5py", "py-numpy", "py-pandas"):
+    if not any(a[0] == name and "run" in k.get("type", ()) and k.get("when") == "+python"
+               for a, k in recorded["depends"]):
+        failures.append("+python needs %s at run time" % name)
 build_type = [k.get("default") for a, k in recorded["variants"] if a[0] == "build_type"]
 if build_type != ["RelWithDebInfo"]:
     failures.append("build_type must default to RelWithDebInfo (regions are named from debug info)")

@@ -113,8 +113,10 @@ def main():
             lvl = np.array([s["time_s"] for s in samples if strings[s["metric"]] == "counting.level"])
             check(len(lvl) >= 10, "sampler recorded %d samples of counting.level" % len(lvl))
             check(np.all(np.diff(lvl) > 0), "sample times increase")
-            med = float(np.median(np.diff(lvl)))
-            check(0.0025 <= med <= 0.05, "median sample interval %.4f s near the 5 ms period" % med)
+            # counts, not durations: a loaded machine only delays ticks; more samples than 5 ms
+            # periods fit in the sampled span would mean the period is not kept
+            periods = (lvl[-1] - lvl[0]) / 0.005
+            check(len(lvl) - 1 <= periods * 1.2 + 2, "%d samples fit the 5 ms period over %.0f periods" % (len(lvl), periods))
             check(abs(f["sensors"].attrs["sample_period_s"] - 0.005) < 1e-9, "period recorded")
 
     # A full sample buffer drops every second tick: every sampled metric keeps an even series.

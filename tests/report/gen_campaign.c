@@ -3,7 +3,11 @@
 // the layout.h tables, plus variants for bad-input tests and the benchmark.
 // usage: gen_campaign OUT [--inputs N] [--threads N] [--reps R] [--regions K] [--gap] [--no1]
 //                         [--energy] [--badtime] [--dup] [--schema V] [--empty] [--freqs N]
-//                         [--maxteam K] [--noisy]
+//                         [--maxteam K] [--noisy] [--partial] [--failinput I] [--gaps]
+// --partial: the last region runs only above 1 thread (omp_get_max_threads() > 1);
+// --failinput I: every run of input I (0-based) failed; --gaps: two serial gaps after region 1
+// (1 -> 2 and 1 -> end), both named "serial"; --waits: region 1 records imbalance (0.01 T p
+// core-s), barrier wait beyond it (0.02 T (p-1)) and lock wait (0.005 T (p-1)).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +15,16 @@
 
 #include "h5util.h"
 #include "layout.h"
+#include "scal_format.h"
 #include "strtab.h"
 
 int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
     int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0, noisy = 0;
+    int partial = 0, failinput = -1, gaps = 0, waits = 0, improve = 0, mangled = 0;
     if (argc < 2) return 2;
+    int nreal; /* regions before the two serial gaps of --gaps */
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--inputs"))
             ni = atoi(argv[++i]);
@@ -47,9 +54,23 @@ int main(int argc, char **argv)
             maxteam = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--noisy"))
             noisy = 1;
+        else if (!strcmp(argv[i], "--partial"))
+            partial = 1;
+        else if (!strcmp(argv[i], "--failinput"))
+            failinput = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--gaps"))
+            gaps = 1;
+        else if (!strcmp(argv[i], "--waits"))
+            waits = 1;
+        else if (!strcmp(argv[i], "--improve"))
+            improve = 1;
+        else if (!strcmp(argv[i], "--mangled"))
+            mangled = 1;
         else
             return 2;
     }
+    nreal = nreg;
+    if (gaps) nreg += 2;
     struct scal_strtab st;
     scal_strtab_init(&st);
     int ncfg = ni * nt * nf + (dup ? 1 : 0);
@@ -91,8 +112,21 @@ int main(int argc, char **argv)
         x->file = r ? file : 0;
         x->line_first = r ? 10 * r : -1;
         x->line_last = r ? 10 * r + 8 : -1;
-        x->function = (uint32_t)scal_strtab_add(&st, r ? "kernel" : "");
+        x->function = (uint32_t)scal_strtab_add(&st, r == 1 && mangled ? "_ZN6solver4stepEi"
+                                                     : r               ? "kernel"
+                                                                       : "");
         x->gap_prev = x->gap_next = -1;
+        if (r >= nreal) { /* serial gaps 1 -> 2 and 1 -> end, with the same name */
+            x->kind = SCAL_KIND_SERIAL;
+            x->parent = 0;
+            x->depth = 1;
+            x->name = (uint32_t)scal_strtab_add(&st, "serial");
+            x->function = (uint32_t)scal_strtab_add(&st, "");
+            x->module = x->file = 0;
+            x->line_first = x->line_last = -1;
+            x->gap_prev = 1;
+            x->gap_next = r == nreal ? 2 : -1;
+        }
     }
     uint32_t jm = (uint32_t)scal_strtab_add(&st, "rapl.package-0"),
              ju = (uint32_t)scal_strtab_add(&st, "J");
@@ -103,7 +137,7 @@ int main(int argc, char **argv)
             r->id = (uint32_t)nruns;
             r->config = c;
             r->repetition = k;
-            r->status = SCAL_RUN_OK;
+            r->status = (int)cfg[c].input == failinput ? SCAL_RUN_FAILED : SCAL_RUN_OK;
             r->team_requested = r->team_observed = cfg[c].threads;
             if (maxteam && r->team_observed > maxteam)
                 r->team_observed = maxteam, r->team_mismatch = 1;
@@ -115,45 +149,57 @@ int main(int argc, char **argv)
             if (cfg[c].frequency_khz > 0) T *= 1e6 / cfg[c].frequency_khz; /* slower clock */
             for (int g = 0; g < nreg; g++) {
                 if (gap && g == 1 && cfg[c].input == 2 && cfg[c].threads == 4) continue;
+                if (partial && g == nreal - 1 && cfg[c].threads == 1) continue;
                 struct scal_region_stat_row *s = &rs[nrs++];
                 s->run = r->id;
                 s->region = g;
                 s->count = 1;
                 /* root: the closed form; region 1: 70% of it (same efficiency); region 2: a
                  * serial part (n^2 * 0.3 at every p); deeper regions: mixtures. */
-                double t = g == 0   ? T
-                           : g == 1 ? 0.7 * T
-                           : g == 2 ? 0.3 * n * n
-                                    : T * (0.001 + 0.0001 * (g % 7));
+                double t = g == 0       ? T
+                           : g == 1     ? 0.7 * T
+                           : g == 2     ? 0.3 * n * n / (improve ? p : 1)
+                           : g >= nreal ? (g == nreal ? 0.01 : 0.05) * n * n
+                                        : T * (0.001 + 0.0001 * (g % 7));
                 if (badtime && g == 1 && cfg[c].input == 0 && cfg[c].threads == 1)
                     t = k == 0 ? NAN : -1;
                 s->time_total_s = s->time_median_s = s->time_mean_s = t;
                 s->team_actual_max = s->team_actual_min = r->team_observed;
+                if (waits && g == 1 && p > 1) {
+                    s->threads = (uint32_t)p;
+                    s->thread_work_mean_s = t / p;
+                    s->thread_work_max_s = t / p + 0.01 * T;
+                    s->barrier_total_s = 0.01 * T * p + 0.02 * T * (p - 1);
+                    s->lock_total_s = 0.005 * T * (p - 1);
+                }
             }
             if (energy)
                 sv[nsv++] = (struct scal_run_sensor_value_row){
                     r->id, -1, -1, jm, ju, 1, 50.0 * T * (1 + 0.1 * p)};
             nruns++;
         }
-    scal_h5_quiet();
-    hid_t f = H5Fcreate(argv[1], H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    scal_h5_attr_set_str(f, SCAL_ATTR_FORMAT, SCAL_FORMAT_CAMPAIGN);
-    scal_h5_attr_set_i64(f, SCAL_ATTR_SCHEMA_VERSION, schema);
-    scal_h5_attr_set_str(f, SCAL_ATTR_TOOL_VERSION, "gen_campaign");
-    hid_t g = H5Gcreate2(f, "campaign", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    scal_h5_attr_set_str(g, "program", "theory");
-    scal_h5_write_strings(g, "inputs", (const char *const *)inputs, ni);
-    H5Gclose(g);
-#define W(desc, rows, n)                                                                           \
-    scal_h5_write_table(f, (desc).name, (desc).fields, (desc).nfields, (desc).row_size, rows, n)
-    int rc = 0;
-    rc |= W(scal_table_configs, cfg, empty ? 0 : ncfg);
-    rc |= W(scal_table_runs, runs, empty ? 0 : nruns);
-    rc |= W(scal_table_campaign_regions, reg, nreg);
-    rc |= W(scal_table_region_stats, rs, empty ? 0 : nrs);
-    rc |= W(scal_table_thread_stats, NULL, 0);
-    if (energy) rc |= W(scal_table_run_sensor_values, sv, nsv);
-    rc |= scal_h5_write_strings(f, "strings", (const char *const *)st.strings, st.count);
+    struct scal_campaign_info info = {.tool_version = "gen_campaign",
+                                      .program = "theory",
+                                      .inputs = (const char *const *)inputs,
+                                      .ninputs = (size_t)ni,
+                                      .threads = threads,
+                                      .nthreads = (size_t)nt};
+    struct scal_campaign_rows rows = {.configs = cfg,
+                                      .nconfigs = empty ? 0 : (size_t)ncfg,
+                                      .runs = runs,
+                                      .nruns = empty ? 0 : nruns,
+                                      .regions = reg,
+                                      .nregions = (size_t)nreg,
+                                      .stats = rs,
+                                      .nstats = empty ? 0 : nrs,
+                                      .strings = (const char *const *)st.strings,
+                                      .nstrings = st.count};
+    hid_t f;
+    int rc = scal_campaign_file_create(argv[1], &info, &rows, &f);
+    if (rc < 0) return 1;
+    if (schema != SCAL_SCHEMA_VERSION)
+        rc |= scal_h5_attr_set_i64(f, SCAL_ATTR_SCHEMA_VERSION, schema);
+    if (energy) rc |= scal_table_write(f, &scal_table_run_sensor_values, sv, nsv);
     H5Fclose(f);
     for (int i = 0; i < ni; i++)
         free(inputs[i]);

@@ -293,10 +293,12 @@ def scenario_merge(args):
     check(sorted(int(x) for x in cm.f["campaign/threads"][()]) == [1, 2, 4], "thread counts joined")
     p = scal(args, "check", merged)
     check("ok" in p.stdout, "merged file passes scal check")
-    # the same half twice: repetitions renumbered, nothing lost
+    # the same runs twice (a file with itself, or with a merge holding it) would count them twice
     twice = os.path.join(args.work, "twice.h5")
-    scal(args, "merge", a, a, "-o", twice)
-    check(len(Campaign(twice).runs) == 2 * len(Campaign(a).runs), "the same campaign twice keeps both")
+    p = scal(args, "merge", a, a, "-o", twice, expect=1)
+    check("the same run" in p.stderr and not os.path.exists(twice), "merge X X refused: " + p.stderr.strip())
+    p = scal(args, "merge", merged, a, "-o", twice, expect=1)
+    check("the same run" in p.stderr and not os.path.exists(twice), "merge of a merge with one of its parts refused")
     # conflicts and other programs are refused
     other = os.path.join(args.work, "other.h5")
     scal(args, "run", "-c", "1", "-i", "20", "-o", other, "--", args.prog, "{input}", "1")
@@ -401,14 +403,235 @@ def scenario_cli(args):
         (["run", "-f", "fast", "--", args.prog], "bad frequency list"),
         (["run", "--plugin-opt", "papi", "--", args.prog], "PLUGIN.OPTION=VALUE"),
         (["run", "--order", "random", "--", args.prog], "'given' or 'shuffled'"),
+        # every option bounded and validated (a huge range used to hang, nan/inf were accepted)
+        (["run", "-c", "1-1048576", "--", args.prog], "bad thread list '1-1048576'"),
+        (["run", "-c", "1-60000", "--", args.prog], "at most 4096 counts"),
+        (["run", "--idle", "nan", "--", args.prog], "bad --idle 'nan'"),
+        (["run", "--timeout", "inf", "--", args.prog], "bad --timeout 'inf'"),
+        (["run", "--timeout", "", "--", args.prog], "bad --timeout ''"),
+        (["run", "-f", "nan", "--", args.prog], "bad frequency list 'nan'"),
+        (["run", "-f", "infGHz", "--", args.prog], "bad frequency list"),
+        (["run", "--ok-exit", "256", "--", args.prog], "bad --ok-exit"),
+        (["run", "--stdin", os.path.join(args.work, "no-such-input"), "--", args.prog], "cannot read --stdin"),
+        # a duplicate label would mix two inputs up
+        (["run", "-i", "10", "-i", "20", "--label", "10", "--", args.prog, "{input}"], "two inputs have the label '10'"),
+        (["run", "-i", "10", "-i", "10", "--", args.prog, "{input}"], "two inputs have the label '10'"),
+        # --resume runs the stored plan: other options are refused, not ignored
+        (["run", "--resume", os.path.join(args.work, "x.h5"), "-c", "2"], "'-c' cannot be given with --resume"),
+        (["run", "--resume", os.path.join(args.work, "x.h5"), "--", args.prog], "give no program"),
         (["merge", "-o", os.path.join(args.work, "m.h5")], "no campaign files"),
         (["merge", os.path.join(args.work, "none.h5"), "-o", os.path.join(args.work, "m.h5")], "none.h5"),
     ]
     for cmd, phrase in cases:
-        p = scal(args, *cmd, expect=None)
+        p = scal(args, *cmd, expect=None, timeout=60)
         check(p.returncode in (1, 2) and phrase in p.stderr, "%s -> exit %d: %s" % (" ".join(cmd[:4]), p.returncode, p.stderr.strip()))
     p = scal(args, "run", "--help")
     check("--resume" in p.stdout and "{threads}" in p.stdout, "scal run --help documents the options")
+
+
+def stats_of(c, run_id):
+    return [s for s in c.stats if int(s["run"]) == run_id]
+
+
+def scenario_robust(args):
+    """Runs that must not lose data or hang: non-zero exits, chdir, stdin, inputs files and
+    --resume, long command lines."""
+    # a program exiting 1 keeps its measurements; --ok-exit makes 1 a success
+    out = os.path.join(args.work, "exit1.h5")
+    scal(args, "run", "-c", "2", "-i", "exit1", "-o", out, "--", args.prog, "{input}", expect=1)
+    c = Campaign(out)
+    r = c.runs[0]
+    check(r["status"] == 1 and r["exit_code"] == 1, "exit 1 is a failed run by default")
+    check(len(stats_of(c, int(r["id"]))) >= 2, "its measurements are kept (%d region rows)" % len(stats_of(c, int(r["id"]))))
+    out = os.path.join(args.work, "okexit.h5")
+    p = scal(args, "run", "-c", "2", "-i", "exit1", "--ok-exit", "0,1", "-o", out, "--", args.prog, "{input}", expect=0)
+    c = Campaign(out)
+    r = c.runs[0]
+    check(r["status"] == 0 and r["exit_code"] == 1 and "--ok-exit" in c.s(r["message"]), "--ok-exit 0,1: exit 1 is a success, status kept: %r" % c.s(r["message"]))
+    check(len(stats_of(c, int(r["id"]))) >= 2 and "1 ok" in p.stderr, "and measured")
+    # a relative -o and a program that changes directory: the run file still arrives
+    p = scal(args, "run", "-c", "1", "-i", "chdir", "-o", "rel.h5", "--", args.prog, "{input}", expect=0)
+    c = Campaign(os.path.join(args.work, "rel.h5"))
+    check(c.runs[0]["status"] == 0 and len(stats_of(c, int(c.runs[0]["id"]))) >= 2, "chdir program measured: %r" % c.s(c.runs[0]["message"]))
+    # a missing run file: the tool's own reason when it gave one, not "the tool did not load"
+    fake = os.path.join(args.work, "fake-prog")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho 'scal: measurements lost: no space left on device' >&2\nexit 0\n")
+    os.chmod(fake, 0o755)
+    out = os.path.join(args.work, "lost.h5")
+    scal(args, "run", "-c", "1", "-o", out, "--", "/bin/sh", fake, expect=1)
+    m = Campaign(out).s(Campaign(out).runs[0]["message"])
+    check("the tool said 'measurements lost: no space left on device'" in m and "did not load" not in m, "the real reason for a missing run file: " + m)
+    # stdin: /dev/null, not the runner's stdin (here a pipe nobody writes to: reading it blocks)
+    rfd, wfd = os.pipe()
+    try:
+        e = dict(os.environ, OMP_WAIT_POLICY="passive")
+        out = os.path.join(args.work, "stdin.h5")
+        q = subprocess.run([args.scal, "run", "-c", "1", "-i", "stdin", "-o", out, "--", args.prog, "{input}"], stdin=rfd,
+                           capture_output=True, text=True, env=e, cwd=args.work, timeout=120)
+    except subprocess.TimeoutExpired:
+        fail("a program reading stdin blocked scal run")
+    finally:
+        os.close(wfd)
+        os.close(rfd)
+    check(q.returncode == 0 and "stdin: eof" in Campaign(out).s(Campaign(out).runs[0]["stdout_tail"]), "the program's stdin is /dev/null")
+    feed = os.path.join(args.work, "feed.txt")
+    with open(feed, "w") as f:
+        f.write("hello\n")
+    out = os.path.join(args.work, "stdin2.h5")
+    scal(args, "run", "-c", "1", "-i", "stdin", "--stdin", feed, "-o", out, "--", args.prog, "{input}")
+    check("stdin: hello" in Campaign(out).s(Campaign(out).runs[0]["stdout_tail"]), "--stdin FILE feeds the program")
+    # --resume runs the stored inputs (values, not the inputs file's name) and nothing else
+    inputs = os.path.join(args.work, "inputs.txt")
+    with open(inputs, "w") as f:
+        f.write("a\t10\nf\tfail\nc\t10\n")
+    out = os.path.join(args.work, "inputs.h5")
+    scal(args, "run", "-c", "1", "--inputs-file", inputs, "--fail-fast", "-o", out, "--", args.prog, "{input}", expect=1)
+    check(len(Campaign(out).runs) == 2, "--fail-fast left one run to do")
+    with open(inputs, "w") as f:
+        f.write("c\t20\nz\t10\na\t10\nf\tfail\n")
+    p = scal(args, "run", "--resume", out, expect=0)
+    c = Campaign(out)
+    labels = sorted(c.s(c.configs[r["config"]]["input_label"]) for r in c.runs)
+    check(len(c.configs) == 3 and labels == ["a", "c", "f"], "resume ran the stored plan only: %d configs, %s" % (len(c.configs), labels))
+    last = [r for r in c.runs if c.s(c.configs[r["config"]]["input_label"]) == "c"][0]
+    check(c.s(c.configs[last["config"]]["argv"]).endswith(" 10"), "with the stored value: " + c.s(c.configs[last["config"]]["argv"]))
+    stored = [x.decode() if isinstance(x, bytes) else x for x in c.f["campaign/runner_argv"][()]]
+    check("--inputs-file" not in stored, "the inputs' values are stored, not the file's name: %s" % stored)
+    # a program given relative to the current directory: --resume from elsewhere runs the same one
+    shutil.copy(args.prog, os.path.join(args.work, "prog"))
+    out = os.path.join(args.work, "relprog.h5")
+    scal(args, "run", "-c", "1,2", "-i", "10", "-i", "fail", "--fail-fast", "-o", out, "--", "./prog", "{input}", expect=1)
+    e = dict(os.environ, OMP_WAIT_POLICY="passive")
+    q = subprocess.run([args.scal, "run", "--resume", out], capture_output=True, text=True, env=e, cwd="/", timeout=600)
+    check(q.returncode == 1 and len(Campaign(out).runs) == 4, "resume from another directory completes the plan: " + q.stderr.strip()[-300:])
+    # the thread list computed from the CPU count is stored written out
+    out = os.path.join(args.work, "defthreads.h5")
+    scal(args, "run", "-i", "1", "-o", out, "--", args.prog, "{input}")
+    c = Campaign(out)
+    stored = [x.decode() if isinstance(x, bytes) else x for x in c.f["campaign/runner_argv"][()]]
+    threads = ",".join(str(int(x)) for x in c.f["campaign/threads"][()])
+    check("-c" in stored and stored[stored.index("-c") + 1] == threads, "the default thread list is stored written out (%s): %s" % (threads, stored))
+    # command lines are stored whole (they were cut at 8191 characters)
+    out = os.path.join(args.work, "long.h5")
+    scal(args, "run", "-c", "1", "-o", out, "--", args.prog, "10", "x" * 9000)
+    argv = Campaign(out).s(Campaign(out).configs[0]["argv"])
+    check(argv.endswith("x" * 9000), "the whole command line is stored (%d characters)" % len(argv))
+
+
+def scenario_locked(args):
+    """show, check and report on a campaign a running scal run is writing say it is locked (not
+    "truncated or corrupt")."""
+    fifo = os.path.join(args.work, "running.fifo")
+    os.mkfifo(fifo)
+    out = os.path.join(args.work, "busy.h5")
+    e = dict(os.environ, OMP_WAIT_POLICY="passive")
+    proc = subprocess.Popen([args.scal, "run", "-c", "1", "-i", "10", "-i", "wait " + fifo, "-o", out, "--", args.prog, "{input}"],
+                            env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=args.work)
+    try:
+        with open(fifo) as f:
+            check(f.readline() == "running\n", "the second run is running")
+        for cmd in (["show", out], ["check", out], ["report", out, "-o", os.path.join(args.work, "rep")]):
+            p = scal(args, *cmd, expect=None)
+            check(p.returncode != 0 and "is locked" in p.stdout + p.stderr and "corrupt" not in p.stdout + p.stderr,
+                  "scal %s on a campaign being written: %s" % (cmd[0], (p.stdout + p.stderr).strip()[:300]))
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=120)
+    check(proc.returncode == 130, "the campaign stopped on SIGINT")
+    p = scal(args, "show", out, expect=0)
+
+
+def scenario_exclusive(args):
+    """Every file scal run, merge and import create: never through a planted symlink, never onto
+    something that is not a regular file, created whole or not at all."""
+    target = os.path.join(args.work, "victim")
+    with open(target, "w") as f:
+        f.write("precious\n")
+
+    def untouched():
+        with open(target) as f:
+            check(f.read() == "precious\n", "the symlink's target is untouched")
+
+    link = os.path.join(args.work, "link.h5")
+    os.symlink(target, link)
+    fifo = os.path.join(args.work, "fifo.h5")
+    os.mkfifo(fifo)
+    for out in (link, fifo, args.work):
+        p = scal(args, "run", "-c", "1", "-i", "10", "-o", out, "--", args.prog, "{input}", expect=2)
+        check("not a regular file" in p.stderr, "scal run -o %s refused: %s" % (os.path.basename(out), p.stderr.strip()))
+    untouched()
+    # a symlink planted where the runs' own files go
+    out = os.path.join(args.work, "planted.h5")
+    os.symlink(args.work, out + ".runs")
+    p = scal(args, "run", "-c", "1", "-i", "10", "-o", out, "--", args.prog, "{input}", expect=2)
+    check("not a private directory" in p.stderr, "a planted run directory is refused: " + p.stderr.strip())
+    good = os.path.join(args.work, "good.h5")
+    scal(args, "run", "-c", "1", "-i", "10", "-o", good, "--", args.prog, "{input}")
+    check(stat_mode(good + ".runs") is None, "the run directory is removed when empty")
+    leftovers = [n for n in os.listdir(args.work) if n.startswith(".")]
+    check(leftovers == [], "no temporary files left: %s" % leftovers)
+    # merge: not over a symlink, a fifo or an existing file
+    for out in (link, fifo):
+        p = scal(args, "merge", good, "-o", out, expect=None)
+        check(p.returncode != 0 and ("not a regular file" in p.stderr or "exists" in p.stderr), "merge -o %s refused: %s" % (os.path.basename(out), p.stderr.strip()))
+    untouched()
+    # import: an existing file only with --force, never a symlink or a fifo
+    js = os.path.join(args.work, "pascal.json")
+    with open(js, "w") as f:
+        f.write('[{"region": "1, 2", "filename": "a.c", "executions": [[{"argument": "a", "runs": [{"threads": 1, "time": 1.0}]}]]}]')
+    for out in (link, fifo):
+        p = scal(args, "import", js, "-o", out, "--force", expect=None)
+        check(p.returncode != 0 and "not a regular file" in p.stderr, "import -o %s refused: %s" % (os.path.basename(out), p.stderr.strip()))
+    untouched()
+    mtime = os.stat(good).st_mtime_ns
+    size = os.path.getsize(good)
+    p = scal(args, "import", js, "-o", good, expect=None)
+    check(p.returncode != 0 and "--force" in p.stderr, "import over an existing file refused: " + p.stderr.strip())
+    check(os.stat(good).st_mtime_ns == mtime and os.path.getsize(good) == size, "the existing file is untouched")
+    scal(args, "import", js, "-o", good, "--force")
+    check(Campaign(good).f.attrs["scal_format"] in ("scal-campaign", b"scal-campaign") and len(Campaign(good).runs) == 1, "--force replaces it")
+    leftovers = [n for n in os.listdir(args.work) if n.startswith(".")]
+    check(leftovers == [], "no temporary files left: %s" % leftovers)
+
+
+def scenario_plugins(args):
+    """Plugins load only from the install's plugin directory and SCAL_PLUGIN_PATH, never from next
+    to the measured program, and never from a file others can change."""
+    libdir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(args.scal))), "lib", "scal", "plugins")
+    rusage = os.path.join(libdir, "libscal_rusage.so")
+    check(os.path.exists(rusage), "the built rusage plugin: " + rusage)
+    # a program in a directory anyone may write to, with a planted plugin beside it
+    bindir = os.path.join(args.work, "bin")
+    os.makedirs(os.path.join(bindir, "scal", "plugins"))
+    prog = os.path.join(bindir, "prog")
+    shutil.copy(args.prog, prog)
+    shutil.copy(rusage, os.path.join(bindir, "scal", "plugins", "libscal_planted.so"))
+    out = os.path.join(args.work, "planted.h5")
+    scal(args, "run", "-c", "1", "-i", "10", "-s", "planted", "-o", out, "--", prog, "{input}", expect=None)
+    c = Campaign(out)
+    values = len(c.f["sensor_values"][()]) if "sensor_values" in c.f else 0
+    check(values == 0 and os.path.join(bindir, "scal", "plugins", "libscal_planted.so") not in c.strings, "a plugin beside the program is not loaded (%d sensor values)" % values)
+    # a plugin file others can write to is refused, also through SCAL_PLUGIN_PATH
+    shared = os.path.join(args.work, "shared")
+    os.mkdir(shared)
+    loose = os.path.join(shared, "libscal_loose.so")
+    shutil.copy(rusage, loose)
+    os.chmod(loose, 0o666)
+    p = scal(args, "plugins", loose, expect=None)
+    check(p.returncode != 0 and "writable by group or others" in (p.stdout + p.stderr), "scal plugins refuses a world-writable plugin: " + (p.stdout + p.stderr).strip()[:300])
+    p = scal(args, "plugins", "loose", expect=None, env={"SCAL_PLUGIN_PATH": shared})
+    check(p.returncode != 0 and "writable by group or others" in (p.stdout + p.stderr), "and through SCAL_PLUGIN_PATH")
+    os.chmod(loose, 0o644)
+    p = scal(args, "plugins", "loose", expect=None, env={"SCAL_PLUGIN_PATH": shared})
+    check("writable" not in (p.stdout + p.stderr) and "rusage" in p.stdout, "SCAL_PLUGIN_PATH is searched: " + (p.stdout + p.stderr).strip()[:300])
+
+
+def stat_mode(path):
+    try:
+        return os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
 
 
 def main():

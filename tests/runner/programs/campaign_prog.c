@@ -7,6 +7,11 @@
 //   campaign_prog ignore MS      always uses 3 threads, whatever OMP_NUM_THREADS says
 //   campaign_prog wait FIFO      one region, then writes "running" into FIFO (so a test knows the
 //                                run is under way) and sleeps until killed
+//   campaign_prog exit1          one region, then exit status 1 (measurements were taken)
+//   campaign_prog chdir          changes to / first, then one region (the run file must still
+//                                land where scal run expects it)
+//   campaign_prog stdin          one region, then prints "stdin: LINE" or "stdin: eof" (reading
+//                                a terminal or an open pipe would block)
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +60,24 @@ int main(int argc, char **argv)
         fclose(f);
         for (;;)
             pause();
+    }
+    if (!strcmp(argv[1], "exit1")) {
+        regions(1, 0);
+        return 1;
+    }
+    if (!strcmp(argv[1], "chdir")) {
+        if (chdir("/") != 0) return 5;
+        regions(1, 0);
+        return 0;
+    }
+    if (!strcmp(argv[1], "stdin")) {
+        char line[256];
+        regions(1, 0);
+        if (fgets(line, sizeof(line), stdin))
+            printf("stdin: %s", line);
+        else
+            printf("stdin: eof\n");
+        return 0;
     }
     if (!strcmp(argv[1], "ignore")) {
         regions(argc > 2 ? atof(argv[2]) : 10, 3);

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// `scal export FILE --format F [-o OUT]`: a run or campaign file for the tools users already have
+// (Extra-P, Hatchet/Thicket, Chrome/Perfetto, spreadsheets and pandas).
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "errmsg.h"
+#include "export.h"
+#include "scal/status.h"
+#include "suggest.h"
+
+#define EXPORT_MAX_SIZES 256
+
+enum export_format { EXPORT_CSV, EXPORT_EXTRAP, EXPORT_HATCHET, EXPORT_CHROME, EXPORT_NONE };
+static const char *const format_names[] = {"csv", "extrap", "hatchet", "chrome", NULL};
+
+struct export_args {
+    const char *file, *output;
+    enum export_format format;
+    bool force;
+    struct export_size sizes[EXPORT_MAX_SIZES];
+    struct export_opts opts;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(
+        out,
+        "usage: scal export FILE --format csv|extrap|hatchet|chrome [options]\n\n"
+        "  csv      one row per (run, region): configuration, region identity and label,\n"
+        "           statistics at full precision, sensor values; empty cells when missing\n"
+        "  extrap   Extra-P JSON Lines: one measurement a line (threads and input size as\n"
+        "           parameters, the region's call path, metric time) of each successful run\n"
+        "  hatchet  Hatchet's literal format: the region tree per (threads, input), medians of\n"
+        "           the successful repetitions (time (inc), time, count, work, waits)\n"
+        "  chrome   Chrome/Perfetto trace events of a run file recorded with SCAL_TRACE=N:\n"
+        "           a lane per thread, regions as spans, thread states as events\n\n"
+        "options:\n"
+        "  -o, --output OUT    write OUT (created anew; default: standard output)\n"
+        "      --force         replace an existing OUT\n"
+        "      --size LABEL=N  the numeric size of input LABEL (Extra-P needs numbers; an\n"
+        "                      input whose label is a number is its own size)\n"
+        "      --all-runs      extrap/hatchet: also runs that did not succeed\n");
+}
+
+static int parse_size(const char *v, struct export_args *a)
+{
+    const char *eq = strrchr(v, '=');
+    char *end = NULL;
+    if (!eq) return scal__fail(SCAL_EINVAL, "--size '%s' is not LABEL=N", v);
+    double size = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end)
+        return scal__fail(SCAL_EINVAL, "--size '%s': '%s' is not a number", v, eq + 1);
+    if (a->opts.nsizes == EXPORT_MAX_SIZES)
+        return scal__fail(SCAL_EINVAL, "more than %d --size", EXPORT_MAX_SIZES);
+    struct export_size *s = &a->sizes[a->opts.nsizes++];
+    snprintf(s->label, sizeof(s->label), "%.*s", (int)(eq - v), v);
+    s->size = size;
+    return SCAL_OK;
+}
+
+static int parse(int argc, char **argv, struct export_args *a)
+{
+    static const char *const options[] = {"--format",   "--output", "--force", "--size",
+                                          "--all-runs", "--help",   NULL};
+    a->format = EXPORT_NONE;
+    a->opts.sizes = a->sizes;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        bool value = !strcmp(o, "--format") || !strcmp(o, "-f") || !strcmp(o, "--output") ||
+                     !strcmp(o, "-o") || !strcmp(o, "--size");
+        if (value && i + 1 >= argc) return scal__fail(SCAL_EINVAL, "%s needs a value", o);
+        if (!strcmp(o, "--format") || !strcmp(o, "-f")) {
+            const char *f = argv[++i];
+            for (a->format = 0; format_names[a->format] && strcmp(format_names[a->format], f);)
+                a->format++;
+            if (a->format == EXPORT_NONE) {
+                const char *near = scal_suggest(f, format_names);
+                return scal__fail(
+                    SCAL_EINVAL, "unknown format '%s'%s%s%s (csv, extrap, hatchet, chrome)", f,
+                    near ? ": did you mean '" : "", near ? near : "", near ? "'?" : "");
+            }
+        } else if (!strcmp(o, "--output") || !strcmp(o, "-o")) {
+            a->output = argv[++i];
+            if (!*a->output) return scal__fail(SCAL_EINVAL, "%s needs a file name, not ''", o);
+            if (!strcmp(a->output, "-")) a->output = NULL; /* standard output */
+        } else if (!strcmp(o, "--size")) {
+            int rc = parse_size(argv[++i], a);
+            if (rc < 0) return rc;
+        } else if (!strcmp(o, "--force")) {
+            a->force = true;
+        } else if (!strcmp(o, "--all-runs")) {
+            a->opts.all_runs = true;
+        } else if (o[0] == '-' && o[1]) {
+            const char *near = scal_suggest(o, options);
+            return scal__fail(SCAL_EINVAL, "unknown option '%s'%s%s%s", o,
+                              near ? ": did you mean '" : "", near ? near : "", near ? "'?" : "");
+        } else if (a->file) {
+            return scal__fail(SCAL_EINVAL, "one FILE only ('%s' and '%s')", a->file, o);
+        } else {
+            a->file = o;
+        }
+    }
+    if (!a->file) return scal__fail(SCAL_EINVAL, "no FILE given (see 'scal export --help')");
+    if (a->format == EXPORT_NONE)
+        return scal__fail(SCAL_EINVAL, "no --format given (csv, extrap, hatchet or chrome)");
+    return SCAL_OK;
+}
+
+static int write_format(const struct export_args *a, const struct tidy *t, FILE *out)
+{
+    switch (a->format) {
+    case EXPORT_CSV:
+        return export_csv(t, &a->opts, out);
+    case EXPORT_EXTRAP:
+        return export_extrap(t, &a->opts, out);
+    case EXPORT_HATCHET:
+        return export_hatchet(t, &a->opts, out);
+    default:
+        return export_chrome(t, out);
+    }
+}
+
+/* Writes to a new file beside OUT (created exclusively, at an unpredictable name) and renames it
+ * over OUT once complete: a reader never sees half an export, and a link planted at OUT's name
+ * is replaced, never followed. */
+static int write_file(const struct export_args *a, const struct tidy *t)
+{
+    struct stat st;
+    if (lstat(a->output, &st) == 0 && (!a->force || !S_ISREG(st.st_mode)))
+        return scal__fail(SCAL_EEXIST, "'%s' exists%s", a->output,
+                          S_ISREG(st.st_mode) ? " (--force replaces it)"
+                                              : " and is not a regular file");
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof(tmp), "%s.XXXXXX", a->output);
+    int fd = mkstemp(tmp);
+    if (fd < 0) return scal__fail(SCAL_EIO, "cannot create '%s': %s", a->output, strerror(errno));
+    /* mkstemp makes the file private; an export is an ordinary file: the umask decides */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    FILE *out = fdopen(fd, "w");
+    int rc = out ? write_format(a, t, out) : scal__fail(SCAL_EIO, "cannot write '%s'", tmp);
+    if (out && fflush(out) != 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+    if (out ? fclose(out) != 0 : close(fd) != 0) {
+        if (rc == SCAL_OK) rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+    }
+    if (rc == SCAL_OK && rename(tmp, a->output) != 0)
+        rc =
+            scal__fail(SCAL_EIO, "cannot rename '%s' to '%s': %s", tmp, a->output, strerror(errno));
+    if (rc < 0) unlink(tmp);
+    return rc;
+}
+
+int scal_cmd_export(int argc, char **argv)
+{
+    struct export_args a;
+    struct tidy t;
+    memset(&a, 0, sizeof(a));
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+    int rc = parse(argc, argv, &a);
+    if (rc < 0) {
+        fprintf(stderr, "scal export: %s\n", scal__last_error(rc));
+        return 2;
+    }
+    if ((rc = tidy_load(a.file, &t)) == SCAL_OK)
+        rc = a.output ? write_file(&a, &t) : write_format(&a, &t, stdout);
+    if (rc < 0) fprintf(stderr, "scal export: %s\n", scal__last_error(rc));
+    tidy_free(&t);
+    return rc < 0 ? 1 : 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The exports of `scal export`: each writes one format from a tidy table (tidy.h) or, for the
+ * trace, from a run file. Every writer returns 0 or a negative status with a scal__fail message. */
+#ifndef SCAL_CLI_EXPORT_H
+#define SCAL_CLI_EXPORT_H
+
+#include <stdio.h>
+
+#include "tidy.h"
+
+/* A numeric size for an input label (--size LABEL=N), for Extra-P's parameter. */
+struct export_size {
+    char label[256];
+    double size;
+};
+
+struct export_opts {
+    const struct export_size *sizes;
+    size_t nsizes;
+    bool all_runs; /* include runs that did not succeed (default: status ok only) */
+};
+
+/* The tidy table, one row per (run, region), values at full precision, empty cells when missing. */
+int export_csv(const struct tidy *t, const struct export_opts *o, FILE *out);
+/* Extra-P JSON Lines: one measurement a line (params threads and input size, call path, metric). */
+int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out);
+/* Hatchet's literal format: the region tree with metrics, one tree per (threads, input) of a
+ * campaign (median over its successful repetitions), one for a run file. */
+int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out);
+/* Chrome/Perfetto trace events of a run file recorded with SCAL_TRACE: a lane per thread, regions
+ * as spans, thread states (work, barrier wait, lock wait, task) as events. */
+int export_chrome(const struct tidy *t, FILE *out);
+
+#endif

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// JSON exports (jansson): Extra-P JSON Lines, Hatchet's literal tree, Chrome/Perfetto trace events.
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errmsg.h"
+#include "export.h"
+#include "scal/status.h"
+#include "scal_format.h"
+
+#define US_PER_S 1e6
+
+/* A (run, region) row that holds a measurement: the run counts (successful, or --all-runs) and
+ * the region was entered with a valid time (as postproc's loader requires of its samples). */
+static bool usable(const struct tidy *t, const struct export_opts *o, size_t s)
+{
+    const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
+    return r && (o->all_runs || r->status == SCAL_RUN_OK) && t->stats[s].count > 0 &&
+           isfinite(t->stats[s].time_total_s) && t->stats[s].time_total_s > 0;
+}
+
+/* Length of the valid UTF-8 sequence at s, 0 when s does not start one. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    size_t n = s[0] < 0x80                    ? 1
+               : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
+                                              : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+/* A JSON string of text from a file (labels come from programs: any bytes); bytes that are not
+ * UTF-8 become U+FFFD, so nothing is dropped and the output stays valid JSON. */
+static json_t *json_text(const char *text)
+{
+    json_t *j = json_string(text);
+    if (j) return j;
+    size_t len = 0;
+    char *fixed = NULL;
+    FILE *out = open_memstream(&fixed, &len);
+    if (!out) return NULL;
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        size_t n = utf8_sequence(p);
+        if (n) {
+            fwrite(p, 1, n, out);
+            p += n;
+        } else {
+            fputs("\xEF\xBF\xBD", out);
+            p++;
+        }
+    }
+    j = fclose(out) == 0 ? json_string(fixed) : NULL;
+    free(fixed);
+    return j;
+}
+
+static int write_json(json_t *doc, FILE *out, size_t flags)
+{
+    if (!doc) return scal__fail(SCAL_ENOMEM, "out of memory building JSON");
+    int rc = json_dumpf(doc, out, flags) < 0 || fputc('\n', out) == EOF
+                 ? scal__fail(SCAL_EIO, "cannot write the JSON output")
+                 : SCAL_OK;
+    json_decref(doc);
+    return rc;
+}
+
+/* ---- Extra-P ----------------------------------------------------------------------------------
+ */
+
+static int input_size(const struct export_opts *o, const char *label, double *size)
+{
+    for (size_t i = 0; i < o->nsizes; i++)
+        if (!strcmp(o->sizes[i].label, label)) return (*size = o->sizes[i].size), SCAL_OK;
+    char *end = NULL;
+    double v = strtod(label, &end);
+    if (end != label && *end == '\0' && isfinite(v)) return (*size = v), SCAL_OK;
+    return scal__fail(SCAL_EINVAL,
+                      "input '%s' has no numeric size: Extra-P models over numbers (give "
+                      "--size %s=N)",
+                      label, label);
+}
+
+/* Extra-P fits a model per call path over every measured coordinate (threads, input) and refuses
+ * a call path that lacks one: regions absent from some coordinate are left out, and said so. */
+struct coord {
+    uint32_t input;
+    int32_t threads;
+};
+
+static size_t coord_of(struct coord *coords, size_t *ncoords, const struct tidy_run *r)
+{
+    size_t c = 0;
+    while (c < *ncoords && !(coords[c].input == r->input_index && coords[c].threads == r->threads))
+        c++;
+    if (c == *ncoords) coords[(*ncoords)++] = (struct coord){r->input_index, r->threads};
+    return c;
+}
+
+/* complete[g]: region g is measured at every coordinate some region is measured at. */
+static int complete_regions(const struct tidy *t, const struct export_opts *o, bool *complete)
+{
+    struct coord *coords = calloc(t->nruns + 1, sizeof(*coords));
+    size_t ncoords = 0, *at = calloc(t->nstats + 1, sizeof(*at));
+    if (!coords || !at) {
+        free(coords);
+        free(at);
+        return scal__fail(SCAL_ENOMEM, "out of memory");
+    }
+    for (size_t s = 0; s < t->nstats; s++)
+        if (usable(t, o, s)) at[s] = coord_of(coords, &ncoords, tidy_run_of(t, t->stats[s].run));
+    bool *seen = calloc(t->nregions * ncoords + 1, sizeof(*seen));
+    if (seen) {
+        for (size_t s = 0; s < t->nstats; s++)
+            if (usable(t, o, s)) seen[t->stats[s].region * ncoords + at[s]] = true;
+        for (size_t g = 0; g < t->nregions; g++) {
+            complete[g] = true;
+            for (size_t c = 0; c < ncoords; c++)
+                complete[g] = complete[g] && seen[g * ncoords + c];
+        }
+    }
+    free(seen);
+    free(coords);
+    free(at);
+    return seen ? SCAL_OK : scal__fail(SCAL_ENOMEM, "out of memory");
+}
+
+int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
+{
+    size_t lines = 0, dropped = 0;
+    bool *complete = calloc(t->nregions + 1, sizeof(*complete));
+    int rc = complete ? complete_regions(t, o, complete) : scal__fail(SCAL_ENOMEM, "out of memory");
+    for (uint32_t g = 0; rc == SCAL_OK && g < t->nregions; g++) {
+        if (!complete[g]) {
+            for (size_t s = 0; s < t->nstats; s++)
+                if (t->stats[s].region == g && usable(t, o, s)) {
+                    fprintf(stderr,
+                            "scal export: left out of the Extra-P data: %s (not measured at every "
+                            "thread count and input)\n",
+                            t->labels[g]);
+                    dropped++;
+                    break;
+                }
+            continue;
+        }
+        for (size_t s = 0; rc == SCAL_OK && s < t->nstats; s++) {
+            if (t->stats[s].region != g || !usable(t, o, s)) continue;
+            const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
+            json_t *params = json_pack("{s:I}", "threads", (json_int_t)r->threads);
+            double size;
+            /* one input is no parameter: Extra-P then models over the thread count alone */
+            if (t->ninputs > 1) {
+                if ((rc = input_size(o, r->input, &size)) < 0) {
+                    json_decref(params);
+                    break;
+                }
+                json_object_set_new(params, "input", json_real(size));
+            }
+            json_t *line = json_pack("{s:o,s:o,s:s,s:f}", "params", params, "callpath",
+                                     json_text(t->callpath[g]), "metric", "time", "value",
+                                     t->stats[s].time_total_s);
+            rc = write_json(line, out, JSON_COMPACT | JSON_REAL_PRECISION(17));
+            lines++;
+        }
+    }
+    free(complete);
+    if (rc == SCAL_OK && lines == 0)
+        rc = scal__fail(SCAL_EEMPTY, "%s holds no successful run to export%s", t->f.path,
+                        dropped ? " with a region measured at every configuration" : "");
+    return rc;
+}
+
+/* ---- Hatchet ----------------------------------------------------------------------------------
+ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    if (!n) return NAN;
+    qsort(v, n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The metrics of one region over the usable runs of one (threads, input): medians of the runs'
+ * values, so a tree is what the diagrams' cell of that configuration shows. */
+struct cell {
+    int32_t threads;
+    const char *input;
+};
+
+static bool in_cell(const struct tidy *t, const struct export_opts *o, size_t s,
+                    const struct cell *c)
+{
+    const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
+    return usable(t, o, s) && r->threads == c->threads && !strcmp(r->input, c->input);
+}
+
+/* Hatchet metric names and the statistics they come from. */
+static const char *const hatchet_metrics[] = {"time (inc)",   "count",     "work",
+                                              "barrier wait", "lock wait", "imbalance"};
+
+static double hatchet_value(const struct scal_region_stat_row *s, size_t metric)
+{
+    const double v[] = {s->time_total_s,    (double)s->count, s->work_total_s,
+                        s->barrier_total_s, s->lock_total_s,  s->imbalance};
+    return v[metric];
+}
+
+static json_t *region_metrics(const struct tidy *t, const struct export_opts *o,
+                              const struct cell *c, uint32_t region, double *scratch)
+{
+    json_t *m = json_object();
+    for (size_t k = 0; k < sizeof(hatchet_metrics) / sizeof(hatchet_metrics[0]); k++) {
+        size_t n = 0;
+        for (size_t s = 0; s < t->nstats; s++)
+            if (t->stats[s].region == region && in_cell(t, o, s, c))
+                scratch[n++] = hatchet_value(&t->stats[s], k);
+        double v = median(scratch, n);
+        if (n && isfinite(v)) json_object_set_new(m, hatchet_metrics[k], json_real(v));
+    }
+    return m;
+}
+
+static json_t *hatchet_node(const struct tidy *t, const struct export_opts *o, const struct cell *c,
+                            uint32_t region, double *scratch)
+{
+    json_t *metrics = region_metrics(t, o, c, region, scratch), *children = json_array();
+    double inclusive = json_real_value(json_object_get(metrics, "time (inc)")), below = 0;
+    for (size_t k = region + 1; k < t->nregions; k++) {
+        if (t->regions[k].parent != (int32_t)region) continue;
+        json_t *child = hatchet_node(t, o, c, (uint32_t)k, scratch);
+        json_t *ct = json_object_get(json_object_get(child, "metrics"), "time (inc)");
+        if (!ct) { /* not in this configuration: a gap, not a node */
+            json_decref(child);
+            continue;
+        }
+        below += json_real_value(ct);
+        json_array_append_new(children, child);
+    }
+    /* exclusive time: what the region's children do not cover (never negative: children of
+     * several encountering threads can sum above their parent's wall time) */
+    if (json_object_get(metrics, "time (inc)"))
+        json_object_set_new(metrics, "time", json_real(inclusive > below ? inclusive - below : 0));
+    return json_pack("{s:{s:o,s:s},s:o,s:o}", "frame", "name", json_text(t->labels[region]), "type",
+                     scal_region_kind_name(t->regions[region].kind), "metrics", metrics, "children",
+                     children);
+}
+
+int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
+{
+    double *scratch = malloc((t->nstats + 1) * sizeof(*scratch));
+    json_t *doc = json_array();
+    if (!scratch || !doc) {
+        free(scratch);
+        json_decref(doc);
+        return scal__fail(SCAL_ENOMEM, "out of memory for the Hatchet tree");
+    }
+    /* one tree per configuration: inputs in plan order, thread counts ascending */
+    int32_t *threads = malloc((t->nruns + 1) * sizeof(*threads));
+    size_t nthreads = 0;
+    for (size_t r = 0; threads && r < t->nruns; r++) {
+        size_t k = 0;
+        while (k < nthreads && threads[k] < t->runs[r].threads)
+            k++;
+        if (k < nthreads && threads[k] == t->runs[r].threads) continue;
+        memmove(threads + k + 1, threads + k, (nthreads - k) * sizeof(*threads));
+        threads[k] = t->runs[r].threads;
+        nthreads++;
+    }
+    for (size_t in = 0; threads && in < t->ninputs && t->nregions; in++)
+        for (size_t k = 0; k < nthreads; k++) {
+            struct cell c = {threads[k], t->inputs[in]};
+            json_t *root = hatchet_node(t, o, &c, 0, scratch);
+            if (!json_object_get(json_object_get(root, "metrics"), "time (inc)")) {
+                json_decref(root); /* no successful run of this configuration */
+                continue;
+            }
+            json_object_set_new(json_object_get(root, "metrics"), "threads",
+                                json_integer(c.threads));
+            json_object_set_new(json_object_get(root, "frame"), "input", json_text(c.input));
+            json_array_append_new(doc, root);
+        }
+    free(threads);
+    free(scratch);
+    if (json_array_size(doc) == 0) {
+        json_decref(doc);
+        return scal__fail(SCAL_EEMPTY, "%s holds no successful run to export", t->f.path);
+    }
+    return write_json(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+}
+
+/* ---- Chrome trace events ----------------------------------------------------------------------
+ */
+
+/* Every event is kept or the export fails: a trace with silent holes would mislead. */
+static int add_event(json_t *events, json_t *event)
+{
+    if (!event || json_array_append_new(events, event) < 0)
+        return scal__fail(SCAL_ENOMEM, "out of memory building the trace");
+    return SCAL_OK;
+}
+
+static const char *state_name(uint8_t state)
+{
+    switch (state) {
+    case SCAL_STATE_WORK:
+        return "work";
+    case SCAL_STATE_BARRIER:
+        return "barrier wait";
+    case SCAL_STATE_LOCK:
+        return "lock wait";
+    default:
+        return "task";
+    }
+}
+
+static json_t *span(const char *name, const char *cat, uint32_t tid, double begin_s, double end_s,
+                    const char *region)
+{
+    return json_pack("{s:o,s:s,s:s,s:f,s:f,s:i,s:I,s:{s:o}}", "name", json_text(name), "cat", cat,
+                     "ph", "X", "ts", begin_s * US_PER_S, "dur", (end_s - begin_s) * US_PER_S,
+                     "pid", 1, "tid", (json_int_t)tid, "args", "region", json_text(region));
+}
+
+int export_chrome(const struct tidy *t, FILE *out)
+{
+    struct scal_trace_instance_row *inst = NULL;
+    struct scal_trace_state_row *states = NULL;
+    size_t ninst = 0, nstates = 0;
+    int rc;
+    if (t->f.campaign)
+        return scal__fail(SCAL_EINVAL, "%s is a campaign: the trace export takes a run file",
+                          t->f.path);
+    if ((rc = scal_table_read_opt(t->f.id, &scal_table_trace_instances, (void **)&inst, &ninst)) <
+            0 ||
+        (rc = scal_table_read_opt(t->f.id, &scal_table_trace_states, (void **)&states, &nstates)) <
+            0)
+        goto done;
+    if (ninst == 0 && nstates == 0) {
+        rc = scal__fail(SCAL_EEMPTY,
+                        "%s has no trace: record the run with SCAL_TRACE=N (entries per thread)",
+                        t->f.path);
+        goto done;
+    }
+    json_t *events = json_array();
+    uint32_t maxtid = 0;
+    for (size_t i = 0; i < ninst && rc == SCAL_OK; i++) {
+        const char *label = inst[i].region < t->nregions ? t->labels[inst[i].region] : "?";
+        rc = add_event(
+            events, span(label, "region", inst[i].thread, inst[i].begin_s, inst[i].end_s, label));
+        if (inst[i].thread > maxtid) maxtid = inst[i].thread;
+    }
+    for (size_t i = 0; i < nstates && rc == SCAL_OK; i++) {
+        const char *label = states[i].region < t->nregions ? t->labels[states[i].region] : "?";
+        rc = add_event(events, span(state_name(states[i].state), "state", states[i].thread,
+                                    states[i].begin_s, states[i].end_s, label));
+        if (states[i].thread > maxtid) maxtid = states[i].thread;
+    }
+    for (uint32_t tid = 0; tid <= maxtid && rc == SCAL_OK; tid++) {
+        char name[32];
+        snprintf(name, sizeof(name), "thread %u", tid);
+        rc = add_event(events,
+                       json_pack("{s:s,s:s,s:i,s:I,s:{s:s}}", "name", "thread_name", "ph", "M",
+                                 "pid", 1, "tid", (json_int_t)tid, "args", "name", name));
+    }
+    if (rc < 0) {
+        json_decref(events);
+        goto done;
+    }
+    rc = write_json(json_pack("{s:o,s:s}", "traceEvents", events, "displayTimeUnit", "ms"), out,
+                    JSON_COMPACT | JSON_REAL_PRECISION(17));
+done:
+    free(inst);
+    free(states);
+    return rc;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Exclusive file creation at an unpredictable temporary name, then a rename into place.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errmsg.h"
+#include "safe_create.h"
+#include "scal/status.h"
+
+int scal_safe_check_final(const char *final, bool replace)
+{
+    struct stat st;
+    if (lstat(final, &st) < 0) {
+        if (errno == ENOENT) return SCAL_OK;
+        return scal__fail(SCAL_EIO, "cannot look at '%s': %s", final, strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode))
+        return scal__fail(SCAL_EEXIST,
+                          "'%s' exists and is not a regular file (%s): refused, choose another "
+                          "output",
+                          final,
+                          S_ISLNK(st.st_mode)    ? "a symbolic link"
+                          : S_ISDIR(st.st_mode)  ? "a directory"
+                          : S_ISFIFO(st.st_mode) ? "a fifo"
+                                                 : "a device or socket");
+    if (!replace)
+        return scal__fail(SCAL_EEXIST, "'%s' exists: refused (give --force to replace it)", final);
+    return SCAL_OK;
+}
+
+int scal_safe_create_temp(const char *final, bool replace, char *tmp, size_t len)
+{
+    int rc = scal_safe_check_final(final, replace);
+    if (rc < 0) return rc;
+    const char *slash = strrchr(final, '/');
+    const char *base = slash ? slash + 1 : final;
+    int dirlen = slash ? (int)(slash - final + 1) : 0;
+    if ((size_t)snprintf(tmp, len, "%.*s.%s.XXXXXX", dirlen, final, base) >= len)
+        return scal__fail(SCAL_EINVAL, "path too long: '%s'", final);
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0)
+        return scal__fail(errno == EACCES || errno == EPERM ? SCAL_EPERM : SCAL_EIO,
+                          "cannot create a file next to '%s': %s", final, strerror(errno));
+    mode_t mask = umask(0);
+    umask(mask);
+    int bad = fchmod(fd, 0666 & ~mask);
+    close(fd);
+    if (bad < 0) {
+        unlink(tmp);
+        return scal__fail(SCAL_EIO, "cannot set the mode of '%s': %s", tmp, strerror(errno));
+    }
+    return SCAL_OK;
+}
+
+static int sync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int rc = fsync(fd);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc;
+}
+
+/* The directory holding path, so that the rename itself is durable. */
+static void sync_dir_of(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path + (slash == path)) : 1,
+             slash ? path : ".");
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) fsync(fd), close(fd);
+}
+
+int scal_safe_publish(const char *tmp, const char *final, bool replace)
+{
+    int rc = scal_safe_check_final(final, replace);
+    if (rc == SCAL_OK && sync_path(tmp) < 0)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s' to disk: %s", final, strerror(errno));
+    if (rc == SCAL_OK && replace && rename(tmp, final) < 0)
+        rc = scal__fail(SCAL_EIO, "cannot rename '%s' to '%s': %s", tmp, final, strerror(errno));
+    if (rc == SCAL_OK && !replace && renameat2(AT_FDCWD, tmp, AT_FDCWD, final, RENAME_NOREPLACE)) {
+        /* file systems without RENAME_NOREPLACE: link() refuses an existing name too */
+        if (errno != EINVAL && errno != ENOSYS)
+            rc = scal__fail(errno == EEXIST ? SCAL_EEXIST : SCAL_EIO, "cannot create '%s': %s",
+                            final, strerror(errno));
+        else if (link(tmp, final) < 0)
+            rc = scal__fail(errno == EEXIST ? SCAL_EEXIST : SCAL_EIO, "cannot create '%s': %s",
+                            final, strerror(errno));
+        else
+            unlink(tmp);
+    }
+    if (rc < 0)
+        unlink(tmp);
+    else
+        sync_dir_of(final);
+    return rc;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The one way scal creates a file: first under an unpredictable temporary name next to it, created
+ * exclusively (a planted symlink is never followed), then moved into place, never onto anything but
+ * a regular file. */
+#ifndef SCAL_SAFE_CREATE_H
+#define SCAL_SAFE_CREATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Refuses a final path that exists and is not a regular file (device, fifo, directory, symlink),
+ * and one that exists at all unless replace. */
+int scal_safe_check_final(const char *final, bool replace);
+/* Creates an empty file with an unpredictable name in final's directory (O_EXCL through mkstemp,
+ * mode 0666 minus the umask) and puts its name in tmp. The caller fills it and calls
+ * scal_safe_publish, or unlinks tmp. */
+int scal_safe_create_temp(const char *final, bool replace, char *tmp, size_t len);
+/* Moves tmp to final (fsync'd first): without replace an existing final is refused and kept
+ * (no window where it could be overwritten); a final that is not a regular file is always refused.
+ * On error tmp is removed. */
+int scal_safe_publish(const char *tmp, const char *final, bool replace);
+
+#endif

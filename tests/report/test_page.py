@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# index.html: one self-contained page (no network), rendered by headless Chromium: every region of
+# the campaign appears in the tree and the diagrams and charts are drawn in the DOM; a screenshot is
+# saved under the test's output. Skips (77) when chromium is not installed.
+import h5py, json, os, re, shutil, subprocess, sys
+
+scal, gen, work = sys.argv[1:4]
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+camp = os.path.join(work, "c.h5")
+subprocess.run([gen, camp, "--inputs", "4", "--threads", "5", "--reps", "3", "--regions", "7",
+                "--gaps", "--waits", "--partial"], check=True)
+out = os.path.join(work, "out")
+r = subprocess.run([scal, "report", camp, "-o", out, "--top", "2"], capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+page = open(os.path.join(out, "index.html")).read()
+failed = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failed.append(what)
+
+
+# self-contained: no external resource, the data embedded as JSON with every region (not only --top)
+check(not re.search(r"<(link|img|iframe)\b|\bsrc=|url\(|https?://(?!www\.w3\.org/2000/svg)", page),
+      "no external resource in index.html")
+data = json.loads(re.search(r'<script type="application/json" id="scal-data">(.*?)</script>', page,
+                            re.S).group(1))
+with h5py.File(camp, "r") as f:
+    nregions = len(f["regions"])
+check(len(data["regions"]) == nregions, "the page holds all %d regions (--top 2 limits only the PNGs)"
+      % nregions)
+json_text = page.split('id="scal-data">')[1].split("</script>")[0]
+check(not re.search(r"\bnan\b", json_text, re.I), "no NaN in the embedded data (null instead)")
+
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+if not chromium:
+    print("SKIP: chromium is not installed (scripts/install-deps.sh installs it)")
+    sys.exit(77 if not failed else 1)
+url = "file://" + os.path.abspath(os.path.join(out, "index.html"))
+flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+         "--user-data-dir=" + os.path.join(work, "profile")]
+dom = subprocess.run(flags + ["--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
+slugs = set(re.findall(r'class="row[^"]*" data-slug="([^"]*)"', dom))
+check(slugs == {r["slug"] for r in data["regions"]},
+      "every region appears in the page's tree (%d of %d)" % (len(slugs), len(data["regions"])))
+for metric in ("efficiency", "diff_strong", "diff_input", "diff_weak"):
+    svg = re.search(r'<svg[^>]*data-metric="%s".*?</svg>' % metric, dom, re.S)
+    cells = len(re.findall(r'<rect[^>]*class="cell', svg.group(0))) if svg else 0
+    check(cells > 0, "the %s diagram is drawn (%d cells)" % (metric, cells))
+check(len(re.findall(r'class="series"', dom)) >= 4, "the speedup and efficiency charts are drawn")
+check("where the lost time goes" in dom and 'class="bar"' in dom, "the lost-time breakdown is drawn")
+check(len(re.findall(r'class="detail"', dom)) == 2, "two regions side by side (the program and rank 1)")
+shot = os.path.join(work, "index.png")
+subprocess.run(flags + ["--window-size=1600,1000", "--screenshot=" + shot, url],
+               capture_output=True, timeout=120)
+check(os.path.exists(shot) and os.path.getsize(shot) > 10000, "screenshot saved: " + shot)
+if failed:
+    sys.exit(1)

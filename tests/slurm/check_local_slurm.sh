@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# scripts/local-slurm.sh brings up a one-node Slurm that runs a job array (each task once, with its
+# own index), reports itself up, and goes down leaving no daemon behind.
+set -u
+script=$1
+dir=$(mktemp -d /tmp/scal-slurm-test-XXXXXX)
+port=$((20000 + $$ % 20000)) # apart from a cluster a user keeps up on the default port
+fail() { echo "FAIL: $*"; SCAL_SLURM_PORT=$port bash "$script" down "$dir" > /dev/null 2>&1; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "skip: local Slurm needs root"; exit 77; }
+out=$(SCAL_SLURM_PORT=$port bash "$script" up "$dir"); rc=$?
+[ "$rc" -eq 77 ] && { echo "skip: slurm-wlm/munge cannot be installed here"; exit 77; }
+[ "$rc" -eq 0 ] || fail "local-slurm.sh up exited $rc"
+[ "$out" = "export SLURM_CONF=$dir/slurm.conf" ] || fail "up printed '$out'"
+export SLURM_CONF=$dir/slurm.conf
+bash "$script" status "$dir" || fail "status says the node is not up"
+[ "$(sinfo -h -o '%c')" -eq "$(nproc --all)" ] || fail "the node does not have this machine's CPUs"
+printf '#!/bin/sh\necho "task $SLURM_ARRAY_TASK_ID"\n' > "$dir/task.sh"
+job=$(sbatch --parsable --array=0-3 -o "$dir/task-%a.out" "$dir/task.sh") || fail "sbatch refused the array"
+# wait for the job to leave the queue (its state, bounded)
+for _ in $(seq 1 600); do
+  [ -z "$(squeue -h -j "$job" 2> /dev/null)" ] && break
+  sleep 0.1
+done
+[ -z "$(squeue -h -j "$job")" ] || fail "the array did not finish within 60 s"
+for i in 0 1 2 3; do
+  [ "$(cat "$dir/task-$i.out" 2> /dev/null)" = "task $i" ] || fail "array task $i did not run once with its index"
+done
+echo "ok: a 4-task array ran, each task once"
+pids=$(cat "$dir"/*.pid)
+SCAL_SLURM_PORT=$port bash "$script" down "$dir" || fail "down exited non-zero"
+for p in $pids; do kill -0 "$p" 2> /dev/null && fail "daemon $p still running after down"; done
+[ ! -e "$dir" ] || fail "down left $dir behind"
+echo "PASS: local Slurm up, job array, down"
