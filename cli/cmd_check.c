@@ -181,7 +181,7 @@ static void check_regions(struct checker *c, const struct scal_region_id_row *ro
     for (size_t i = 0; i < n; i++) {
         const struct scal_region_id_row *r = (const void *)((const char *)rows + i * stride);
         if (r->id != i) problem(c, "/regions row %zu: id is %u", i, r->id);
-        if (r->kind > SCAL_KIND_USER) problem(c, "/regions row %zu: unknown kind %u", i, r->kind);
+        if (r->kind > SCAL_KIND_TASK) problem(c, "/regions row %zu: unknown kind %u", i, r->kind);
         if (i == 0 && (r->kind != SCAL_KIND_ROOT || r->parent != -1))
             problem(c, "/regions row 0 is not the root (kind %u, parent %d)", r->kind, r->parent);
         if (i > 0) {

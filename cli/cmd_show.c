@@ -136,7 +136,7 @@ static int cmp_time_desc(const void *a, const void *b, void *ctx)
 
 static void print_run_header(const struct scal_h5file *f, FILE *out)
 {
-    char *cmd = NULL, *date = NULL, *host = NULL, *reason = NULL;
+    char *cmd = NULL, *date = NULL, *host = NULL, *reason = NULL, *rt = NULL, *entry = NULL;
     int64_t team = -1;
     hid_t meta = H5Gopen2(f->id, "meta", H5P_DEFAULT);
     if (meta >= 0) {
@@ -145,10 +145,17 @@ static void print_run_header(const struct scal_h5file *f, FILE *out)
         scal_h5_attr_get_str(meta, "host", &host);
         scal_h5_attr_get_str(meta, "exit_reason", &reason);
         scal_h5_attr_get_i64(meta, "max_team_observed", &team);
+        scal_h5_attr_get_str(meta, "omp_runtime", &rt);
+        if (scal_h5_attr_exists(meta, "omp_entry_points"))
+            scal_h5_attr_get_str(meta, "omp_entry_points", &entry);
         H5Gclose(meta);
     }
     fprintf(out, "run: %s\n  on %s at %s, largest team %lld, ended: %s\n", cmd ? cmd : "?",
             host ? host : "?", date ? date : "?", (long long)team, reason ? reason : "?");
+    fprintf(out, "  OpenMP runtime measured: %s%s%s\n", rt ? rt : "?",
+            entry ? ", entry points " : "", entry ? entry : "");
+    free(rt);
+    free(entry);
     free(cmd);
     free(date);
     free(host);

@@ -106,6 +106,8 @@ const char *scal_region_kind_name(int kind)
         return "serial";
     case SCAL_KIND_USER:
         return "user";
+    case SCAL_KIND_TASK:
+        return "task";
     }
     return "unknown";
 }

@@ -25,6 +25,7 @@ enum scal_region_kind {
     SCAL_KIND_PARALLEL = 1, /* an OpenMP parallel region */
     SCAL_KIND_SERIAL = 2,   /* serial code between two consecutive top-level regions */
     SCAL_KIND_USER = 3,     /* a scal_region_begin/end region */
+    SCAL_KIND_TASK = 4,     /* an explicit task construct, child of the region creating it */
 };
 const char *scal_region_kind_name(int kind);
 

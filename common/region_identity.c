@@ -42,7 +42,7 @@ static int check_row(const struct scal_region_id_row *r, size_t i)
     if (r->kind == SCAL_KIND_SERIAL && ((r->gap_prev >= 0 && (size_t)r->gap_prev >= i) ||
                                         (r->gap_next >= 0 && (size_t)r->gap_next >= i)))
         return scal__fail(SCAL_EFORMAT, "/regions row %zu: serial gap refers to a later row", i);
-    if (r->kind > SCAL_KIND_USER)
+    if (r->kind > SCAL_KIND_TASK)
         return scal__fail(SCAL_EFORMAT, "/regions row %zu: unknown kind %u", i, (unsigned)r->kind);
     return SCAL_OK;
 }
@@ -71,7 +71,8 @@ static void identity_part(const struct scal_region_id_row *r, char *const *done,
         put_escaped(out, str_at(strings, nstrings, r->name));
         break;
     case SCAL_KIND_PARALLEL:
-        fputs("P:", out);
+    case SCAL_KIND_TASK:
+        fputs(r->kind == SCAL_KIND_TASK ? "T:" : "P:", out);
         if (r->line_first >= 0) {
             put_escaped(out, base_name(str_at(strings, nstrings, r->file)));
             fprintf(out, ":%d:", (int)r->line_first);
@@ -103,18 +104,21 @@ static void label_of(const struct scal_region_id_row *r, char *const *done, char
         fputs(name, out);
         break;
     case SCAL_KIND_PARALLEL:
+    case SCAL_KIND_TASK: {
+        const char *k = r->kind == SCAL_KIND_TASK ? "task " : "";
         if (r->line_first < 0 || !*file) {
             if (*name)
                 fputs(name, out);
             else
-                fprintf(out, "%s+%#" PRIx64, base_name(str_at(strings, nstrings, r->module)),
+                fprintf(out, "%s%s+%#" PRIx64, k, base_name(str_at(strings, nstrings, r->module)),
                         r->offset);
             break;
         }
-        fprintf(out, "%s:%d", base_name(file), (int)r->line_first);
+        fprintf(out, "%s%s:%d", k, base_name(file), (int)r->line_first);
         if (r->line_last > r->line_first) fprintf(out, "-%d", (int)r->line_last);
         if (*fn) fprintf(out, " (%s)", fn);
         break;
+    }
     default: /* SCAL_KIND_SERIAL */
         fprintf(out, "serial: %s -> %s", r->gap_prev >= 0 ? done[r->gap_prev] : "start",
                 r->gap_next >= 0 ? done[r->gap_next] : "end");

@@ -11,12 +11,14 @@
  *             derived from the line table and moves with inlining, while the pragma does not.
  *             "P:<module base name>+<offset>" when no source line is known (no debug info): the
  *             module only breaks the tie where lines are unknown.
+ *   task      "T:..." like parallel, for the explicit task construct (its task_create call site).
  *   user      "U:<name>";   root "R";
  *   serial    "S:<previous sibling's identity>><next sibling's identity>" ("start"/"end" at the
  *             ends): a gap is the code between two neighbours, so both name it.
  *
  * Label: "whole program"; "<file base name>:<first>-<last> (<function>)" for parallel regions
- * with lines (the stored name, else "<module base name>+0x<offset>", without); the name of a user
+ * with lines (the stored name, else "<module base name>+0x<offset>", without); the same prefixed by
+ * "task " for a task construct; the name of a user
  * region; "serial: <previous label> -> <next label>" for a gap. */
 #ifndef SCAL_REGION_IDENTITY_H
 #define SCAL_REGION_IDENTITY_H

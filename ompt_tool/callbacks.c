@@ -13,6 +13,9 @@
 // A worker's implicit-task end and join-barrier end arrive late (when it is woken for the next
 // region), so the join-barrier begin marks the end of its work and parallel_end the end of its
 // wait.
+// Explicit tasks: time a thread spends running explicit-task code (task_schedule) is work, even
+// inside a barrier or taskwait; it is taken out of the wait it happened in (inner waits and the
+// closing barrier) and also counted, per task construct, in a child node of kind task.
 #include <omp-tools.h>
 #include <string.h>
 
@@ -141,13 +144,18 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
 }
 
-/* A member reached the join barrier (or its implicit task ended without one): its work is done. */
+/* A member reached the join barrier (or its implicit task ended without one): its work is done.
+ * Explicit tasks it runs from now on until the barrier ends go to its slot's join_task_ns. */
 static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t now)
 {
     struct scal_instance *inst = f->inst;
-    if (f->team_index < MAX_TEAM)
-        atomic_store_explicit(&scal_inst_slots(inst)[f->team_index].barrier_ns, now,
-                              memory_order_release);
+    if (f->team_index < MAX_TEAM) {
+        struct scal_slot *s = &scal_inst_slots(inst)[f->team_index];
+        atomic_store_explicit(&s->join_task_ns, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->barrier_ns, now, memory_order_release);
+        t->join_slot = s;
+        t->join_task_mark = t->task_ns;
+    }
     if (f->sensed)
         scal_sensor_exit(t->sensors, scal_frame_level(t, f), scal_frame_node(f), f->team_index, 0);
     t->member_frame = f->prev_member;
@@ -182,6 +190,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         f->inst = inst;
         f->task_data = task_data;
         f->prev_member = t->member_frame;
+        t->join_slot = NULL;
         /* The primary thread's readings belong to its encountering frame below. */
         f->sensed = index != 0 && t->sensors != NULL;
         t->member_frame = (int)t->depth;
@@ -191,6 +200,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
             atomic_store_explicit(&s->work_begin_ns, now, memory_order_relaxed);
             atomic_store_explicit(&s->inner_wait_ns, 0, memory_order_relaxed);
             atomic_store_explicit(&s->lock_ns, 0, memory_order_relaxed);
+            atomic_store_explicit(&s->join_task_ns, 0, memory_order_relaxed);
             atomic_store_explicit(&s->gtid, t->gtid, memory_order_relaxed);
         } else {
             scal_diag_count(SCAL_DIAG_team_beyond_max);
@@ -251,8 +261,11 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
         uint64_t busy = tb > wb ? tb - wb : 0;
         uint64_t inner = atomic_load_explicit(&s->inner_wait_ns, memory_order_relaxed);
         uint64_t lock = atomic_load_explicit(&s->lock_ns, memory_order_relaxed);
-        uint64_t work = busy > inner + lock ? busy - inner - lock : 0;
-        uint64_t bar = inner + (now - tb);
+        /* written before the runtime saw the member's last task complete, hence before now */
+        uint64_t joined = atomic_load_explicit(&s->join_task_ns, memory_order_relaxed);
+        if (joined > now - tb) joined = now - tb;
+        uint64_t work = (busy > inner + lock ? busy - inner - lock : 0) + joined;
+        uint64_t bar = inner + (now - tb) - joined;
         struct scal_team_total *tt = &row->team[i];
         tt->instances++;
         tt->work_ns += work;
@@ -287,6 +300,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     if (t->trace) scal_trace_instance(t, node, f->begin_ns, now);
     if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), node, 0, 1);
     t->depth--;
+    t->join_slot = NULL;
     scal_child_ended(t, node, now);
 }
 
@@ -305,6 +319,113 @@ static inline const void *instance_codeptr(struct scal_instance *inst)
 {
     (void)atomic_load_explicit(&inst->generation, memory_order_acquire);
     return inst->codeptr;
+}
+
+/* ---- explicit tasks ------------------------------------------------------------------------ */
+
+static inline uint32_t task_index(const struct scal_thread *t)
+{
+    return (t->task_level < SCAL_TASK_LEVELS ? t->task_level : SCAL_TASK_LEVELS) - 1;
+}
+
+/* Brings the task-code clocks up to now (call before the task level or a wait changes). */
+static inline void task_clock(struct scal_thread *t, uint64_t now)
+{
+    if (t->in_task_code) {
+        uint64_t d = now - t->task_since_ns;
+        t->task_ns += d;
+        t->task_own_ns[task_index(t)] += d;
+    }
+    t->task_since_ns = now;
+}
+
+static inline void task_recompute(struct scal_thread *t)
+{
+    t->in_task_code = t->task_level > 0 && t->task_waits[task_index(t)] == 0;
+}
+
+/* A task's data holds its node and its region's node (each + 1; 0 = a task the tool did not see
+ * created). The creating thread writes it, the thread that runs the task reads it; the runtime
+ * publishes the task between them through its own synchronisation, which TSan cannot see (libomp
+ * is not instrumented), so these two accesses are kept out of its view. */
+__attribute__((no_sanitize("thread"))) static void task_data_set(ompt_data_t *d, uint64_t v)
+{
+    d->value = v;
+}
+
+__attribute__((no_sanitize("thread"))) static uint64_t task_data_get(const ompt_data_t *d)
+{
+    return d ? d->value : 0;
+}
+
+/* The encountering thread names the task construct: a node of kind task under the region it is in.
+ */
+static void on_task_create(ompt_data_t *encountering_task_data,
+                           const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
+                           int flags, int has_dependences, const void *codeptr_ra)
+{
+    task_data_set(new_task_data, 0);
+    if (!(flags & ompt_task_explicit)) return;
+    struct scal_thread *t = scal_thread_get();
+    if (!t) return;
+    /* A task created by a task belongs to the creating task's region: the creating task may run in
+     * the closing barrier, after this thread left the region's frame. */
+    int32_t parent = t->task_level ? t->task_parent[task_index(t)] : current_parent(t);
+    if (t->taskloop_codeptr && scal_callsite_in_runtime(codeptr_ra))
+        codeptr_ra = t->taskloop_codeptr;
+    uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
+    /* shares the parallel-node cache: a task's call site is never a parallel region's */
+    unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
+    uint32_t node;
+    if (t->node_cache[slot].codeptr == key && t->node_cache[slot].parent == ~parent && key) {
+        node = t->node_cache[slot].node;
+    } else {
+        node = scal_node_lookup(SCAL_KIND_TASK, parent, key, NULL, -1, -1);
+        t->node_cache[slot].codeptr = key;
+        t->node_cache[slot].parent = ~parent; /* parallel entries hold parent >= 0 */
+        t->node_cache[slot].node = node;
+    }
+    task_data_set(new_task_data, (uint64_t)(uint32_t)(parent + 1) << 32 | ((uint64_t)node + 1));
+}
+
+/* Tied tasks nest LIFO on the thread that runs them: ompt_task_switch starts (or resumes) `next`
+ * above `prior`; any other status ends `prior` and returns to the task below it. */
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+    struct scal_thread *t = scal_thread_get();
+    if (!t) return;
+    uint64_t now = scal_now_ns();
+    task_clock(t, now);
+    if (prior_task_status == ompt_task_switch) {
+        uint64_t v = task_data_get(next_task_data);
+        if (v == 0) return;
+        t->task_level++;
+        uint32_t i = task_index(t);
+        if (t->task_level <= SCAL_TASK_LEVELS) {
+            t->task_node[i] = (uint32_t)(v & 0xffffffffu) - 1;
+            t->task_parent[i] = (int32_t)(v >> 32) - 1;
+            t->task_own_ns[i] = 0;
+            t->task_waits[i] = 0;
+        }
+    } else {
+        if (task_data_get(prior_task_data) == 0) return;
+        if (t->task_level == 0) {
+            scal_diag_count(SCAL_DIAG_task_unmatched);
+            return;
+        }
+        if (t->task_level <= SCAL_TASK_LEVELS) {
+            uint32_t i = task_index(t);
+            struct scal_node_stats *row = scal_thread_row(t, t->task_node[i]);
+            scal_stats_add_time(row, t->task_own_ns[i]);
+            row->work_ns += t->task_own_ns[i];
+        }
+        t->task_level--;
+        if (t->task_level == 0 && t->join_slot)
+            atomic_store_explicit(&t->join_slot->join_task_ns, t->task_ns - t->join_task_mark,
+                                  memory_order_relaxed);
+    }
+    task_recompute(t);
 }
 
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -327,16 +448,32 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
             member_done(t, f, now);
             return;
         }
-        if (t->sync_depth++ == 0) t->wait_begin_ns = now;
+        if (t->task_level) { /* a taskwait (or barrier) inside an explicit task */
+            task_clock(t, now);
+            t->task_waits[task_index(t)]++;
+            t->in_task_code = false;
+        }
+        if (t->sync_depth++ == 0) {
+            t->wait_begin_ns = now;
+            t->wait_task_mark = t->task_ns;
+        }
     } else {
         if (t->sync_depth == 0) return; /* the end of a join barrier: accounted at parallel_end */
-        if (--t->sync_depth == 0) {
+        uint64_t now = scal_now_ns();
+        if (t->task_level) {
+            task_clock(t, now);
+            if (t->task_waits[task_index(t)]) t->task_waits[task_index(t)]--;
+            task_recompute(t);
+        }
+        /* Inside a closing barrier the whole wait is already the barrier's. */
+        if (--t->sync_depth == 0 && !t->join_slot) {
             struct scal_slot *s = member_slot(t);
+            uint64_t tasks = t->task_ns - t->wait_task_mark, len = now - t->wait_begin_ns;
             if (s)
                 atomic_store_explicit(
                     &s->inner_wait_ns,
                     atomic_load_explicit(&s->inner_wait_ns, memory_order_relaxed) +
-                        (scal_now_ns() - t->wait_begin_ns),
+                        (len > tasks ? len - tasks : 0),
                     memory_order_relaxed);
         }
     }
@@ -365,6 +502,14 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
 static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                     ompt_data_t *task_data, uint64_t count, const void *codeptr_ra)
 {
+    if (wstype == ompt_work_taskloop) {
+        struct scal_thread *t = scal_thread_get();
+        /* libomp 14 reports its own address here too: one unwind per taskloop (not per task) */
+        if (t && endpoint == ompt_scope_begin && scal_callsite_in_runtime(codeptr_ra))
+            codeptr_ra = scal_callsite_caller_outside_runtime(codeptr_ra);
+        if (t) t->taskloop_codeptr = endpoint == ompt_scope_begin ? codeptr_ra : NULL;
+        return;
+    }
     if (endpoint != ompt_scope_begin || wstype != ompt_work_loop) return;
     struct scal_thread *t = scal_thread_get();
     if (!t || t->member_frame < 0) return;
@@ -408,6 +553,8 @@ int scal_callbacks_register(void *lookup_fn)
     SCAL_REGISTER(ompt_callback_mutex_acquire, on_mutex_acquire);
     SCAL_REGISTER(ompt_callback_mutex_acquired, on_mutex_acquired);
     SCAL_REGISTER(ompt_callback_work, on_work);
+    SCAL_REGISTER(ompt_callback_task_create, on_task_create);
+    SCAL_REGISTER(ompt_callback_task_schedule, on_task_schedule);
 #undef SCAL_REGISTER
     return missing;
 }

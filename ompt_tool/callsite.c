@@ -91,3 +91,10 @@ const void *scal_callsite_outside_runtime(const void *fallback)
     _Unwind_Backtrace(visit, &w);
     return w.found ? (const void *)w.found : fallback;
 }
+
+const void *scal_callsite_caller_outside_runtime(const void *fallback)
+{
+    struct walk w = {0, 0, 0}; /* the reported frame is a real one: walk past it */
+    _Unwind_Backtrace(visit, &w);
+    return w.found ? (const void *)w.found : fallback;
+}

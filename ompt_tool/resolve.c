@@ -7,6 +7,14 @@
 // dwarf_getsrc_die). The line looked up is that of ra - 1: ra is the return address after the
 // runtime call and belongs to the next statement. The region's last line comes from the outlined
 // body (clang ".omp_outlined.*", gcc "*._omp_fn.*") declared on the pragma's line.
+//
+// A parallel region's call site is first read as machine code (outlined.c): when it hands the
+// runtime an outlined body, that body's DWARF gives the pragma's file and line (gcc's call sites
+// sit on other lines) and its own lines give the last one (lines of functions inlined into it do
+// not count); a call site reached through a tail call is named after the tail-calling function's
+// body, or marked as such when it cannot be found. The function is the innermost source function
+// containing the pragma (DWARF inline information), its C++ name demangled with the program's own
+// __cxa_demangle when the program has one (a C++ program does; the tool links no C++).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -19,6 +27,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "outlined.h"
 #include "tool.h"
 
 struct scal_resolver {
@@ -122,6 +131,318 @@ static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
     return last;
 }
 
+static bool same_file(const char *a, const char *b)
+{
+    const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+    return !strcmp(a, b) || !strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b);
+}
+
+/* The file a DIE is declared in; libdw 0.188 finds none for clang -O0 units, whose functions are
+ * then taken to be in the unit's main file. */
+static const char *decl_file_of(Dwarf_Die *die, Dwarf_Die *cu)
+{
+    const char *f = dwarf_decl_file(die);
+    return f ? f : dwarf_diename(cu);
+}
+
+#define MAX_INLINED_RANGES 512
+
+/* The address ranges of every function inlined (at any depth) into `die`; *call_last: the last
+ * line in `file` from which one of them is called (the call is the region's own line). */
+static void inlined_ranges(Dwarf_Die *die, Dwarf_Addr (*rg)[2], size_t *n, const char *file,
+                           int *call_last)
+{
+    Dwarf_Die child;
+    if (dwarf_child(die, &child) != 0) return;
+    do {
+        /* clang inlines the region's body (".omp_outlined._debug__") into its outlined function:
+         * that is the pragma's own code */
+        if (dwarf_tag(&child) == DW_TAG_inlined_subroutine &&
+            !scal_outlined_name(dwarf_diename(&child))) {
+            Dwarf_Attribute attr;
+            Dwarf_Word cl = 0;
+            Dwarf_Files *files;
+            size_t nfiles;
+            Dwarf_Word cf = 0;
+            Dwarf_Die cu;
+            const char *src;
+            if (dwarf_formudata(dwarf_attr(&child, DW_AT_call_line, &attr), &cl) == 0 &&
+                dwarf_formudata(dwarf_attr(&child, DW_AT_call_file, &attr), &cf) == 0 &&
+                dwarf_diecu(&child, &cu, NULL, NULL) &&
+                dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 && cf < nfiles &&
+                (src = dwarf_filesrc(files, cf, NULL, NULL)) && same_file(src, file) &&
+                (int)cl > *call_last)
+                *call_last = (int)cl;
+            Dwarf_Addr base, lo, hi;
+            ptrdiff_t off = 0;
+            while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0 &&
+                   *n < MAX_INLINED_RANGES) {
+                rg[*n][0] = lo;
+                rg[*n][1] = hi;
+                (*n)++;
+            }
+            continue; /* its own children are inside its ranges */
+        }
+        inlined_ranges(&child, rg, n, file, call_last);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The last line in `file` of the code of function `fn` itself (not of functions inlined into it).
+ */
+static int own_last_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file)
+{
+    static Dwarf_Addr rg[MAX_INLINED_RANGES][2];
+    size_t nrg = 0, nlines;
+    Dwarf_Lines *lines;
+    Dwarf_Addr lo, hi;
+    int last = -1;
+    if (dwarf_lowpc(fn, &lo) != 0 || dwarf_highpc(fn, &hi) != 0 ||
+        dwarf_getsrclines(cu, &lines, &nlines) != 0)
+        return -1;
+    inlined_ranges(fn, rg, &nrg, file, &last);
+    for (size_t i = 0; i < nlines; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        int ln;
+        bool inlined = false;
+        if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi || dwarf_lineno(l, &ln) != 0)
+            continue;
+        for (size_t k = 0; k < nrg && !inlined; k++)
+            inlined = a >= rg[k][0] && a < rg[k][1];
+        const char *src = dwarf_linesrc(l, NULL, NULL);
+        if (!inlined && src && !strcmp(src, file) && ln > last) last = ln;
+    }
+    return last;
+}
+
+/* The last own line of the outlined bodies declared at `line` of `file` (clang -O0 calls the body,
+ * ".omp_outlined._debug__", declared on the next line, from the outlined wrapper). */
+static int bodies_last_line(Dwarf_Die *cu, const char *file, int line)
+{
+    Dwarf_Die child;
+    int last = -1;
+    if (dwarf_child(cu, &child) != 0) return -1;
+    do {
+        int decl = 0, l;
+        const char *df;
+        const char *name = dwarf_diename(&child);
+        if (dwarf_tag(&child) == DW_TAG_subprogram && scal_outlined_name(name) &&
+            dwarf_decl_line(&child, &decl) == 0 &&
+            (decl == line || (decl == line + 1 && strstr(name, "_debug__"))) &&
+            (df = decl_file_of(&child, cu)) && same_file(df, file) &&
+            (l = own_last_line(cu, &child, file)) > last)
+            last = l;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return last;
+}
+
+/* A function's name for people: the demangled linkage name without its parameters (C++), else its
+ * name. */
+static void function_name(Dwarf_Die *die, char *out, size_t len)
+{
+    Dwarf_Attribute attr;
+    const char *linkage = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+    const char *name = dwarf_diename(die);
+    static char *(*demangle)(const char *, char *, size_t *, int *);
+    static bool looked;
+    if (!looked) {
+        *(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        looked = true;
+    }
+    if (linkage && demangle) {
+        int status = -1;
+        char *d = demangle(linkage, NULL, NULL, &status);
+        if (d && status == 0) {
+            snprintf(out, len, "%.*s", (int)strcspn(d, "("), d);
+            free(d);
+            return;
+        }
+        free(d);
+    }
+    snprintf(out, len, "%s", name ? name : (linkage ? linkage : ""));
+}
+
+/* The best candidate so far for the function containing a line, with its namespaces. */
+struct enclosing {
+    Dwarf_Die die;
+    int line;
+    char scope[256]; /* "ns::inner::" */
+};
+
+/* The source function declared last at or before `line` of `file` below `die` (namespaces
+ * included, `scope` naming them), skipping outlined bodies. */
+static void declared_before(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int line,
+                            const char *scope, struct enclosing *best, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 8 || dwarf_child(die, &child) != 0) return;
+    do {
+        int decl = 0, tag = dwarf_tag(&child);
+        const char *name = dwarf_diename(&child), *df;
+        if (tag == DW_TAG_namespace) {
+            char inner[256];
+            snprintf(inner, sizeof(inner), "%s%s::", scope, name ? name : "(anonymous namespace)");
+            declared_before(cu, &child, file, line, inner, best, depth + 1);
+        }
+        if (tag != DW_TAG_subprogram || !name || scal_outlined_name(name) ||
+            dwarf_decl_line(&child, &decl) != 0 || decl > line || decl <= best->line ||
+            !(df = decl_file_of(&child, cu)) || !same_file(df, file))
+            continue;
+        best->die = child;
+        best->line = decl;
+        snprintf(best->scope, sizeof(best->scope), "%s", scope);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The source function that contains `line` of `file` in this compile unit: the one declared last
+ * at or before it. Line tables place a pragma exactly, while inline information may leave the call
+ * into the runtime outside the inlined function's ranges (gcc) and outlined bodies are separate
+ * functions. Empty when none is found. */
+static void enclosing_function(Dwarf_Die *cu, const char *file, int line, char *out, size_t len)
+{
+    struct enclosing best = {.line = -1};
+    declared_before(cu, cu, file, line, "", &best, 0);
+    if (best.line < 0) return;
+    function_name(&best.die, out, len);
+    /* without a demangler, the DWARF name in its namespaces */
+    if (best.scope[0] && !strstr(out, "::")) {
+        char plain[512];
+        snprintf(plain, sizeof(plain), "%s", out);
+        snprintf(out, len, "%s%s", best.scope, plain);
+    }
+}
+
+/* The innermost subprogram or inlined subroutine below `die` containing pc. gcc nests its outlined
+ * bodies (in lexical blocks) inside the function they come from, outside that function's range,
+ * so subprograms and blocks not containing pc are searched too. */
+static bool innermost_at(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *out, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 32 || dwarf_child(die, &child) != 0) return false;
+    do {
+        int tag = dwarf_tag(&child);
+        if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine &&
+            tag != DW_TAG_lexical_block)
+            continue;
+        if (tag != DW_TAG_lexical_block && dwarf_haspc(&child, pc) == 1) {
+            *out = child;
+            innermost_at(&child, pc, out, depth + 1);
+            return true;
+        }
+        if (tag != DW_TAG_inlined_subroutine && innermost_at(&child, pc, out, depth + 1))
+            return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+}
+
+/* The innermost source function containing pc (inlined or not); outlined bodies name the
+ * function they were outlined from. */
+static void innermost_function(Dwarf_Die *cu, Dwarf_Addr pc, const char *file, int line, char *out,
+                               size_t len)
+{
+    Dwarf_Die fn;
+    char found[512] = "";
+    enclosing_function(cu, file, line, found, sizeof(found));
+    if (found[0]) {
+        snprintf(out, len, "%s", found);
+        return;
+    }
+    if (!innermost_at(cu, pc, &fn, 0)) return;
+    const char *name = dwarf_diename(&fn);
+    const char *gcc = name ? strstr(name, "._omp_fn.") : NULL;
+    if (gcc) /* gcc: "<function>._omp_fn.<n>" */
+        snprintf(out, len, "%.*s", (int)(gcc - name), name);
+    else if (!name || !scal_outlined_name(name))
+        function_name(&fn, out, len);
+}
+
+/* The compile unit containing pc (module-relative); clang emits no .debug_aranges. */
+static bool cu_at(Dwarf *dw, Dwarf_Addr pc, Dwarf_Die *cu)
+{
+    Dwarf_Off off = 0, next;
+    size_t hsize;
+    while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+        if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, pc) == 1) return true;
+        off = next;
+    }
+    return false;
+}
+
+/* The subprogram starting at pc: a DIE of the unit or, for gcc's outlined bodies, nested in the
+ * function they were outlined from (in its lexical blocks). */
+static bool subprogram_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 32 || dwarf_child(parent, &child) != 0) return false;
+    do {
+        Dwarf_Addr lo;
+        int tag = dwarf_tag(&child);
+        if (tag != DW_TAG_subprogram && tag != DW_TAG_lexical_block) continue;
+        if (tag == DW_TAG_subprogram && dwarf_lowpc(&child, &lo) == 0 && lo == pc) {
+            *out = child;
+            return true;
+        }
+        if (subprogram_at(&child, pc, out, depth + 1)) return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+}
+
+static const char *symbol_of(void *ctx, uint64_t addr, uint64_t *start)
+{
+    Dwfl_Module *m = dwfl_addrmodule((Dwfl *)ctx, addr);
+    GElf_Off off;
+    GElf_Sym sym;
+    const char *name = m ? dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL) : NULL;
+    if (name) *start = addr - off;
+    return name;
+}
+
+/* Pragma file, lines and function from the outlined body at `outlined` (absolute); false when its
+ * DWARF is not there. */
+static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const char *fn_hint,
+                              struct scal_resolved *out)
+{
+    Dwfl_Module *mod = dwfl_addrmodule(r->dwfl, outlined);
+    Dwarf_Addr bias = 0;
+    Dwarf *dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+    Dwarf_Die cu, fn;
+    int decl = 0;
+    const char *file;
+    if (!dw || !cu_at(dw, outlined - bias, &cu) || !subprogram_at(&cu, outlined - bias, &fn, 0))
+        return false;
+    if (dwarf_decl_line(&fn, &decl) != 0 || !(file = dwarf_decl_file(&fn))) {
+        /* gcc declares no line for "f._omp_fn.N": its first instruction is on the pragma's */
+        Dwarf_Line *l = dwarf_getsrc_die(&cu, outlined - bias);
+        if (!l || dwarf_lineno(l, &decl) != 0 || !(file = dwarf_linesrc(l, NULL, NULL)))
+            return false;
+    }
+    snprintf(out->file, sizeof(out->file), "%s", file);
+    out->line_first = decl;
+    out->line_last = own_last_line(&cu, &fn, file);
+    if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
+    if (out->line_last < decl) out->line_last = -1;
+    /* the function containing the pragma (a gcc call site may be attributed to the caller) */
+    char fn_name[512] = "";
+    enclosing_function(&cu, file, decl, fn_name, sizeof(fn_name));
+    if (fn_name[0] || fn_hint)
+        snprintf(out->function, sizeof(out->function), "%s", fn_name[0] ? fn_name : fn_hint);
+    return true;
+}
+
+/* The name of the source function starting at addr (a tail-calling function). */
+static void function_at(struct scal_resolver *r, uint64_t addr, char *out, size_t len)
+{
+    Dwfl_Module *mod = dwfl_addrmodule(r->dwfl, addr);
+    Dwarf_Addr bias = 0;
+    Dwarf *dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+    Dwarf_Die cu, fn;
+    uint64_t start;
+    const char *sym = symbol_of(r->dwfl, addr, &start);
+    if (sym) snprintf(out, len, "%s", sym);
+    if (dw && cu_at(dw, addr - bias, &cu) && subprogram_at(&cu, addr - bias, &fn, 0))
+        function_name(&fn, out, len);
+}
+
 static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out)
 {
     Dwfl_Module *mod = dwfl_addrmodule(r->dwfl, ra);
@@ -146,6 +467,7 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
                 out->line_first = ln;
                 out->line_last = outlined_last_line(&cu, src, ln);
                 if (out->line_last < ln) out->line_last = -1;
+                innermost_function(&cu, pc, src, ln, out->function, sizeof(out->function));
             }
             return;
         }
@@ -153,7 +475,31 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
     }
 }
 
-int scal_resolve(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out)
+/* A parallel region's (or a gcc task's) call site read as code: the outlined body gives the
+ * pragma's lines. */
+static void resolve_parallel(struct scal_resolver *r, uint64_t ra, bool task,
+                             struct scal_resolved *out)
+{
+    uint64_t fn_start = 0;
+    (void)symbol_of(r->dwfl, ra - 1, &fn_start);
+    struct scal_callsite_info c = scal_callsite_classify(ra, fn_start, symbol_of, r->dwfl);
+    char fn[sizeof(out->function)];
+    /* tasks: only gcc's GOMP_task hands over an outlined body (clang's task entry is given to
+     * __kmpc_omp_task_alloc earlier, and its call site's line is the pragma's) */
+    if (task && c.kind != SCAL_CALL_FORK) return;
+    out->gomp = c.gomp;
+    if (c.kind == SCAL_CALL_FORK && c.outlined) {
+        snprintf(fn, sizeof(fn), "%s", out->function);
+        lines_of_outlined(r, c.outlined, fn, out);
+    } else if (c.kind == SCAL_CALL_TAIL && c.outlined) {
+        function_at(r, c.tail_caller, fn, sizeof(fn));
+        lines_of_outlined(r, c.outlined, fn, out);
+    } else if (c.kind == SCAL_CALL_TAIL || c.kind == SCAL_CALL_INDIRECT) {
+        out->via_tail_call = true;
+    }
+}
+
+int scal_resolve(struct scal_resolver *r, uint64_t ra, int kind, struct scal_resolved *out)
 {
     Dl_info info;
     struct link_map *lm = NULL;
@@ -172,6 +518,10 @@ int scal_resolve(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out
     if (info.dli_sname) snprintf(out->function, sizeof(out->function), "%s", info.dli_sname);
     struct build_id_search s = {(uintptr_t)ra - 1, out->build_id, sizeof(out->build_id)};
     dl_iterate_phdr(find_build_id, &s);
-    if (r && r->dwfl) resolve_lines(r, ra, out);
+    if (r && r->dwfl) {
+        resolve_lines(r, ra, out);
+        if (kind == SCAL_KIND_PARALLEL || kind == SCAL_KIND_TASK)
+            resolve_parallel(r, ra, kind == SCAL_KIND_TASK, out);
+    }
     return SCAL_OK;
 }

@@ -24,10 +24,11 @@ static size_t read_small_file(const char *path, char *buf, size_t len)
     return n;
 }
 
+/* The command line the tool kept at start, shell-quoted. */
 static void command_line(char *out, size_t len)
 {
-    char raw[8192];
-    size_t n = read_small_file("/proc/self/cmdline", raw, sizeof(raw)), o = 0;
+    const char *raw = scal_tool_state.cmdline;
+    size_t n = scal_tool_state.cmdline_len, o = 0;
     out[0] = '\0';
     for (size_t i = 0; i < n && o + 4 < len;) {
         const char *arg = raw + i;
@@ -108,6 +109,10 @@ int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed)
     rc |= scal_h5_attr_set_f64(meta, "start_unix", st->start_unix);
     rc |= scal_h5_attr_set_f64(meta, "duration_s", (double)(end_ns - st->start_ns) * 1e-9);
     rc |= scal_h5_attr_set_str(meta, "omp_runtime", st->omp_runtime);
+    rc |= scal_h5_attr_set_str(meta, "omp_entry_points",
+                               scal_writer_saw_gomp
+                                   ? "GOMP_* (gcc-built code; libomp standing in for libgomp)"
+                                   : "__kmpc_* (LLVM)");
     rc |= scal_h5_attr_set_str(
         meta, "clock_source",
         "clock_gettime(CLOCK_MONOTONIC); program start from /proc/self/stat (10 ms resolution)");

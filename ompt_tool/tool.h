@@ -81,6 +81,9 @@ static inline uint64_t scal_now_ns(void)
     X(resolve_failed, "region addresses in no loaded module")                                      \
     X(regions_without_source,                                                                      \
       "regions without source lines (no debug information; informational)")                        \
+    X(tail_call_unresolved,                                                                        \
+      "regions reached through a tail call whose pragma was not found (named after the caller)")   \
+    X(task_unmatched, "explicit-task completions on a thread that did not start the task")         \
     X(sensor_errors, "sensor plugin errors")                                                       \
     X(write_errors, "errors while writing the output file")
 
@@ -176,6 +179,8 @@ struct scal_slot {
     _Atomic uint64_t lock_ns;
     _Atomic uint32_t gtid;
     _Atomic uint64_t barrier_ns; /* reaching the region's closing barrier */
+    /* explicit-task code this member ran inside the closing barrier: work, not wait */
+    _Atomic uint64_t join_task_ns;
 } __attribute__((aligned(SCAL_CACHE_LINE)));
 
 /* A parallel-region instance, owned by its encountering thread, shared with the team through
@@ -219,6 +224,10 @@ struct scal_frame {
     uint32_t gap_cache_node;
 };
 
+/* Nesting of explicit tasks on one thread measured per task construct (deeper tasks count towards
+ * the deepest tracked level). */
+#define SCAL_TASK_LEVELS 32
+
 /* Entries of a thread's direct-mapped cache of parallel-node lookups (a power of two). */
 #define SCAL_NODE_CACHE_SLOTS 64
 
@@ -244,6 +253,22 @@ struct scal_thread {
         uint32_t node;
     } node_cache[SCAL_NODE_CACHE_SLOTS];
     uint64_t wait_begin_ns, lock_begin_ns;
+    /* Explicit tasks (task_schedule): tied tasks nest LIFO on a thread. Level 0 is the implicit
+     * task; time at a level >= 1 whose task is not inside a synchronisation region is task code,
+     * counted in task_ns (work) and in the level's own time (its task construct's node). */
+    uint32_t task_level;
+    bool in_task_code;
+    uint64_t task_since_ns;
+    uint64_t task_ns;             /* all explicit-task code this thread ran */
+    uint64_t wait_task_mark;      /* task_ns when the outermost synchronisation region began */
+    struct scal_slot *join_slot;  /* the slot of the closing barrier this thread is in, or NULL */
+    uint64_t join_task_mark;      /* task_ns when that barrier began */
+    const void *taskloop_codeptr; /* the open taskloop's call site (its tasks are created inside the
+                                     runtime, with the runtime's own return address) */
+    uint8_t task_waits[SCAL_TASK_LEVELS];
+    uint32_t task_node[SCAL_TASK_LEVELS];
+    int32_t task_parent[SCAL_TASK_LEVELS]; /* the region node the task belongs to */
+    uint64_t task_own_ns[SCAL_TASK_LEVELS];
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;
 };
@@ -287,6 +312,10 @@ struct scal_tool {
     struct scal_sensor_session *sensors;
     _Atomic int flushed;
     char exit_reason[64];
+    /* /proc/self/cmdline when the tool started: programs may rewrite their argv later */
+    char cmdline[8192];
+    size_t cmdline_len;
+    double tool_start_unix; /* CLOCK_REALTIME at ompt_start_tool (exact, unlike start_unix) */
 };
 #ifdef SCAL_TOOL_WRITER
 /* In libscal_ompt_writer.so: the tool's state, through the accessor table (writer_access.c). */
@@ -323,6 +352,9 @@ void scal_callsite_init(const void *runtime_function);
 bool scal_callsite_in_runtime(const void *codeptr);
 /* The first return address on the calling thread's stack outside the runtime and the tool. */
 const void *scal_callsite_outside_runtime(const void *fallback);
+/* The same for a construct whose runtime entry calls further into the runtime before reporting (a
+ * taskloop: __kmpc_taskloop -> __kmp_taskloop), so the reported frame is not a tail call's. */
+const void *scal_callsite_caller_outside_runtime(const void *fallback);
 
 /* ---- flush (flush.c); the writer library is reached through tool_access.h ---------------- */
 
@@ -340,12 +372,15 @@ struct scal_resolved {
     char file[4096];
     int line_first, line_last;
     char function[512];
+    bool via_tail_call; /* reached through a tail call whose outlined body was not found */
+    bool gomp;          /* forked through gcc's GOMP entry points (libomp's GOMP layer) */
 };
 struct scal_resolver;
 struct scal_resolver *scal_resolver_open(bool lines);
-/* Resolves a return address (codeptr_ra) of an OpenMP construct. Returns 0 or a negative status
- * (module unknown); fields it could not find are left empty / -1. */
-int scal_resolve(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out);
+/* Resolves a return address (codeptr_ra) of an OpenMP construct of region kind `kind` (parallel
+ * regions' and tasks' are read as call sites too). Returns 0 or a negative status (module unknown);
+ * fields it could not find are left empty / -1. */
+int scal_resolve(struct scal_resolver *r, uint64_t ra, int kind, struct scal_resolved *out);
 void scal_resolver_close(struct scal_resolver *r);
 
 /* ---- run metadata (runmeta.c) ------------------------------------------------------------- */

@@ -39,6 +39,17 @@ static uint64_t process_start_ns(uint64_t now_mono)
     return now_mono > age ? now_mono - age : now_mono;
 }
 
+/* The command line as the program was started (read now: some programs blank their options). */
+static void keep_command_line(struct scal_tool *st)
+{
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    st->cmdline_len = 0;
+    if (!f) return;
+    st->cmdline_len = fread(st->cmdline, 1, sizeof(st->cmdline) - 1, f);
+    st->cmdline[st->cmdline_len] = '\0';
+    fclose(f);
+}
+
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                            ompt_data_t *tool_data)
 {
@@ -94,6 +105,10 @@ SCAL_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
     static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {0}};
     scal_config_load(&scal_tool_state.cfg);
     if (!scal_tool_state.cfg.enabled) return NULL; /* SCAL_ENABLE=0: decline */
+    keep_command_line(&scal_tool_state);
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    scal_tool_state.tool_start_unix = (double)wall.tv_sec + wall.tv_nsec * 1e-9;
     snprintf(scal_tool_state.omp_runtime, sizeof(scal_tool_state.omp_runtime), "%s (OpenMP %u)",
              runtime_version ? runtime_version : "unknown", omp_version);
     return &result;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "errmsg.h"
@@ -141,6 +142,8 @@ static const char *basename_of(const char *path)
     return b ? b + 1 : path;
 }
 
+bool scal_writer_saw_gomp;
+
 /* Identity strings of one node. Parallel nodes share resolutions by address. */
 struct identity {
     uint32_t name, module, build_id, file, function;
@@ -177,7 +180,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
         uint32_t same = id;
         for (uint32_t k = 1; k < id; k++) {
             const struct scal_node *o = scal_node_get(k);
-            if (o->kind == SCAL_KIND_PARALLEL && o->key == n->key) {
+            if (o->kind == n->kind && o->key == n->key) {
                 same = k;
                 break;
             }
@@ -186,7 +189,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             *out = ids[same];
             continue;
         }
-        if (scal_resolve(r, n->key, res) < 0) {
+        if (scal_resolve(r, n->key, n->kind, res) < 0) {
             scal_diag_count(SCAL_DIAG_resolve_failed);
             res->offset = n->key; /* no module: the address keeps distinct regions distinct */
         } else if (res->line_first < 0)
@@ -198,16 +201,24 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
         out->function = (uint32_t)scal_strtab_add(st, res->function);
         out->line_first = res->line_first;
         out->line_last = res->line_last;
-        if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key))
+        const char *k = n->kind == SCAL_KIND_TASK ? "task " : "";
+        if (res->gomp) scal_writer_saw_gomp = true;
+        if (res->via_tail_call && res->file[0]) {
+            /* the caller's line is not the pragma's: named honestly, identified by address */
+            scal_diag_count(SCAL_DIAG_tail_call_unresolved);
+            snprintf(label, sizeof(label), "%s:%d (via tail call)", basename_of(res->file),
+                     res->line_first);
+            out->line_first = out->line_last = -1;
+        } else if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key))
             snprintf(label, sizeof(label),
                      "nested region (call site lost to a tail call into the OpenMP runtime)");
         else if (res->file[0] && res->line_last >= res->line_first)
-            snprintf(label, sizeof(label), "%s:%d-%d", basename_of(res->file), res->line_first,
+            snprintf(label, sizeof(label), "%s%s:%d-%d", k, basename_of(res->file), res->line_first,
                      res->line_last);
         else if (res->file[0])
-            snprintf(label, sizeof(label), "%s:%d", basename_of(res->file), res->line_first);
+            snprintf(label, sizeof(label), "%s%s:%d", k, basename_of(res->file), res->line_first);
         else
-            snprintf(label, sizeof(label), "%s+%#llx",
+            snprintf(label, sizeof(label), "%s%s+%#llx", k,
                      res->function[0] ? res->function : basename_of(res->module),
                      (unsigned long long)res->offset);
         out->name = (uint32_t)scal_strtab_add(st, label);
@@ -601,6 +612,42 @@ static int write_file(const char *path, uint64_t end_ns)
     return rc;
 }
 
+/* Moves the written file to `path`, never over the file of a process that wrote it while this one
+ * was measured (a child it exec'd, a concurrent process of a launcher): link() fails when the name
+ * exists; a file older than the tool's start in this process (exact time, not the 10 ms process
+ * start) is a finished process's (an earlier run, an earlier step of a script) and is replaced as
+ * before; a newer one is kept and this process's data goes to "<name>.<pid>.h5" instead (said on
+ * stderr). A forked child never writes (flush.c). path is updated to the name used. */
+static int put_in_place(const char *tmp, char *path, size_t len)
+{
+    struct stat old;
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return SCAL_OK;
+    }
+    if (errno != EEXIST || stat(path, &old) != 0 ||
+        (double)old.st_mtim.tv_sec + old.st_mtim.tv_nsec * 1e-9 < scal_tool_state.tool_start_unix) {
+        if (rename(tmp, path) != 0) { /* no hard links here, or an earlier run's file */
+            fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, path, strerror(errno));
+            return SCAL_EIO;
+        }
+        return SCAL_OK;
+    }
+    char mine[4300];
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
+    snprintf(mine, sizeof(mine), "%.*s.%d%s", stem, path, (int)getpid(),
+             dot && (!slash || dot > slash) ? dot : "");
+    if (rename(tmp, mine) != 0) {
+        fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, mine, strerror(errno));
+        return SCAL_EIO;
+    }
+    fprintf(stderr, "scal: %s was written by another process of this run; process %d wrote %s\n",
+            path, (int)getpid(), mine);
+    snprintf(path, len, "%s", mine);
+    return SCAL_OK;
+}
+
 SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_t end_ns)
 {
     char path[4200], tmp[4300];
@@ -634,10 +681,8 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
         unlink(tmp);
         return rc;
     }
-    if (rename(tmp, path) != 0) {
-        fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, path, strerror(errno));
-        return SCAL_EIO;
-    }
+    rc = put_in_place(tmp, path, sizeof(path));
+    if (rc < 0) return rc;
     uint64_t problems = diagnostics_total();
     if (problems)
         fprintf(stderr, "scal: %llu measurement problem(s); see /diagnostics in %s\n",

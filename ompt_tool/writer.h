@@ -13,6 +13,9 @@
 int scal_writer_attach(const struct scal_tool_access *access);
 
 int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed);
+/* Set by the region writer when a region was forked through gcc's GOMP_* entry points (a gcc-built
+ * program measured through libomp's GOMP layer); /meta says so. */
+extern bool scal_writer_saw_gomp;
 /* /sensors (sensor_write.c): what the tool's sensor session gathered; a no-op returning 0 when scal
  * is built without the plugin host. */
 struct scal_sensor_session;

@@ -59,7 +59,8 @@ run = {
             {"name": n, "type": "string", "required": True} for n in
             ("command_line", "executable", "host", "cpu_model", "kernel", "date_utc", "omp_runtime", "clock_source", "exit_reason", "tool_options")] + [
             {"name": n, "type": "int", "required": True} for n in ("pid", "cpu_count", "requested_threads", "max_team_observed", "trace")] + [
-            {"name": n, "type": "float", "required": True} for n in ("start_unix", "duration_s")],
+            {"name": n, "type": "float", "required": True} for n in ("start_unix", "duration_s")] + [
+            {"name": "omp_entry_points", "type": "string", "required": False}],
          "datasets": [{"path": "meta/environment", "type": "strings", "required": True}]},
         {"path": "diagnostics", "required": True, "attributes": [{"name": "errors_total", "type": "int", "required": True}],
          "datasets": [{"path": "diagnostics/messages", "type": "strings", "required": True},

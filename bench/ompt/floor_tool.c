@@ -4,7 +4,8 @@
 // cost; scal's added cost is compared against this one.
 //
 // FLOOR_SYNC=0 registers only parallel_begin/end and implicit_task (the minimal floor);
-// the default also registers sync_region, mutex_acquire/acquired and work, like scal.
+// the default also registers sync_region, mutex_acquire/acquired, work, task_create and
+// task_schedule, like scal.
 #include <omp-tools.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,6 +57,16 @@ static void on_work(ompt_work_t w, ompt_scope_endpoint_t ep, ompt_data_t *p, omp
     stamp();
 }
 
+static void on_task_create(ompt_data_t *e, const ompt_frame_t *f, ompt_data_t *n, int fl, int d,
+                           const void *c)
+{
+    stamp();
+}
+static void on_task_schedule(ompt_data_t *p, ompt_task_status_t s, ompt_data_t *n)
+{
+    stamp();
+}
+
 static int floor_initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t *data)
 {
     ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
@@ -68,6 +79,8 @@ static int floor_initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t 
         set(ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire);
         set(ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired);
         set(ompt_callback_work, (ompt_callback_t)on_work);
+        set(ompt_callback_task_create, (ompt_callback_t)on_task_create);
+        set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
     }
     return 1;
 }

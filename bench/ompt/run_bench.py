@@ -4,7 +4,7 @@
 #   run_bench.py --bin DIR --tool LIBSCAL_OMPT [--baseline-tool OLD_LIBSCAL_OMPT] [--rounds 7]
 #                [--regions 200000] [--csv out.csv]
 # --baseline-tool adds another build of the tool (e.g. from an earlier commit) as a variant.
-# DIR holds empty_regions, listing1, libscal_floor_tool.so and many_regions (from the build).
+# DIR holds empty_regions, listing1, fib_tasks, libscal_floor_tool.so and many_regions (from the build).
 import argparse
 import csv
 import os
@@ -43,6 +43,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--regions", type=int, default=200000)
     ap.add_argument("--listing1-iterations", type=int, default=400)
+    ap.add_argument("--fib", type=int, default=22, help="fib_tasks argument (28 655 tasks at 22)")
     ap.add_argument("--csv")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="scal-bench-")
@@ -83,6 +84,21 @@ def main():
     if minimal_added > 0:
         print("scal added / minimal floor added:          %.2f" % (scal_added / minimal_added))
 
+    # Task-heavy code: recursive fib with one task per call, against the floor with the same callbacks.
+    fib = [os.path.join(a.bin, "fib_tasks"), str(a.fib)]
+    fib_variants = [v for v in variants if v[0] in ("no tool", "floor (scal's callback set)", "scal")]
+    fib_samples = {n: [] for n, _ in fib_variants}
+    for r in range(a.rounds):
+        for name, env in fib_variants:
+            fib_samples[name].append(run(fib, env))
+    fmed = {n: statistics.median(v) for n, v in fib_samples.items()}
+    print("\nRecursive fib(%d), one task per call, 2 threads, %d interleaved rounds (ns per task, median)"
+          % (a.fib, a.rounds))
+    for n, _ in fib_variants:
+        print("%-36s %10.1f %12.1f" % (n, fmed[n], fmed[n] - fmed["no tool"]))
+    f_floor, f_scal = fmed["floor (scal's callback set)"] - fmed["no tool"], fmed["scal"] - fmed["no tool"]
+    print("scal added / floor added per task: %.2f" % (f_scal / f_floor if f_floor > 0 else float("inf")))
+
     # Listing 1 of the PaScal Analyzer paper: overhead on a realistic loop of 10 ms operations.
     l1 = [os.path.join(a.bin, "listing1"), str(a.listing1_iterations)]
     l1_samples = {"no tool": [], "scal": []}
@@ -108,6 +124,8 @@ def main():
             for n, _ in variants:
                 w.writerow(["empty_region", n, "%.1f" % med[n], "ns"])
             w.writerow(["empty_region", "ratio scal/floor added", "%.3f" % ratio, ""])
+            for n, _ in fib_variants:
+                w.writerow(["fib_tasks", n, "%.1f" % fmed[n], "ns/task"])
             w.writerow(["listing1", "no tool", "%.6f" % l1_none, "s"])
             w.writerow(["listing1", "scal", "%.6f" % l1_scal, "s"])
             w.writerow(["listing1", "overhead", "%.4f" % overhead, "%"])

@@ -21,8 +21,16 @@
 //
 // read() (run timing) reads the run event set: the init thread's thread-scope counters and the
 // process-wide SDE counters. Any thread may call it.
+//
+// SDE counters registered after the sensor started (a program whose OpenMP runtime starts before it
+// calls papi_sde_register_counter) are kept pending: they read 0, and the init thread looks for
+// them again at each of its readings (region boundaries) until they exist. Then the run event set
+// is stopped, extended and restarted, with the counts it had kept as offsets, so every metric stays
+// monotone and the late counter counts from that moment; a gauge "papi.<event>.counted_from_s"
+// says when (seconds after the sensor started, -1 while not found).
 #include <pthread.h>
 #include <stdarg.h>
+#include <time.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +47,15 @@
 struct scal_sensor_state {
     bool own_library; // we called PAPI_library_init (so we call PAPI_shutdown)
     int nevents;
+    int nmetrics;                          // the events, then the counted_from gauges
+    int run_index[PAPI_SENSOR_MAX_EVENTS]; // event -> position in the run set, -1 while pending
+    int nrun;                              // events in the run set
+    bool running;
+    long long offset[PAPI_SENSOR_MAX_EVENTS]; // per run-set position: counts before a restart
+    int npending;
+    int gauge_of[PAPI_SENSOR_MAX_EVENTS]; // pending event -> its counted_from metric, -1
+    double counted_from[PAPI_SENSOR_MAX_EVENTS];
+    double t0;
     int codes[PAPI_SENSOR_MAX_EVENTS];
     bool is_sde[PAPI_SENSOR_MAX_EVENTS];
     int nsde;
@@ -46,8 +63,8 @@ struct scal_sensor_state {
     int thread_codes[PAPI_SENSOR_MAX_EVENTS];
     int thread_index[PAPI_SENSOR_MAX_EVENTS]; // metric i -> index in a thread set, -1 for SDE
     pthread_mutex_t run_lock;                 // PAPI_read of run_set from several threads
-    char metric_names[PAPI_SENSOR_MAX_EVENTS][PAPI_MAX_STR_LEN + 8];
-    struct scal_metric_desc metrics[PAPI_SENSOR_MAX_EVENTS];
+    char metric_names[2 * PAPI_SENSOR_MAX_EVENTS][PAPI_MAX_STR_LEN + 24];
+    struct scal_metric_desc metrics[2 * PAPI_SENSOR_MAX_EVENTS];
     int run_set;
     pthread_t init_thread;
     char skipped[1024]; // why events were left out ("" when none were)
@@ -60,6 +77,13 @@ struct scal_sensor_thread {
     long long raw[PAPI_SENSOR_MAX_EVENTS];     // the thread set's values
     long long run_raw[PAPI_SENSOR_MAX_EVENTS]; // the run set's values
 };
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static unsigned long papi_thread_id(void)
 {
@@ -117,11 +141,18 @@ static void explain(char *buf, size_t len, const char *name, int code, int rc)
 static bool add_event(struct scal_sensor_state *s, const char *name, char *reasons, size_t len)
 {
     if (strncmp(name, SDE_PREFIX, strlen(SDE_PREFIX)) == 0 && !sde_event_registered(name)) {
-        append(reasons, len,
-               "no such event '%s' (no library registered it with papi_sde_register_counter "
-               "before the sensor started)",
-               name);
-        return false;
+        /* not registered yet: pending, looked for again at the init thread's readings */
+        int i = s->nevents++;
+        snprintf(s->metric_names[i], sizeof(s->metric_names[i]), "papi.%s", name);
+        s->is_sde[i] = true;
+        s->thread_index[i] = -1;
+        s->run_index[i] = -1;
+        s->gauge_of[i] = -2; /* given a gauge once every event is known */
+        s->nsde++;
+        s->npending++;
+        s->metrics[i] = (struct scal_metric_desc){s->metric_names[i], "count", SCAL_METRIC_COUNTER,
+                                                  SCAL_SCOPE_PROCESS};
+        return true;
     }
     int code = 0;
     int rc = PAPI_event_name_to_code(name, &code);
@@ -140,6 +171,8 @@ static bool add_event(struct scal_sensor_state *s, const char *name, char *reaso
     }
     int i = s->nevents++;
     s->codes[i] = code;
+    s->run_index[i] = s->nrun++;
+    s->gauge_of[i] = -1;
     snprintf(s->metric_names[i], sizeof(s->metric_names[i]), "papi.%s", name);
     // Process-wide: whatever the SDE component counts (decided by component, not by spelling).
     int sde_cidx = PAPI_get_component_index("sde");
@@ -237,7 +270,20 @@ static int papi_init(const struct scal_plugin_env *env, scal_sensor_state **stat
         rc = scal__why(why, whylen, SCAL_EUNAVAIL, "no usable PAPI event: %s", s->skipped);
         goto fail;
     }
-    prc = PAPI_start(s->run_set);
+    s->nmetrics = s->nevents;
+    for (int i = 0; i < s->nevents; i++) {
+        if (s->gauge_of[i] != -2) continue;
+        int g = s->nmetrics++;
+        s->gauge_of[i] = g;
+        s->counted_from[i] = -1;
+        snprintf(s->metric_names[g], sizeof(s->metric_names[g]), "%s.counted_from_s",
+                 s->metric_names[i]);
+        s->metrics[g] = (struct scal_metric_desc){s->metric_names[g], "s", SCAL_METRIC_GAUGE,
+                                                  SCAL_SCOPE_PROCESS};
+    }
+    s->t0 = now_s();
+    prc = s->nrun ? PAPI_start(s->run_set) : PAPI_OK; /* nothing to start while all are pending */
+    s->running = s->nrun > 0;
     if (prc != PAPI_OK) {
         rc = scal__why(why, whylen, SCAL_EUNAVAIL, "PAPI_start: %s%s", PAPI_strerror(prc),
                        prc == PAPI_EISRUN ? " (the program already counts on this thread)" : "");
@@ -255,14 +301,64 @@ fail:
 static size_t papi_list(scal_sensor_state *s, const struct scal_metric_desc **out)
 {
     *out = s->metrics;
-    return (size_t)s->nevents;
+    return (size_t)s->nmetrics;
+}
+
+// On the init thread (which owns the run set): adds the pending SDE events that exist by now.
+// Rare work (a lookup while some are pending; a restart once per late event).
+static void activate_pending(scal_sensor_state *s)
+{
+    int found[PAPI_SENSOR_MAX_EVENTS], codes[PAPI_SENSOR_MAX_EVENTS], nfound = 0;
+    for (int i = 0; i < s->nevents; i++) {
+        const char *name = s->metric_names[i] + strlen("papi.");
+        if (s->run_index[i] < 0 && sde_event_registered(name) &&
+            PAPI_event_name_to_code(name, &codes[nfound]) == PAPI_OK)
+            found[nfound++] = i;
+    }
+    if (nfound == 0) return;
+    pthread_mutex_lock(&s->run_lock);
+    long long raw[PAPI_SENSOR_MAX_EVENTS];
+    if (s->running && PAPI_stop(s->run_set, raw) == PAPI_OK) {
+        for (int j = 0; j < s->nrun; j++)
+            s->offset[j] += raw[j];
+        s->running = false;
+    }
+    double t = now_s() - s->t0;
+    for (int k = 0; k < nfound; k++) {
+        int i = found[k];
+        if (s->running || PAPI_add_event(s->run_set, codes[k]) != PAPI_OK) continue;
+        s->codes[i] = codes[k];
+        s->run_index[i] = s->nrun++;
+        s->counted_from[i] = t;
+        s->npending--;
+    }
+    if (!s->running && s->nrun > 0) s->running = PAPI_start(s->run_set) == PAPI_OK;
+    pthread_mutex_unlock(&s->run_lock);
+}
+
+// values[] from the run set's readings (and a thread set's, NULL when the thread has none).
+static void fill_values(const scal_sensor_state *s, const long long *run_raw,
+                        const long long *thread_raw, double *values)
+{
+    for (int i = 0; i < s->nevents; i++) {
+        int r = s->run_index[i];
+        if (thread_raw && !s->is_sde[i])
+            values[i] = (double)thread_raw[s->thread_index[i]];
+        else
+            values[i] = r < 0 ? 0.0 : (double)(s->offset[r] + run_raw[r]);
+        if (s->gauge_of[i] >= 0) values[s->gauge_of[i]] = s->counted_from[i];
+    }
 }
 
 // Reads the run event set into raw (the caller's buffer) under run_lock.
 static int read_run_set(scal_sensor_state *s, long long *raw)
 {
+    if (s->npending > 0 && pthread_equal(pthread_self(), s->init_thread)) activate_pending(s);
     pthread_mutex_lock(&s->run_lock);
-    int rc = PAPI_read(s->run_set, raw);
+    int rc = s->running ? PAPI_read(s->run_set, raw) : PAPI_OK;
+    if (!s->running)
+        for (int j = 0; j < s->nrun; j++)
+            raw[j] = 0; /* stopped: the offsets hold everything */
     pthread_mutex_unlock(&s->run_lock);
     return rc == PAPI_OK ? 0 : SCAL_EIO;
 }
@@ -273,8 +369,7 @@ static int papi_read(scal_sensor_state *s, double *values)
     long long raw[PAPI_SENSOR_MAX_EVENTS];
     int rc = read_run_set(s, raw);
     if (rc < 0) return rc;
-    for (int i = 0; i < s->nevents; i++)
-        values[i] = (double)raw[i];
+    fill_values(s, raw, NULL, values);
     return SCAL_OK;
 }
 
@@ -327,14 +422,12 @@ static int papi_thread_read(scal_sensor_state *s, scal_sensor_thread *t, double 
     if (t->shares || s->nthread_events == 0) {
         int rc = read_run_set(s, t->run_raw);
         if (rc < 0) return rc;
-        for (int i = 0; i < s->nevents; i++)
-            values[i] = (double)t->run_raw[i];
+        fill_values(s, t->run_raw, NULL, values);
         return SCAL_OK;
     }
     if (PAPI_read(t->set, t->raw) != PAPI_OK) return SCAL_EIO;
     if (s->nsde > 0 && read_run_set(s, t->run_raw) < 0) return SCAL_EIO;
-    for (int i = 0; i < s->nevents; i++)
-        values[i] = (double)(s->is_sde[i] ? t->run_raw[i] : t->raw[s->thread_index[i]]);
+    fill_values(s, t->run_raw, t->raw, values);
     return SCAL_OK;
 }
 

@@ -2,7 +2,7 @@
 # Region labels: the Python copy of scal's ONE label rule.
 from ._file import ScalFileError
 
-KIND_ROOT, KIND_PARALLEL, KIND_SERIAL, KIND_USER = 0, 1, 2, 3
+KIND_ROOT, KIND_PARALLEL, KIND_SERIAL, KIND_USER, KIND_TASK = 0, 1, 2, 3, 4
 
 
 def _base_name(path):
@@ -20,6 +20,7 @@ def region_labels(f, rows):
     - a parallel region with a source line: "<file base name>:<first>-<last> (<function>)", just
       "<first>" when last <= first, without " (<function>)" when the function is unknown;
       without a line (or file): the stored name, else "<module base name>+0x<offset hex>";
+    - a task construct: as a parallel region, prefixed by "task ";
     - a user region: its name;
     - a serial gap: "serial: <previous label> -> <next label>" ("start"/"end" at the ends).
 
@@ -41,7 +42,7 @@ def region_labels(f, rows):
             raise ScalFileError(f.path, "/regions row %d: parent %d is not an earlier row" % (i, parent))
         if kind == KIND_SERIAL and (prev >= i or nxt >= i):
             raise ScalFileError(f.path, "/regions row %d: serial gap refers to a later row" % i)
-        if kind > KIND_USER:
+        if kind > KIND_TASK:
             raise ScalFileError(f.path, "/regions row %d: unknown kind %d" % (i, kind))
         file, fn, name = text["file"][i], text["function"][i], text["name"][i]
         first, last = int(r["line_first"]), int(r["line_last"])
@@ -49,14 +50,15 @@ def region_labels(f, rows):
             label = "whole program"
         elif kind == KIND_USER:
             label = name
-        elif kind == KIND_PARALLEL:
+        elif kind in (KIND_PARALLEL, KIND_TASK):
+            k = "task " if kind == KIND_TASK else ""
             if first < 0 or not file:
                 offset = int(r["offset"])
                 # C's "%#" PRIx64 prints 0 without the 0x prefix
-                label = name or "%s+%s" % (_base_name(text["module"][i]), "%#x" % offset if offset else "0")
+                label = name or "%s%s+%s" % (k, _base_name(text["module"][i]), "%#x" % offset if offset else "0")
             else:
                 lines = "%d-%d" % (first, last) if last > first else "%d" % first
-                label = "%s:%s (%s)" % (_base_name(file), lines, fn) if fn else "%s:%s" % (_base_name(file), lines)
+                label = "%s%s:%s (%s)" % (k, _base_name(file), lines, fn) if fn else "%s%s:%s" % (k, _base_name(file), lines)
         else:
             label = "serial: %s -> %s" % (labels[prev] if prev >= 0 else "start", labels[nxt] if nxt >= 0 else "end")
         labels.append(label)

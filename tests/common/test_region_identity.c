@@ -107,6 +107,26 @@ int main(void)
     }
     scal_region_identities_free(ia, 5);
     scal_region_identities_free(ib, 5);
+    /* A task construct under a parallel region: its own identity (never the parallel's, even at
+     * the same line) and a label that says "task". */
+    {
+        struct scal_region_id_row t[] = {
+            row(0, -1, SCAL_KIND_ROOT, 0, 0, 0, 0, -1, 0, -1, -1),
+            row(1, 0, SCAL_KIND_PARALLEL, 0, 1, 0x10, 2, 12, 3, -1, -1),
+            row(2, 1, SCAL_KIND_TASK, 0, 1, 0x40, 2, 12, 3, -1, -1),
+            row(3, 1, SCAL_KIND_TASK, 0, 1, 0x80, 0, -1, 0, -1, -1)};
+        char **it = NULL, **lt = NULL;
+        CHECK(scal_region_identities(t, 4, strings, 6, &it) == 0, "task identities");
+        CHECK(scal_region_labels(t, 4, strings, 6, &lt) == 0, "task labels");
+        if (it && lt) {
+            CHECK(!strcmp(it[2], "R/P:app.c:12:main/T:app.c:12:main"), "task identity: %s", it[2]);
+            CHECK(!strcmp(it[3], "R/P:app.c:12:main/T:app+80"), "task without lines: %s", it[3]);
+            CHECK(!strcmp(lt[2], "task app.c:12 (main)"), "task label: %s", lt[2]);
+            CHECK(!strcmp(lt[3], "task app+0x80"), "task label without lines: %s", lt[3]);
+        }
+        scal_region_identities_free(it, 4);
+        scal_region_identities_free(lt, 4);
+    }
 
     struct scal_region_id_row bad[] = {row(0, -1, SCAL_KIND_ROOT, 0, 0, 0, 0, -1, 0, -1, -1),
                                        row(1, 2, SCAL_KIND_USER, 4, 0, 0, 0, -1, 0, -1, -1)};

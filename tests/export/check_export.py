@@ -134,7 +134,7 @@ check(one and all(set(m["params"]) == {"threads"} for m in one), "extrap: one in
 bad = shutil.copy(os.path.join(args.work, "t.h5"), os.path.join(args.work, "bad.h5"))
 with h5py.File(bad, "a") as f:
     strs = f["strings"]
-    i = [k for k, v in enumerate(strs[()]) if (v.decode() if isinstance(v, bytes) else v) == "main"][0]
+    i = [int(r["function"]) for r in f["regions"][()] if r["kind"] == 1][0]  # a region's function
     strs[i] = b"ma\xefn"
 for fmt in ("hatchet", "chrome"):
     text = scal("export", "bad.h5", "--format", fmt).stdout

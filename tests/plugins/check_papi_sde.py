@@ -29,19 +29,19 @@ work = tempfile.mkdtemp(prefix="scal-sde-")
 reps = 25
 
 
-def run(threads, events):
+def run(threads, events, late=False):
     out = os.path.join(work, "sde-%d.h5" % threads)
     env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=out, SCAL_PLUGINS="papi",
                SCAL_PAPI_EVENTS=events, OMP_NUM_THREADS=str(threads), OMP_WAIT_POLICY="passive")
-    p = subprocess.run([args.prog, str(reps)], env=env, capture_output=True, text=True, timeout=300)
+    p = subprocess.run([args.prog, str(reps)] + (["late"] if late else []), env=env, capture_output=True, text=True, timeout=300)
     check(p.returncode == 0, "program ran (%s)" % p.stderr.strip()[-6000:])
     f = h5py.File(out, "r")
     strings = [s.decode() if isinstance(s, bytes) else s for s in f["strings"][()]]
     return f, strings
 
 
-for T in (1, 2, 4):
-    f, strings = run(T, "sde:::Demo::work")
+for T, late in ((1, False), (2, False), (4, False), (2, True)):
+    f, strings = run(T, "sde:::Demo::work", late)
     plug = f["sensors/plugins"][()][0]
     if not plug["available"]:
         reason = strings[plug["reason"]]
@@ -68,6 +68,12 @@ for T in (1, 2, 4):
     check(run_v["value"] == reps * (10 * T + 1234 + 5), "T=%d: whole run = %g" % (T, run_v["value"]))
     check(strings[a["unit"]] == "count", "unit is count")
     check(not any(v["thread"] >= 0 for v in vals), "SDE counters are process-wide: no per-thread rows")
+    since = [v for v in f["sensors/values"][()]
+             if strings[v["metric"]] == "papi.sde:::Demo::work.counted_from_s" and v["region"] == -1]
+    if late:  # registered after the sensor started: counted from then, and the file says when
+        check(len(since) == 1 and since[0]["value"] > 0, "T=%d late: counted from %s s" % (T, [v["value"] for v in since]))
+    else:
+        check(not since, "T=%d: registered before the sensor started: no counted_from gauge" % T)
 
 # An event this machine cannot count next to a good one: the good one is measured.
 f, strings = run(2, "sde:::Demo::work,PAPI_TOT_INS")

@@ -146,7 +146,7 @@ def scenario_campaign(args):
     check(True, "every (run, region) row carries its /region_stats values and decoded /regions identity")
     par = df[df["kind"] == "parallel"]
     check(sorted(par["line_begin"].unique()) == [first, second], "parallel regions start at the pragma lines %d, %d" % (first, second))
-    check((par["function"] == "main").all() and par["file"].str.endswith("/campaign_prog.c").all(), "function and file decoded")
+    check((par["function"] == "regions").all() and par["file"].str.endswith("/campaign_prog.c").all(), "function (the source function, regions(), inlined into main) and file decoded")
     check((df.loc[df["kind"] == "root", "parent_id"].isna()).all() and (df.loc[df["kind"] != "root", "parent_id"] == 0).all(), "parent_id: <NA> for the root, 0 below")
     check(df.loc[df["kind"] == "serial", "line_begin"].isna().all(), "no lines: <NA>")
     # sensor metrics: the whole program row carries the whole-run value

@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
 
 SCHEMA = os.path.join(HERE, "..", "..", "schemas", "scal-run-1.json")
-KINDS = {"root": 0, "parallel": 1, "serial": 2, "user": 3}  # enum scal_region_kind, common/layout.h
+KINDS = {"root": 0, "parallel": 1, "serial": 2, "user": 3, "task": 4}  # enum scal_region_kind, common/layout.h
 DIRECTIVE = re.compile(r"//\s*(RUN|SIGNAL|REGION|CHECK)(?:\[([\w,\s]*)\])?(?:\s+(\S+?))?:\s+(.*?)\s*$")
 LOOKS_LIKE_DIRECTIVE = re.compile(r"//\s*(RUN|SIGNAL|REGION|CHECK)\b")
 EXPECTATION = re.compile(r"^([A-Za-z_][\w.]*(?:\([\w.]+\))?)(<=|>=|!=|=|<|>|~)(.*)$")
@@ -250,12 +250,12 @@ class Checker:
         words = shlex.split(d.rest)
         kind = words.pop(0) if words else ""
         if kind not in KINDS and kind != "any":
-            fail("%s: kind '%s' is not root, parallel, serial, user or any" % (d, kind))
+            fail("%s: kind '%s' is not root, parallel, serial, user, task or any" % (d, kind))
         test = lambda r: kind == "any" or r["kind"] == KINDS[kind]  # noqa: E731
         ident = "kind %s" % kind
         if words and (not EXPECTATION.match(words[0]) or "->" in words[0]):
             where = words.pop(0)
-            if kind == "parallel":
+            if kind in ("parallel", "task"):
                 line = self.value(d, where, lambda k: None)
                 test = lambda r, t=test: t(r) and r["line_first"] == line  # noqa: E731
                 ident += " at line %d" % line

@@ -9,6 +9,15 @@
 // returned to another (libomp 14 then reports the first thread's parallel_end with the second
 // one's parallel_data). Every instance must still close under its own parent.
 // RUN[nested_team_reuse]: OMP_MAX_ACTIVE_LEVELS=2 OMP_WAIT_POLICY=passive %prog 1000 4
+// The same program built by gcc (-O0, -O2; run through libomp's GOMP layer) and by clang -O0: the
+// same nodes, pragma lines, functions, counts and parents as the clang -O2 build. Last lines: the
+// block's last statement (clang -O0 also has a line entry for the closing brace).
+// RUN[nested_gcc_O0]: LD_PRELOAD=%libomp OMP_MAX_ACTIVE_LEVELS=2 %prog
+// RUN[nested_gcc_O2]: LD_PRELOAD=%libomp OMP_MAX_ACTIVE_LEVELS=2 %prog
+// RUN[nested_clang_O0]: OMP_MAX_ACTIVE_LEVELS=2 %prog
+// CHECK[nested_gcc_O0,nested_gcc_O2] /meta: omp_entry_points=GOMP_*
+// CHECK[nested] /meta: omp_entry_points=__kmpc_*
+// REGION[nested_gcc_O0,nested_gcc_O2,nested_clang_O0]: parallel nodes=3
 //
 // CHECK[nested] /: scal_format=scal-run scal_schema_version=1
 // CHECK[nested] /meta: command_line=?* executable=?* host=?* cpu_model=?* kernel=?* date_utc=?*
@@ -45,6 +54,8 @@ static void inner_work(void)
     // CHECK[nested_serialized] inner: count=6
     // CHECK[nested_serialized] inner: team_requested_max=2 team_actual_min=1 team_actual_max=1
     // CHECK[nested_team_reuse] inner: count=4000
+    // CHECK[nested,nested_gcc_O0,nested_gcc_O2] inner: count=6 function=inner_work
+    // line_last=@LINE+6 CHECK[nested_clang_O0] inner: count=6 function=inner_work line_last=@LINE+6
     // REGION inner: parallel @LINE+1 parent=outer
 #pragma omp parallel num_threads(2)
     {
@@ -63,13 +74,15 @@ int main(int argc, char **argv)
     for (volatile int it = 0; it < iters; it++) {
         // CHECK[nested] outer: parent=root count=3 thread_ids=0,1
         // CHECK[nested_team_reuse] outer: count=1000
+        // CHECK[nested,nested_gcc_O0,nested_gcc_O2] outer: count=3 function=main line_last=@LINE+5
+        // CHECK[nested_clang_O0] outer: count=3 function=main line_last=@LINE+5
         // REGION outer: parallel @LINE+1
 #pragma omp parallel num_threads(outer_threads)
         {
             inner_work();
         }
     }
-    // REGION[nested] flat: parallel @LINE+1 parent=root count=1 line_last>=@LINE+3
+    // REGION flat: parallel @LINE+1 parent=root count=1 line_last>=@LINE+3 function=main
 #pragma omp parallel num_threads(2)
     {
         __asm__ volatile("" ::: "memory");
