@@ -11,6 +11,7 @@
 
 #include "errmsg.h"
 #include "region_identity.h"
+#include "safe_create.h"
 #include "scal/export.h"
 #include "scal/version.h"
 #include "strtab.h"
@@ -612,6 +613,18 @@ static int write_file(const char *path, uint64_t end_ns)
     return rc;
 }
 
+/* Writes the run file under an unpredictable temporary name beside path, created exclusively (a
+ * link planted there is never followed: common/safe_create.h); a path that exists and is not a
+ * regular file (a device such as /dev/null, a fifo, a directory, a link) is refused, never
+ * replaced. tmp receives the temporary name once it exists. */
+static int create_and_write(const char *path, char *tmp, size_t len, uint64_t end_ns)
+{
+    int rc = scal_safe_check_final(path, true);
+    if (rc == SCAL_OK) rc = scal_safe_create_temp(path, true, tmp, len);
+    if (rc == SCAL_OK) rc = write_file(tmp, end_ns);
+    return rc;
+}
+
 /* Moves the written file to `path`, never over the file of a process that wrote it while this one
  * was measured (a child it exec'd, a concurrent process of a launcher): link() fails when the name
  * exists; a file older than the tool's start in this process (exact time, not the 10 ms process
@@ -662,23 +675,23 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
     scal_h5_quiet();
     close_open_regions(end_ns);
     output_path(path, sizeof(path));
-    snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
-    rc = write_file(tmp, end_ns);
+    tmp[0] = '\0';
+    rc = create_and_write(path, tmp, sizeof(tmp), end_ns);
     if (rc < 0 && scal_tool_state.cfg.output[0]) {
         /* The requested place is unusable: keep the data in the current directory rather than lose
          * it. */
         char first[1200];
         snprintf(first, sizeof(first), "%s", scal__last_error(rc));
-        unlink(tmp);
+        if (tmp[0]) unlink(tmp);
         snprintf(path, sizeof(path), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
-        snprintf(tmp, sizeof(tmp), "%s.tmp-%d", path, (int)getpid());
         fprintf(stderr, "scal: %s (SCAL_OUTPUT='%s'); writing %s instead\n", first,
                 scal_tool_state.cfg.output, path);
-        rc = write_file(tmp, end_ns);
+        tmp[0] = '\0';
+        rc = create_and_write(path, tmp, sizeof(tmp), end_ns);
     }
     if (rc < 0) {
         fprintf(stderr, "scal: measurements lost: %s\n", scal__last_error(rc));
-        unlink(tmp);
+        if (tmp[0]) unlink(tmp);
         return rc;
     }
     rc = put_in_place(tmp, path, sizeof(path));
