@@ -44,14 +44,42 @@ static int metric_column(struct metrics *m, const struct scal_h5file *f, uint32_
     return (int)m->n++;
 }
 
+/* CSV is for programs: numbers at full precision and missing values as empty cells (a "-" would
+ * turn a numeric column into text); the aligned view is for people. */
+static bool csv_cells;
+
 static const char *fmt(char *buf, size_t len, const char *f, double v)
 {
     if (isnan(v))
-        snprintf(buf, len, "-");
+        snprintf(buf, len, "%s", csv_cells ? "" : "-");
     else
-        snprintf(buf, len, f, v);
+        snprintf(buf, len, csv_cells ? "%.17g" : f, v);
     return buf;
 }
+
+/* An integer cell; negative values mean "not known" (-1 sentinels of the file). */
+static const char *whole(char *buf, size_t len, long long v)
+{
+    if (v < 0)
+        snprintf(buf, len, "%s", csv_cells ? "" : "-");
+    else
+        snprintf(buf, len, "%lld", v);
+    return buf;
+}
+
+/* The CSV views end with where the region is: its parent (campaigns: run files have it up
+ * front), file and lines. Returns the number of cells. */
+static size_t where_cells(const struct scal_h5file *f, const struct scal_region_id_row *r,
+                          bool with_parent, char c[3][64], const char **cells)
+{
+    size_t n = 0;
+    if (with_parent) cells[n++] = whole(c[0], 64, r->parent);
+    cells[n++] = scal_h5file_str(f, r->file);
+    cells[n++] = whole(c[1], 64, r->line_first);
+    cells[n++] = whole(c[2], 64, r->line_last);
+    return n;
+}
+static const char *const where_header[] = {"parent", "file", "line_begin", "line_end"};
 
 /* ---- run files ------------------------------------------------------------------------------- */
 
@@ -75,7 +103,7 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
     const char *name = v->labels[i];
     snprintf(label, sizeof(label), "%*s%s", o->csv ? 0 : (int)(2 * r->depth), "", name);
     snprintf(c[0], 64, "%u", r->id);
-    snprintf(c[1], 64, "%d", r->parent);
+    whole(c[1], 64, r->parent);
     snprintf(c[2], 64, "%u", r->depth);
     snprintf(c[3], 64, "%llu", (unsigned long long)r->count);
     fmt(c[4], 64, "%.6f", r->time_total_s);
@@ -86,7 +114,7 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
     fmt(c[9], 64, "%.1f", busy > 0 ? 100.0 * r->barrier_total_s / busy : NAN);
     fmt(c[10], 64, "%.1f", busy > 0 ? 100.0 * r->lock_total_s / busy : NAN);
     if (r->team_actual_min < 0)
-        snprintf(c[11], 64, "-");
+        snprintf(c[11], 64, "%s", csv_cells ? "" : "-");
     else if (r->team_actual_min == r->team_actual_max)
         snprintf(c[11], 64, "%d", r->team_actual_min);
     else
@@ -112,6 +140,11 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
         cells[nc++] = mc[m];
     }
     if (o->csv) {
+        char wc[3][64];
+        struct scal_region_id_row id = {0};
+        id.parent = r->parent, id.file = r->file, id.line_first = r->line_first,
+        id.line_last = r->line_last;
+        nc += where_cells(v->f, &id, false, wc, cells + nc);
         table_add_row(t, cells);
     } else {
         /* The aligned view leaves out the id columns: the indentation shows the tree. */
@@ -259,7 +292,9 @@ static int show_run(struct scal_h5file *f, const struct show_opts *o)
         right[nc++] = true;
     }
     if (o->csv) {
-        table_init(&t, nc, header, right);
+        for (size_t k = 1; k < 4; k++) /* the parent is the second column already */
+            header[nc + k - 1] = where_header[k], right[nc + k - 1] = false;
+        table_init(&t, nc + 3, header, right);
     } else {
         table_init(&t, nc - 2, header + 2, right + 2);
         print_run_header(f, stdout);
@@ -332,7 +367,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
             snprintf(c[0], 64, "%u", configs[i].id);
             snprintf(c[1], 64, "%d", configs[i].threads);
             snprintf(c[2], 64, "%lld", (long long)configs[i].frequency_khz);
-            if (configs[i].frequency_khz < 0) snprintf(c[2], 64, "-");
+            whole(c[2], 64, configs[i].frequency_khz);
             snprintf(c[3], 64, "%u", ok);
             snprintf(c[4], 64, "%u", failed);
             const char *cells[] = {c[0], c[1], scal_h5file_str(f, configs[i].input_label), c[2],
@@ -352,6 +387,9 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
         header[nc] = metrics.headers[m];
         right[nc++] = true;
     }
+    if (o->csv)
+        for (size_t k = 0; k < 4; k++)
+            header[nc] = where_header[k], right[nc++] = false;
     table_init(&t, nc, header, right);
     for (size_t s = 0; s < nstats; s++) {
         const struct scal_region_stat_row *st = &stats[s];
@@ -364,8 +402,8 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
         const struct scal_config_row *cfg = config_of(configs, nconfigs, run->config);
         snprintf(c[0], 64, "%u", run->id);
         snprintf(c[1], 64, "%u", run->repetition);
-        snprintf(c[2], 64, "%d", cfg ? cfg->threads : -1);
-        snprintf(c[3], 64, "%d", run->team_observed);
+        whole(c[2], 64, cfg ? cfg->threads : -1);
+        whole(c[3], 64, run->team_observed);
         snprintf(c[4], 64, "%u", st->region);
         snprintf(c[5], 64, "%llu", (unsigned long long)st->count);
         fmt(c[6], 64, "%.6f", st->time_total_s);
@@ -386,6 +424,8 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
                     value = sv[k].value;
             cells[11 + m] = fmt(mc[m], 64, "%.6g", value);
         }
+        char wc[3][64];
+        if (o->csv) where_cells(f, reg, true, wc, cells + 11 + metrics.n);
         table_add_row(&t, cells);
     }
     table_print(&t, stdout, o->csv);
@@ -433,7 +473,7 @@ int scal_cmd_show(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--csv")) {
-            o.csv = true;
+            o.csv = csv_cells = true;
         } else if ((!strcmp(a, "--depth") || !strcmp(a, "--top")) && i + 1 < argc) {
             long v = strtol(argv[++i], &end, 10);
             if (*end || v < 0) {

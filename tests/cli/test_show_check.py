@@ -142,13 +142,18 @@ def main():
     check(ids == list(range(nreg)), "show --csv: every region id appears once")
     by_id = {int(r["id"]): r for r in rows}
     check(all(int(by_id[i]["count"]) == int(regions[i]["count"]) for i in range(nreg)), "show --csv: counts equal the file's")
+    check(all(float(by_id[i]["total_s"]) == float(regions[i]["time_total_s"]) for i in range(nreg)),
+          "show --csv: times at full precision (equal to the file's doubles)")
+    check(by_id[0]["parent"] == "" and by_id[0]["team"] == "", "show --csv: missing values are empty cells, not '-'")
+    check(all(k in rows[0] for k in ("file", "line_begin", "line_end")) and
+          any(r["line_begin"] not in ("", None) and r["file"] for r in rows), "show --csv: file and line columns")
 
     rc, out, err = scal(args, "show", run, "--depth", "1", "--csv")
     shallow = list(csv.DictReader(io.StringIO(out)))
     top_level = sum(1 for r in regions if r["parent"] <= 0)
     check(rc == 0 and len(shallow) == top_level and 0 < top_level < nreg,
           "show --depth 1: one row per top-level region and the root (%d rows of %d, %d expected)" % (len(shallow), nreg, top_level))
-    check(all(int(r["parent"]) <= 0 for r in shallow), "show --depth 1 keeps only top-level regions")
+    check(all(int(r["parent"] or -1) <= 0 for r in shallow), "show --depth 1 keeps only top-level regions")
     rc, out, err = scal(args, "show", run, "--top", "1", "--csv")
     top_rows = list(csv.DictReader(io.StringIO(out)))
     check(len(top_rows) == 2, "show --top 1: the largest region and the root (%d rows)" % len(top_rows))
