@@ -69,7 +69,11 @@ void scal_progress_end(struct scal_progress *p, const char *config_text, const c
         bar(p, outcome);
         return;
     }
-    fprintf(stderr, "scal run: %zu/%zu %s: %s\n", p->done, p->total, config_text, outcome);
+    char eta[32];
+    scal_format_duration(scal_progress_elapsed(p) / (double)p->done * (double)(p->total - p->done),
+                         eta, sizeof(eta));
+    fprintf(stderr, "scal run: %zu/%zu %s: %s (about %s left)\n", p->done, p->total, config_text,
+            outcome, eta);
 }
 
 void scal_progress_note(struct scal_progress *p, const char *text)

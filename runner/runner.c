@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <hdf5.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -774,6 +775,22 @@ static int plan_campaign(struct campaign *c, int argc, char **argv)
 }
 
 /* Everything the runs need, before any of them: runtime, tool, actuators, configurations. */
+/* Thread counts above the CPUs this process may run on time-share them: their efficiency then
+ * measures the oversubscription, which the user should know before reading the diagrams. */
+static void warn_oversubscription(const struct scal_run_plan *p)
+{
+    cpu_set_t set;
+    int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
+    int32_t most = 0;
+    for (size_t i = 0; i < p->nthreads; i++)
+        if (p->threads[i] > most) most = p->threads[i];
+    if (cpus > 0 && most > cpus)
+        fprintf(stderr,
+                "scal run: warning: up to %d threads on the %d CPUs this process may use: thread "
+                "counts above %d time-share CPUs, and their efficiency shows it\n",
+                (int)most, cpus, cpus);
+}
+
 static int prepare_campaign(struct campaign *c)
 {
     int rc = find_runtime_and_tool(c);
@@ -787,6 +804,7 @@ static int prepare_campaign(struct campaign *c)
                 "scal run: note: %s links no OpenMP runtime itself; runs without an "
                 "OMPT runtime will be recorded as 'no data'\n",
                 c->measure.program_path);
+    warn_oversubscription(&c->plan);
     return build_configs(c);
 }
 
