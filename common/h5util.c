@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "column_meta.h"
 #include "errmsg.h"
 #include "scal/status.h"
 
@@ -321,6 +322,39 @@ hid_t scal_h5_compound_type(const struct scal_h5_field *fields, size_t nfields, 
     return t;
 }
 
+/* A 1-D attribute of variable-length UTF-8 strings. */
+static int write_attr_strings(hid_t obj, const char *name, const char *const *values, size_t n)
+{
+    int rc = SCAL_OK;
+    hsize_t dims[1] = {n};
+    hid_t type = vlen_string_type(), space = H5Screate_simple(1, dims, NULL), attr = -1;
+    if (type < 0 || space < 0) goto fail;
+    attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    if (attr < 0 || H5Awrite(attr, type, values) < 0) goto fail;
+    goto done;
+fail:
+    rc = scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name);
+done:
+    if (attr >= 0) H5Aclose(attr);
+    if (space >= 0) H5Sclose(space);
+    if (type >= 0) H5Tclose(type);
+    return rc;
+}
+
+/* The column_units and column_descriptions attributes of a new table, in member order. */
+static int write_column_meta(hid_t dset, const char *name, const struct scal_h5_field *fields,
+                             size_t nfields)
+{
+    const char *units[64], *descriptions[64];
+    if (nfields > 64) return scal__fail(SCAL_EHDF5, "table '%s' has too many members", name);
+    for (size_t i = 0; i < nfields; i++)
+        scal_column_meta(name, fields[i].name, &units[i], &descriptions[i]);
+    int rc = write_attr_strings(dset, SCAL_ATTR_COLUMN_UNITS, units, nfields);
+    if (rc == SCAL_OK)
+        rc = write_attr_strings(dset, SCAL_ATTR_COLUMN_DESCRIPTIONS, descriptions, nfields);
+    return rc;
+}
+
 /* The file type is the memory type packed, so files do not carry the C struct's padding. */
 static hid_t packed_copy(hid_t memtype)
 {
@@ -346,6 +380,7 @@ int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field 
         goto fail;
     dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
+    if (write_column_meta(dset, name, fields, nfields) < 0) goto fail;
     if (nrows > 0 && H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0) goto fail;
     goto done;
 fail:

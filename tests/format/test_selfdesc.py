@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Self-describing files: every table of a run file and of a campaign carries column_units and
+# column_descriptions, one string per member, descriptions non-empty (schemas/README.md).
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+import h5py
+
+scal, prog, work = sys.argv[1:4]
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print("%s: %s" % ("ok" if ok else "FAIL", what))
+    failures += 0 if ok else 1
+
+
+def tables(f):
+    found = []
+    f.visititems(lambda name, obj: found.append(name) if isinstance(obj, h5py.Dataset)
+                 and obj.dtype.names else None)
+    return found
+
+
+def check_file(path):
+    with h5py.File(path, "r") as f:
+        names = tables(f)
+        check(len(names) > 0, "%s has tables" % os.path.basename(path))
+        for name in names:
+            d = f[name]
+            units = d.attrs.get("column_units")
+            descs = d.attrs.get("column_descriptions")
+            n = len(d.dtype.names)
+            check(units is not None and len(units) == n,
+                  "%s /%s: column_units has one string per member" % (os.path.basename(path), name))
+            check(descs is not None and len(descs) == n and all(len(x) > 0 for x in descs),
+                  "%s /%s: column_descriptions non-empty for every member"
+                  % (os.path.basename(path), name))
+
+
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+out = os.path.join(work, "c.h5")
+p = subprocess.run([scal, "run", "-q", "--keep-runs", "-c", "1,2", "-r", "1", "-i", "20", "-o", out,
+                    "--", prog, "{input}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   text=True, cwd=work, timeout=600)
+check(p.returncode == 0, "a campaign with its run files (%s)" % p.stderr.strip())
+check_file(out)
+runs = sorted(glob.glob(os.path.join(out + ".runs", "*.h5")))
+check(len(runs) > 0, "run files kept")
+for r in runs:
+    check_file(r)
+p = subprocess.run([scal, "check", out] + runs, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   text=True, timeout=600)
+check(p.returncode == 0, "scal check accepts them (%s)" % (p.stdout + p.stderr).strip()[-300:])
+sys.exit(1 if failures else 0)
