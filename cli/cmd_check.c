@@ -45,6 +45,12 @@ static const char *type_name(hid_t t)
     H5T_class_t cls = H5Tget_class(t);
     size_t size = H5Tget_size(t);
     if (cls == H5T_FLOAT) return size == 8 ? "f64" : "other";
+    if (cls == H5T_ENUM) { /* regions.kind, runs.status: an enum over u8 is a u8 member */
+        hid_t base = H5Tget_super(t);
+        const char *name = base >= 0 ? type_name(base) : "other";
+        if (base >= 0) H5Tclose(base);
+        return name;
+    }
     if (cls != H5T_INTEGER) return "other";
     bool sign = H5Tget_sign(t) == H5T_SGN_2;
     switch (size) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "column_meta.h"
+#include "layout.h"
 
 struct column_meta {
     const char *table; /* dataset name (last path component), NULL: any table */
@@ -121,4 +122,20 @@ int scal_column_meta(const char *table, const char *member, const char **units,
     *units = any ? any->units : "";
     *description = any ? any->description : "";
     return any != NULL;
+}
+
+int scal_column_enum(const char *table, const char *member, const char *(**name_of)(int), int *n)
+{
+    const char *t = table ? last_component(table) : "";
+    if (!strcmp(t, "regions") && !strcmp(member, "kind")) {
+        *name_of = scal_region_kind_name;
+        *n = SCAL_KIND_TASK + 1;
+        return 1;
+    }
+    if (!strcmp(t, "runs") && !strcmp(member, "status")) {
+        *name_of = scal_run_status_name;
+        *n = SCAL_RUN_NODATA + 1;
+        return 1;
+    }
+    return 0;
 }

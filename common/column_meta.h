@@ -12,4 +12,8 @@
 int scal_column_meta(const char *table, const char *member, const char **units,
                      const char **description);
 
+/* 1 when `member` of `table` is stored as an HDF5 enum over u8 (regions.kind, runs.status), with
+ * *name_of giving the name of values 0..*n-1; 0 otherwise. */
+int scal_column_enum(const char *table, const char *member, const char *(**name_of)(int), int *n);
+
 #endif

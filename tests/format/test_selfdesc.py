@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Self-describing files: every table of a run file and of a campaign carries column_units and
-# column_descriptions, one string per member, descriptions non-empty (schemas/README.md).
+# column_descriptions, one string per member, descriptions non-empty; regions.kind and runs.status
+# are HDF5 enums (schemas/README.md).
 import glob
 import os
 import shutil
@@ -27,8 +28,23 @@ def tables(f):
     return found
 
 
+KIND = {"root": 0, "parallel": 1, "serial": 2, "user": 3, "task": 4}
+STATUS = {"ok": 0, "failed": 1, "signaled": 2, "timeout": 3, "launch-error": 4, "no-data": 5}
+
+
+def check_enum(f, path, table, member, names):
+    if table not in f:
+        return
+    mapping = h5py.check_enum_dtype(f[table].dtype[member])
+    check(mapping == names, "%s /%s.%s is an enum %s" % (path, table, member, mapping))
+    values = f[table][member]
+    check(values.dtype.kind == "u", "%s /%s.%s reads as integers" % (path, table, member))
+
+
 def check_file(path):
     with h5py.File(path, "r") as f:
+        check_enum(f, os.path.basename(path), "regions", "kind", KIND)
+        check_enum(f, os.path.basename(path), "runs", "status", STATUS)
         names = tables(f)
         check(len(names) > 0, "%s has tables" % os.path.basename(path))
         for name in names:
