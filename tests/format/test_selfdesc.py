@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Self-describing files: every table of a run file and of a campaign carries column_units and
 # column_descriptions, one string per member, descriptions non-empty; regions.kind and runs.status
-# are HDF5 enums (schemas/README.md).
+# are HDF5 enums; /analysis matrices name their axes (schemas/README*.md).
 import glob
 import os
 import shutil
@@ -74,4 +74,24 @@ for r in runs:
 p = subprocess.run([scal, "check", out] + runs, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                    text=True, timeout=600)
 check(p.returncode == 0, "scal check accepts them (%s)" % (p.stdout + p.stderr).strip()[-300:])
+p = subprocess.run([scal, "report", out, "-o", os.path.join(work, "report")],
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+check(p.returncode == 0, "scal report writes /analysis (%s)" % p.stderr.strip()[-300:])
+with h5py.File(out, "r") as f:
+    matrices = []
+    f["analysis/regions"].visititems(
+        lambda name, obj: matrices.append(obj) if isinstance(obj, h5py.Dataset)
+        and obj.ndim == 2 else None)
+    check(len(matrices) > 0, "/analysis has matrices")
+    axes = {"input", "input_step", "threads", "threads_step", ""}
+    bad = [m.name for m in matrices if m.attrs.get("axis0") not in axes
+           or m.attrs.get("axis1") not in axes]
+    check(not bad, "every /analysis matrix names its axes (%s)" % bad[:3])
+    regions = f["regions"][:]
+    groups = list(f["analysis/regions"].values())
+    joined = [g for g in groups if "region_id" in g.attrs]
+    check(len(joined) == len(groups) == len(regions), "every /analysis region has a region_id")
+    bad = [g.name for g in joined if regions[g.attrs["region_id"]]["kind"] != g.attrs["kind"]
+           or (g.attrs["parent"] >= 0) != (regions[g.attrs["region_id"]]["parent"] >= 0)]
+    check(not bad, "region_id joins /regions (same kind and root) (%s)" % bad[:3])
 sys.exit(1 if failures else 0)
