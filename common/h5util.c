@@ -59,12 +59,13 @@ static hid_t vlen_string_type(void)
     return t;
 }
 
-static int write_attr(hid_t obj, const char *name, hid_t type, const void *value)
+/* An attribute of n values, or of one value in a scalar space when n is 0. */
+static int write_attr_n(hid_t obj, const char *name, hid_t type, hsize_t n, const void *value)
 {
     int rc = SCAL_OK;
     hid_t space = -1, attr = -1;
     if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
-    space = H5Screate(H5S_SCALAR);
+    space = n ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR);
     if (space < 0) goto fail;
     attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     if (attr < 0 || H5Awrite(attr, type, value) < 0) goto fail;
@@ -75,6 +76,11 @@ done:
     if (attr >= 0) H5Aclose(attr);
     if (space >= 0) H5Sclose(space);
     return rc;
+}
+
+static int write_attr(hid_t obj, const char *name, hid_t type, const void *value)
+{
+    return write_attr_n(obj, name, type, 0, value);
 }
 
 int scal_h5_attr_set_str(hid_t obj, const char *name, const char *value)
@@ -348,21 +354,12 @@ hid_t scal_h5_compound_type(const char *table, const struct scal_h5_field *field
     return t;
 }
 
-/* A 1-D attribute of variable-length UTF-8 strings. */
+/* A 1-D attribute of n (at least 1) variable-length UTF-8 strings. */
 static int write_attr_strings(hid_t obj, const char *name, const char *const *values, size_t n)
 {
-    int rc = SCAL_OK;
-    hsize_t dims[1] = {n};
-    hid_t type = vlen_string_type(), space = H5Screate_simple(1, dims, NULL), attr = -1;
-    if (type < 0 || space < 0) goto fail;
-    attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    if (attr < 0 || H5Awrite(attr, type, values) < 0) goto fail;
-    goto done;
-fail:
-    rc = scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name);
-done:
-    if (attr >= 0) H5Aclose(attr);
-    if (space >= 0) H5Sclose(space);
+    hid_t type = vlen_string_type();
+    int rc = type < 0 ? scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name)
+                      : write_attr_n(obj, name, type, n, values);
     if (type >= 0) H5Tclose(type);
     return rc;
 }
