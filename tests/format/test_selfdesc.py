@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Self-describing files: every table of a run file and of a campaign carries column_units and
 # column_descriptions, one string per member, descriptions non-empty; regions.kind and runs.status
-# are HDF5 enums; /analysis matrices name their axes (schemas/README*.md).
+# are HDF5 enums; /analysis matrices name their axes and regions; a file without them (earlier
+# versions) stays readable (schemas/README*.md).
 import glob
 import os
 import shutil
@@ -94,4 +95,22 @@ with h5py.File(out, "r") as f:
     bad = [g.name for g in joined if regions[g.attrs["region_id"]]["kind"] != g.attrs["kind"]
            or (g.attrs["parent"] >= 0) != (regions[g.attrs["region_id"]]["parent"] >= 0)]
     check(not bad, "region_id joins /regions (same kind and root) (%s)" % bad[:3])
+# A file as earlier versions wrote it (plain u8 kind/status, no column attributes) stays readable.
+old_file = os.path.join(work, "old.h5")
+shutil.copy(out, old_file)
+with h5py.File(old_file, "r+") as f:
+    for name in ("runs", "regions", "configs"):
+        data = f[name][:]
+        plain = [(n, "u1" if h5py.check_enum_dtype(data.dtype[n]) else data.dtype[n])
+                 for n in data.dtype.names]
+        del f[name]
+        f.create_dataset(name, data=data.astype(plain), maxshape=(None,), chunks=True)
+    check(h5py.check_enum_dtype(f["runs"].dtype["status"]) is None
+          and "column_units" not in f["runs"].attrs, "an old-style campaign made")
+for cmd in (["check", old_file], ["show", old_file],
+            ["report", old_file, "-o", os.path.join(work, "old-report"), "--no-write"]):
+    p = subprocess.run([scal, *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=600)
+    check(p.returncode == 0, "scal %s reads an old-style campaign (%s)"
+          % (cmd[0], (p.stdout + p.stderr).strip()[-300:]))
 sys.exit(1 if failures else 0)
