@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "column_meta.h"
 #include "errmsg.h"
 #include "h5util.h"
 #include "layout.h"
@@ -44,6 +45,12 @@ static const char *type_name(hid_t t)
     H5T_class_t cls = H5Tget_class(t);
     size_t size = H5Tget_size(t);
     if (cls == H5T_FLOAT) return size == 8 ? "f64" : "other";
+    if (cls == H5T_ENUM) { /* regions.kind, runs.status: an enum over u8 is a u8 member */
+        hid_t base = H5Tget_super(t);
+        const char *name = base >= 0 ? type_name(base) : "other";
+        if (base >= 0) H5Tclose(base);
+        return name;
+    }
     if (cls != H5T_INTEGER) return "other";
     bool sign = H5Tget_sign(t) == H5T_SGN_2;
     switch (size) {
@@ -89,6 +96,26 @@ static void check_attributes(struct checker *c, hid_t obj, const char *where, js
     }
 }
 
+/* column_units / column_descriptions: optional (files written before them stay valid), but when
+ * present a string per member of the table. */
+static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_t t)
+{
+    const char *names[] = {SCAL_ATTR_COLUMN_UNITS, SCAL_ATTR_COLUMN_DESCRIPTIONS};
+    int nmembers = H5Tget_nmembers(t);
+    for (size_t k = 0; k < 2; k++) {
+        if (!scal_h5_attr_exists(d, names[k])) continue;
+        hid_t a = H5Aopen(d, names[k], H5P_DEFAULT), s = a >= 0 ? H5Aget_space(a) : -1;
+        hid_t at = a >= 0 ? H5Aget_type(a) : -1;
+        hssize_t n = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+        if (at < 0 || H5Tget_class(at) != H5T_STRING || n != nmembers)
+            problem(c, "/%s: attribute '%s' is not %d strings (one per member)", path, names[k],
+                    nmembers);
+        if (at >= 0) H5Tclose(at);
+        if (s >= 0) H5Sclose(s);
+        if (a >= 0) H5Aclose(a);
+    }
+}
+
 static void check_table_members(struct checker *c, const char *path, json_t *members)
 {
     hid_t d = H5Dopen2(c->f->id, path, H5P_DEFAULT), t = d >= 0 ? H5Dget_type(d) : -1;
@@ -112,6 +139,7 @@ static void check_table_members(struct checker *c, const char *path, json_t *mem
             problem(c, "/%s member '%s' is %s, expected %s", path, name, type_name(mt), type);
         H5Tclose(mt);
     }
+    check_column_meta(c, path, d, t);
 done:
     if (t >= 0) H5Tclose(t);
     if (d >= 0) H5Dclose(d);

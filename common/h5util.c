@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "column_meta.h"
 #include "errmsg.h"
 #include "scal/status.h"
 
@@ -58,12 +59,13 @@ static hid_t vlen_string_type(void)
     return t;
 }
 
-static int write_attr(hid_t obj, const char *name, hid_t type, const void *value)
+/* An attribute of n values, or of one value in a scalar space when n is 0. */
+static int write_attr_n(hid_t obj, const char *name, hid_t type, hsize_t n, const void *value)
 {
     int rc = SCAL_OK;
     hid_t space = -1, attr = -1;
     if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
-    space = H5Screate(H5S_SCALAR);
+    space = n ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR);
     if (space < 0) goto fail;
     attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     if (attr < 0 || H5Awrite(attr, type, value) < 0) goto fail;
@@ -74,6 +76,11 @@ done:
     if (attr >= 0) H5Aclose(attr);
     if (space >= 0) H5Sclose(space);
     return rc;
+}
+
+static int write_attr(hid_t obj, const char *name, hid_t type, const void *value)
+{
+    return write_attr_n(obj, name, type, 0, value);
 }
 
 int scal_h5_attr_set_str(hid_t obj, const char *name, const char *value)
@@ -308,17 +315,67 @@ static hid_t native_type(enum scal_h5_ftype t)
     return H5I_INVALID_HID;
 }
 
-hid_t scal_h5_compound_type(const struct scal_h5_field *fields, size_t nfields, size_t struct_size)
+/* One member's memory type: the enum of regions.kind / runs.status (when writing, ftype < 0, or
+ * when the file stores an enum: HDF5 converts enum to enum by name, never integer to enum), else
+ * the native integer or float. */
+static hid_t member_type(const char *table, const struct scal_h5_field *f, hid_t ftype)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, struct_size);
-    if (t < 0) return t;
-    for (size_t i = 0; i < nfields; i++) {
-        if (H5Tinsert(t, fields[i].name, fields[i].offset, native_type(fields[i].type)) < 0) {
+    const char *(*name_of)(int);
+    int n = 0;
+    if (!scal_column_enum(table, f->name, &name_of, &n)) return H5Tcopy(native_type(f->type));
+    if (ftype >= 0) {
+        int idx = H5Tget_member_index(ftype, f->name);
+        if (idx < 0 || H5Tget_member_class(ftype, (unsigned)idx) != H5T_ENUM)
+            return H5Tcopy(native_type(f->type));
+    }
+    hid_t t = H5Tenum_create(H5T_NATIVE_UINT8);
+    for (int v = 0; t >= 0 && v < n; v++) {
+        uint8_t u = (uint8_t)v;
+        if (H5Tenum_insert(t, name_of(v), &u) < 0) {
             H5Tclose(t);
-            return H5I_INVALID_HID;
+            t = H5I_INVALID_HID;
         }
     }
     return t;
+}
+
+hid_t scal_h5_compound_type(const char *table, const struct scal_h5_field *fields, size_t nfields,
+                            size_t struct_size, hid_t ftype)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, struct_size);
+    for (size_t i = 0; t >= 0 && i < nfields; i++) {
+        hid_t mt = member_type(table, &fields[i], ftype);
+        if (mt < 0 || H5Tinsert(t, fields[i].name, fields[i].offset, mt) < 0) {
+            H5Tclose(t);
+            t = H5I_INVALID_HID;
+        }
+        if (mt >= 0) H5Tclose(mt);
+    }
+    return t;
+}
+
+/* A 1-D attribute of n (at least 1) variable-length UTF-8 strings. */
+static int write_attr_strings(hid_t obj, const char *name, const char *const *values, size_t n)
+{
+    hid_t type = vlen_string_type();
+    int rc = type < 0 ? scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name)
+                      : write_attr_n(obj, name, type, n, values);
+    if (type >= 0) H5Tclose(type);
+    return rc;
+}
+
+/* The column_units and column_descriptions attributes of a new table, in member order. */
+static int write_column_meta(hid_t dset, const char *name, const struct scal_h5_field *fields,
+                             size_t nfields)
+{
+    const char *units[64], *descriptions[64];
+    if (nfields > 64) return scal__fail(SCAL_EHDF5, "table '%s' has too many members", name);
+    for (size_t i = 0; i < nfields; i++)
+        scal_column_meta(name, fields[i].name, &units[i], &descriptions[i]);
+    int rc = write_attr_strings(dset, SCAL_ATTR_COLUMN_UNITS, units, nfields);
+    if (rc == SCAL_OK)
+        rc = write_attr_strings(dset, SCAL_ATTR_COLUMN_DESCRIPTIONS, descriptions, nfields);
+    return rc;
 }
 
 /* The file type is the memory type packed, so files do not carry the C struct's padding. */
@@ -335,7 +392,7 @@ int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field 
     int rc = SCAL_OK;
     hsize_t dims[1] = {nrows}, maxdims[1] = {H5S_UNLIMITED};
     hsize_t chunk[1] = {nrows > 1024 ? 1024 : (nrows < 64 ? 64 : nrows)};
-    hid_t mtype = scal_h5_compound_type(fields, nfields, struct_size);
+    hid_t mtype = scal_h5_compound_type(name, fields, nfields, struct_size, H5I_INVALID_HID);
     hid_t ftype = -1, space = -1, dcpl = -1, dset = -1;
     if (mtype < 0) goto fail;
     ftype = packed_copy(mtype);
@@ -346,6 +403,7 @@ int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field 
         goto fail;
     dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
+    if (write_column_meta(dset, name, fields, nfields) < 0) goto fail;
     if (nrows > 0 && H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0) goto fail;
     goto done;
 fail:
@@ -363,7 +421,7 @@ int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field
                          size_t nfields, size_t struct_size, const void *rows, size_t nrows)
 {
     int rc = SCAL_OK;
-    hid_t dset = -1, fspace = -1, mspace = -1, mtype = -1;
+    hid_t dset = -1, fspace = -1, mspace = -1, mtype = -1, ftype = -1;
     hsize_t old = 0, start[1], count[1] = {nrows}, newdims[1];
     if (!scal_h5_exists(loc, name))
         return scal_h5_write_table(loc, name, fields, nfields, struct_size, rows, nrows);
@@ -380,7 +438,9 @@ int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field
     start[0] = old;
     if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0) goto fail;
     mspace = H5Screate_simple(1, count, NULL);
-    mtype = scal_h5_compound_type(fields, nfields, struct_size);
+    ftype = H5Dget_type(dset);
+    mtype = ftype < 0 ? H5I_INVALID_HID
+                      : scal_h5_compound_type(name, fields, nfields, struct_size, ftype);
     if (mspace < 0 || mtype < 0) goto fail;
     if (H5Dwrite(dset, mtype, mspace, fspace, H5P_DEFAULT, rows) < 0) goto fail;
     goto done;
@@ -388,6 +448,7 @@ fail:
     rc = scal__fail(SCAL_EHDF5, "cannot append %zu rows to table '%s'", nrows, name);
 done:
     if (mtype >= 0) H5Tclose(mtype);
+    if (ftype >= 0) H5Tclose(ftype);
     if (mspace >= 0) H5Sclose(mspace);
     if (fspace >= 0) H5Sclose(fspace);
     if (dset >= 0) H5Dclose(dset);
@@ -451,7 +512,7 @@ int scal_h5_read_table(hid_t loc, const char *name, const struct scal_h5_field *
         goto done;
     }
     if ((rc = scal_h5_check_size(dset, dims[0], H5Tget_size(ftype), name)) < 0) goto done;
-    mtype = scal_h5_compound_type(fields, nfields, struct_size);
+    mtype = scal_h5_compound_type(name, fields, nfields, struct_size, ftype);
     *rows = calloc(dims[0] ? dims[0] : 1, struct_size);
     if (!*rows) {
         rc = scal__fail(SCAL_ENOMEM, "'%s': out of memory reading %llu rows of '%s'", file,

@@ -31,8 +31,11 @@ void scal_h5_free_strings(char **strings, size_t n);
 /* Appends n strings to a string dataset made by scal_h5_write_strings (created when missing). */
 int scal_h5_append_strings(hid_t loc, const char *name, const char *const *strings, size_t n);
 
-/* The HDF5 memory type for the fields (caller closes it). */
-hid_t scal_h5_compound_type(const struct scal_h5_field *fields, size_t nfields, size_t struct_size);
+/* The HDF5 memory type for the fields of table `table` (caller closes it); regions.kind and
+ * runs.status are enums when writing (ftype < 0) or when ftype, the file's type, has them as
+ * enums. */
+hid_t scal_h5_compound_type(const char *table, const struct scal_h5_field *fields, size_t nfields,
+                            size_t struct_size, hid_t ftype);
 
 /* Creates a chunked, extendible 1-D table (shuffle + deflate) and writes nrows rows (may be 0). */
 int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field *fields,

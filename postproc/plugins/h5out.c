@@ -9,6 +9,8 @@
 
 #include "errmsg.h"
 #include "h5util.h"
+#include "layout.h"
+#include "region_identity.h"
 #include "safe_open.h"
 #include "scal/postproc.h"
 #include "scal_format.h"
@@ -24,7 +26,14 @@ static int write_matrix(hid_t g, const char *name, const struct scal_pp_matrix *
         static const char *const shapes[] = {"full", "input_step", "thread_step", "both_step",
                                              "scalar"};
         scal_h5_attr_set_str(d, "unit", m->unit);
-        scal_h5_attr_set_str(d, "shape", shapes[m->shape <= SCAL_PP_SCALAR ? m->shape : 0]);
+        /* what the rows and columns index (datasets /analysis/inputs and /analysis/threads) */
+        static const char *const axis0[] = {"input", "input_step", "input", "input_step", ""};
+        static const char *const axis1[] = {"threads", "threads", "threads_step", "threads_step",
+                                            ""};
+        size_t k = m->shape <= SCAL_PP_SCALAR ? m->shape : 0;
+        scal_h5_attr_set_str(d, "shape", shapes[k]);
+        scal_h5_attr_set_str(d, "axis0", axis0[k]);
+        scal_h5_attr_set_str(d, "axis1", axis1[k]);
         rc = SCAL_OK;
     }
     if (d >= 0) H5Dclose(d);
@@ -51,6 +60,28 @@ static int write_header(hid_t a, const struct scal_pp_host *h)
     return scal_format_write_threads(a, h->threads, h->nthreads);
 }
 
+/* How many of the host's regions are /regions rows of the campaign written into, region r being
+ * row (and id) r: the report loads that file first, so its regions come first in row order, one
+ * per distinct identity. 0 (no region_id written) when its rows break that rule. */
+static size_t joinable_regions(const struct scal_h5file *file)
+{
+    struct scal_region_id_row *rows = NULL;
+    char **ids = NULL;
+    size_t n = 0, ok = 0;
+    if (scal_table_read(file->id, &scal_table_campaign_regions, (void **)&rows, &n) < 0) return 0;
+    if (scal_region_identities(rows, n, file->strings, file->nstrings, &ids) == 0) {
+        ok = n;
+        for (size_t i = 0; i < n && ok; i++) {
+            if (rows[i].id != i) ok = 0;
+            for (size_t j = 0; j < i && ok; j++)
+                if (!strcmp(ids[i], ids[j])) ok = 0;
+        }
+        scal_region_identities_free(ids, n);
+    }
+    free(rows);
+    return ok;
+}
+
 /* One slice's matrices of region r into group sg (names with '/' made flat). */
 static void write_slice(hid_t sg, const struct scal_pp_host *h, size_t r, size_t s)
 {
@@ -64,11 +95,12 @@ static void write_slice(hid_t sg, const struct scal_pp_host *h, size_t r, size_t
 }
 
 /* /analysis/regions/<slug>: the region's attributes, findings and matrices (per slice). */
-static void write_region(hid_t rg, const struct scal_pp_host *h, size_t r)
+static void write_region(hid_t rg, const struct scal_pp_host *h, size_t r, size_t joinable)
 {
     hid_t g = H5Gcreate2(rg, h->regions[r].slug, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return;
     scal_h5_attr_set_str(g, "label", h->regions[r].label);
+    if (r < joinable) scal_h5_attr_set_i64(g, "region_id", (int64_t)r); /* joins /regions.id */
     scal_h5_attr_set_i64(g, "index", (int64_t)r);
     scal_h5_attr_set_i64(g, "parent", h->regions[r].parent);
     scal_h5_attr_set_i64(g, "kind", h->regions[r].kind);
@@ -120,8 +152,9 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     if ((a = H5Gcreate2(f, "analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
     if (write_header(a, h) < 0) goto out;
     if ((rg = H5Gcreate2(a, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
+    size_t joinable = joinable_regions(&file);
     for (size_t r = 0; r < h->nregions; r++)
-        write_region(rg, h, r);
+        write_region(rg, h, r, joinable);
     rc = SCAL_OK;
 out:
     if (rc < 0) snprintf(why, whylen, "cannot write /analysis into %s", h->write_path);

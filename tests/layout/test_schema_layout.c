@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "column_meta.h"
 #include "layout.h"
 
 static int failures;
@@ -91,6 +92,19 @@ int main(int argc, char **argv)
                "and here\n",
                all, checked);
         failures++;
+    }
+    /* Every member of every table has a description (units may be "" for ids and indices). */
+    for (size_t i = 0; scal_all_tables[i]; i++) {
+        const struct scal_table_desc *d = scal_all_tables[i];
+        for (size_t k = 0; k < d->nfields; k++) {
+            const char *units, *description;
+            if (!scal_column_meta(d->name, d->fields[k].name, &units, &description) ||
+                !description[0]) {
+                printf("FAIL: /%s member '%s' has no description in common/column_meta.c\n",
+                       d->name, d->fields[k].name);
+                failures++;
+            }
+        }
     }
     if (json_integer_value(json_object_get(run, "version")) != SCAL_SCHEMA_VERSION ||
         strcmp(json_string_value(json_object_get(run, "format")), SCAL_FORMAT_RUN)) {

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Self-describing files: every table of a run file and of a campaign carries column_units and
+# column_descriptions, one string per member, descriptions non-empty; regions.kind and runs.status
+# are HDF5 enums; /analysis matrices name their axes and regions; a file without them (earlier
+# versions) stays readable (schemas/README*.md).
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+import h5py
+
+scal, prog, work = sys.argv[1:4]
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print("%s: %s" % ("ok" if ok else "FAIL", what))
+    failures += 0 if ok else 1
+
+
+def tables(f):
+    found = []
+    f.visititems(lambda name, obj: found.append(name) if isinstance(obj, h5py.Dataset)
+                 and obj.dtype.names else None)
+    return found
+
+
+KIND = {"root": 0, "parallel": 1, "serial": 2, "user": 3, "task": 4}
+STATUS = {"ok": 0, "failed": 1, "signaled": 2, "timeout": 3, "launch-error": 4, "no-data": 5}
+
+
+def check_enum(f, path, table, member, names):
+    if table not in f:
+        return
+    mapping = h5py.check_enum_dtype(f[table].dtype[member])
+    check(mapping == names, "%s /%s.%s is an enum %s" % (path, table, member, mapping))
+    values = f[table][member]
+    check(values.dtype.kind == "u", "%s /%s.%s reads as integers" % (path, table, member))
+
+
+def check_file(path):
+    with h5py.File(path, "r") as f:
+        check_enum(f, os.path.basename(path), "regions", "kind", KIND)
+        check_enum(f, os.path.basename(path), "runs", "status", STATUS)
+        names = tables(f)
+        check(len(names) > 0, "%s has tables" % os.path.basename(path))
+        for name in names:
+            d = f[name]
+            units = d.attrs.get("column_units")
+            descs = d.attrs.get("column_descriptions")
+            n = len(d.dtype.names)
+            check(units is not None and len(units) == n,
+                  "%s /%s: column_units has one string per member" % (os.path.basename(path), name))
+            check(descs is not None and len(descs) == n and all(len(x) > 0 for x in descs),
+                  "%s /%s: column_descriptions non-empty for every member"
+                  % (os.path.basename(path), name))
+
+
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+out = os.path.join(work, "c.h5")
+p = subprocess.run([scal, "run", "-q", "--keep-runs", "-c", "1,2", "-r", "1", "-i", "20", "-o", out,
+                    "--", prog, "{input}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   text=True, cwd=work, timeout=600)
+check(p.returncode == 0, "a campaign with its run files (%s)" % p.stderr.strip())
+check_file(out)
+runs = sorted(glob.glob(os.path.join(out + ".runs", "*.h5")))
+check(len(runs) > 0, "run files kept")
+for r in runs:
+    check_file(r)
+p = subprocess.run([scal, "check", out] + runs, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   text=True, timeout=600)
+check(p.returncode == 0, "scal check accepts them (%s)" % (p.stdout + p.stderr).strip()[-300:])
+p = subprocess.run([scal, "report", out, "-o", os.path.join(work, "report")],
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+check(p.returncode == 0, "scal report writes /analysis (%s)" % p.stderr.strip()[-300:])
+with h5py.File(out, "r") as f:
+    matrices = []
+    f["analysis/regions"].visititems(
+        lambda name, obj: matrices.append(obj) if isinstance(obj, h5py.Dataset)
+        and obj.ndim == 2 else None)
+    check(len(matrices) > 0, "/analysis has matrices")
+    axes = {"input", "input_step", "threads", "threads_step", ""}
+    bad = [m.name for m in matrices if m.attrs.get("axis0") not in axes
+           or m.attrs.get("axis1") not in axes]
+    check(not bad, "every /analysis matrix names its axes (%s)" % bad[:3])
+    regions = f["regions"][:]
+    groups = list(f["analysis/regions"].values())
+    joined = [g for g in groups if "region_id" in g.attrs]
+    check(len(joined) == len(groups) == len(regions), "every /analysis region has a region_id")
+    bad = [g.name for g in joined if regions[g.attrs["region_id"]]["kind"] != g.attrs["kind"]
+           or (g.attrs["parent"] >= 0) != (regions[g.attrs["region_id"]]["parent"] >= 0)]
+    check(not bad, "region_id joins /regions (same kind and root) (%s)" % bad[:3])
+# A file as earlier versions wrote it (plain u8 kind/status, no column attributes) stays readable.
+old_file = os.path.join(work, "old.h5")
+shutil.copy(out, old_file)
+with h5py.File(old_file, "r+") as f:
+    for name in ("runs", "regions", "configs"):
+        data = f[name][:]
+        plain = [(n, "u1" if h5py.check_enum_dtype(data.dtype[n]) else data.dtype[n])
+                 for n in data.dtype.names]
+        del f[name]
+        f.create_dataset(name, data=data.astype(plain), maxshape=(None,), chunks=True)
+    check(h5py.check_enum_dtype(f["runs"].dtype["status"]) is None
+          and "column_units" not in f["runs"].attrs, "an old-style campaign made")
+for cmd in (["check", old_file], ["show", old_file],
+            ["report", old_file, "-o", os.path.join(work, "old-report"), "--no-write"]):
+    p = subprocess.run([scal, *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=600)
+    check(p.returncode == 0, "scal %s reads an old-style campaign (%s)"
+          % (cmd[0], (p.stdout + p.stderr).strip()[-300:]))
+sys.exit(1 if failures else 0)
