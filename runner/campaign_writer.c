@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The incremental campaign-file writer (see campaign_writer.h).
+#include <errno.h>
 #include <hdf5.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,16 @@ static struct scal_cw *cw_new(const char *path)
     return w;
 }
 
+/* Flushes the campaign file; a failure says the OS's reason (a full disk: "No space left on
+ * device"), which HDF5's file driver leaves in errno. */
+static int flush_file(hid_t file, const char *path)
+{
+    errno = 0;
+    if (H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0) return SCAL_OK;
+    return scal__fail(SCAL_EIO, "cannot flush campaign file '%s': %s", path,
+                      errno ? strerror(errno) : "HDF5 could not write it");
+}
+
 int scal_cw_create(const char *path, const struct scal_campaign_info *meta,
                    const struct scal_cw_config *configs, size_t nconfigs, struct scal_cw **out)
 {
@@ -103,10 +114,7 @@ int scal_cw_create(const char *path, const struct scal_campaign_info *meta,
                                       .nstrings = w->strings.count};
     if ((rc = scal_campaign_file_create(path, meta, &init, &w->file)) < 0) goto fail;
     w->strings_written = w->strings.count;
-    if (H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0) {
-        rc = scal__fail(SCAL_EIO, "cannot flush campaign file '%s'", path);
-        goto fail;
-    }
+    if ((rc = flush_file(w->file, path)) < 0) goto fail;
     free(rows);
     *out = w;
     return SCAL_OK;
@@ -299,8 +307,7 @@ int scal_cw_add_run(struct scal_cw *w, const struct scal_cw_run *run,
     /* strings first and the /runs row last: a reader that finds the run finds all its rows */
     if (rc == SCAL_OK) rc = flush_strings(w);
     if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_runs, &row, 1);
-    if (rc == SCAL_OK && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
-        rc = scal__fail(SCAL_EIO, "cannot flush campaign file '%s'", w->path);
+    if (rc == SCAL_OK) rc = flush_file(w->file, w->path);
     if (rc < 0) return rc;
     w->next_run++;
     if (run_id) *run_id = row.id;

@@ -129,9 +129,15 @@ def scenario_enospc(args):
             check("NOT RECORDED" not in p.stderr or "(run " in p.stderr, "and names the run")
             os.unlink(filler)
             if os.path.exists(out):
-                check("ok" in scal(args, "check", out, cwd=disk).stdout, "the campaign file passes scal check after the full disk")
+                # HDF5 may leave the file damaged where the disk filled: the committed runs are kept
+                # on their own, and --resume rebuilds the file from them. Before that, readers say
+                # what is wrong (never a crash); after it, scal check passes.
+                p = scal(args, "check", out, expect=None, cwd=disk)
+                check(p.returncode in (0, 1) and ("ok" in p.stdout or "damaged" in p.stdout + p.stderr),
+                      "after the full disk the campaign file checks ok or is named damaged: %s" % (p.stdout + p.stderr).strip()[-200:])
                 p = scal(args, "run", "--resume", out, expect=None, cwd=disk)
                 check(p.returncode == 0, "after space is freed --resume completes the plan: " + p.stderr.strip()[-400:])
+                check("ok" in scal(args, "check", out, cwd=disk).stdout, "the campaign file passes scal check after --resume")
                 complete(args, out, 120)
                 os.unlink(out)
             shutil.rmtree(out + ".runs", ignore_errors=True)
