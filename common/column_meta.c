@@ -98,6 +98,20 @@ static const struct column_meta metas[] = {
     {NULL, "message", "", "string index of the runner's message"},
     {NULL, "stdout_tail", "", "string index of the end of the program's stdout"},
     {NULL, "stderr_tail", "", "string index of the end of the program's stderr"},
+    {"config_ranks", "ranks", "count", "MPI ranks the configuration is launched with"},
+    {"run_ranks", "ranks", "count", "ranks of the job as the launcher said, -1 when unknown"},
+    {"region_rank_summary", "ranks", "count", "number of ranks that ran the region"},
+    {NULL, "rank", "", "MPI rank (0 .. ranks-1)"},
+    {NULL, "recorded", "1", "1 when the rank's run file was read, 0 when it left none"},
+    {NULL, "duration_s", "s", "the rank's own duration (its run file), NaN when not recorded"},
+    {NULL, "source", "",
+     "string index of the variable the rank came from (OMPI_COMM_WORLD_RANK...)"},
+    {NULL, "critical_rank", "",
+     "the rank with the largest time_total_s of the region (critical path)"},
+    {NULL, "rank_time_max_s", "s", "largest time_total_s over the ranks (the critical path)"},
+    {NULL, "rank_time_mean_s", "s", "mean time_total_s over the ranks that ran the region"},
+    {NULL, "rank_time_min_s", "s", "smallest time_total_s over the ranks that ran the region"},
+    {NULL, "rank_imbalance", "1", "rank imbalance: 1 - rank_time_mean_s / rank_time_max_s"},
 };
 
 static const char *last_component(const char *path)

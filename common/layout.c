@@ -30,6 +30,13 @@
 #define RPS_ENTRY(h5, ctype, member)                                                               \
     SCAL_FIELD_ENTRY(struct scal_run_plugin_state_row, h5, ctype, member)
 
+#define CR_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_config_rank_row, h5, ctype, member)
+#define RR_ENTRY(h5, ctype, member) SCAL_FIELD_ENTRY(struct scal_run_rank_row, h5, ctype, member)
+#define RRS_ENTRY(h5, ctype, member)                                                               \
+    SCAL_FIELD_ENTRY(struct scal_rank_region_stat_row, h5, ctype, member)
+#define RSUM_ENTRY(h5, ctype, member)                                                              \
+    SCAL_FIELD_ENTRY(struct scal_region_rank_summary_row, h5, ctype, member)
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct scal_h5_field region_fields[] = {SCAL_REGION_IDENTITY_FIELDS(REGION_ENTRY)
@@ -61,6 +68,16 @@ static const struct scal_h5_field run_plugin_state_fields[] = {
     {"run", SCAL_H5_U32, offsetof(struct scal_run_plugin_state_row, run)},
     SCAL_PLUGIN_STATE_FIELDS(RPS_ENTRY)};
 
+static const struct scal_h5_field config_rank_fields[] = {SCAL_CONFIG_RANK_FIELDS(CR_ENTRY)};
+static const struct scal_h5_field run_rank_fields[] = {SCAL_RUN_RANK_FIELDS(RR_ENTRY)};
+static const struct scal_h5_field rank_region_stat_fields[] = {
+    {"run", SCAL_H5_U32, offsetof(struct scal_rank_region_stat_row, run)},
+    {"rank", SCAL_H5_I32, offsetof(struct scal_rank_region_stat_row, rank)},
+    {"region", SCAL_H5_U32, offsetof(struct scal_rank_region_stat_row, region)},
+    SCAL_REGION_STATS_FIELDS(RRS_ENTRY)};
+static const struct scal_h5_field region_rank_summary_fields[] = {
+    SCAL_REGION_RANK_SUMMARY_FIELDS(RSUM_ENTRY)};
+
 #define TABLE(var, path, fields, T)                                                                \
     const struct scal_table_desc var = {path, fields, N(fields), sizeof(T)};
 TABLE(scal_table_run_regions, "regions", region_fields, struct scal_region_row)
@@ -84,16 +101,33 @@ TABLE(scal_table_run_sensor_samples, "sensor_samples", run_sensor_sample_fields,
       struct scal_run_sensor_sample_row)
 TABLE(scal_table_run_plugin_states, "plugins", run_plugin_state_fields,
       struct scal_run_plugin_state_row)
+TABLE(scal_table_config_ranks, "config_ranks", config_rank_fields, struct scal_config_rank_row)
+TABLE(scal_table_run_ranks, "run_ranks", run_rank_fields, struct scal_run_rank_row)
+TABLE(scal_table_rank_region_stats, "rank_region_stats", rank_region_stat_fields,
+      struct scal_rank_region_stat_row)
+TABLE(scal_table_region_rank_summary, "region_rank_summary", region_rank_summary_fields,
+      struct scal_region_rank_summary_row)
 
-const struct scal_table_desc *const scal_all_tables[] = {
-    &scal_table_run_regions,       &scal_table_threads,
-    &scal_table_trace_instances,   &scal_table_trace_states,
-    &scal_table_configs,           &scal_table_runs,
-    &scal_table_campaign_regions,  &scal_table_region_stats,
-    &scal_table_thread_stats,      &scal_table_sensor_values,
-    &scal_table_sensor_samples,    &scal_table_plugin_states,
-    &scal_table_run_sensor_values, &scal_table_run_sensor_samples,
-    &scal_table_run_plugin_states, NULL};
+const struct scal_table_desc *const scal_all_tables[] = {&scal_table_run_regions,
+                                                         &scal_table_threads,
+                                                         &scal_table_trace_instances,
+                                                         &scal_table_trace_states,
+                                                         &scal_table_configs,
+                                                         &scal_table_runs,
+                                                         &scal_table_campaign_regions,
+                                                         &scal_table_region_stats,
+                                                         &scal_table_thread_stats,
+                                                         &scal_table_sensor_values,
+                                                         &scal_table_sensor_samples,
+                                                         &scal_table_plugin_states,
+                                                         &scal_table_run_sensor_values,
+                                                         &scal_table_run_sensor_samples,
+                                                         &scal_table_run_plugin_states,
+                                                         &scal_table_config_ranks,
+                                                         &scal_table_run_ranks,
+                                                         &scal_table_rank_region_stats,
+                                                         &scal_table_region_rank_summary,
+                                                         NULL};
 
 const char *scal_region_kind_name(int kind)
 {

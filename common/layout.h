@@ -151,6 +151,31 @@ enum scal_thread_state { SCAL_STATE_WORK = 0, SCAL_STATE_BARRIER = 1, SCAL_STATE
     X(SCAL_H5_U32, uint32_t, stdout_tail)                                                          \
     X(SCAL_H5_U32, uint32_t, stderr_tail)
 
+/* Campaign tables of MPI + OpenMP runs (scal run --ranks, or any run whose processes were MPI
+ * ranks): absent from campaigns without ranks. /region_stats of such a run holds the critical
+ * path: per region, the row of the rank with the largest time_total_s. */
+#define SCAL_CONFIG_RANK_FIELDS(X)                                                                 \
+    X(SCAL_H5_U32, uint32_t, config)                                                               \
+    X(SCAL_H5_I32, int32_t, ranks)
+
+#define SCAL_RUN_RANK_FIELDS(X)                                                                    \
+    X(SCAL_H5_U32, uint32_t, run)                                                                  \
+    X(SCAL_H5_I32, int32_t, rank)                                                                  \
+    X(SCAL_H5_I32, int32_t, ranks)     /* ranks of the job as the launcher said, -1 unknown */     \
+    X(SCAL_H5_U8, uint8_t, recorded)   /* 1: the rank's run file was read */                       \
+    X(SCAL_H5_F64, double, duration_s) /* the rank's own duration, NaN when not recorded */        \
+    X(SCAL_H5_U32, uint32_t, source)   /* string index: the variable the rank came from */
+
+#define SCAL_REGION_RANK_SUMMARY_FIELDS(X)                                                         \
+    X(SCAL_H5_U32, uint32_t, run)                                                                  \
+    X(SCAL_H5_U32, uint32_t, region)                                                               \
+    X(SCAL_H5_U32, uint32_t, ranks)        /* ranks that ran the region */                         \
+    X(SCAL_H5_I32, int32_t, critical_rank) /* the rank with the largest time_total_s */            \
+    X(SCAL_H5_F64, double, rank_time_max_s)                                                        \
+    X(SCAL_H5_F64, double, rank_time_mean_s)                                                       \
+    X(SCAL_H5_F64, double, rank_time_min_s)                                                        \
+    X(SCAL_H5_F64, double, rank_imbalance)
+
 /* Run status (member `status` of /runs). */
 enum scal_run_status {
     SCAL_RUN_OK = 0,
@@ -203,6 +228,22 @@ struct scal_sensor_sample_row {
 struct scal_plugin_state_row {
     SCAL_PLUGIN_STATE_FIELDS(SCAL_DECLARE_MEMBER)
 };
+struct scal_config_rank_row {
+    SCAL_CONFIG_RANK_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_run_rank_row {
+    SCAL_RUN_RANK_FIELDS(SCAL_DECLARE_MEMBER)
+};
+/* Campaign /rank_region_stats: one row per (run, rank, region). */
+struct scal_rank_region_stat_row {
+    uint32_t run;
+    int32_t rank;
+    uint32_t region;
+    SCAL_REGION_STATS_FIELDS(SCAL_DECLARE_MEMBER)
+};
+struct scal_region_rank_summary_row {
+    SCAL_REGION_RANK_SUMMARY_FIELDS(SCAL_DECLARE_MEMBER)
+};
 /* Campaign variants: the run's rows with the run id in front. */
 struct scal_run_sensor_value_row {
     uint32_t run;
@@ -228,21 +269,25 @@ struct scal_table_desc {
     size_t nfields;
     size_t row_size;
 };
-extern const struct scal_table_desc scal_table_run_regions;        /* run file /regions */
-extern const struct scal_table_desc scal_table_threads;            /* run file /threads */
-extern const struct scal_table_desc scal_table_trace_instances;    /* run file /trace/instances */
-extern const struct scal_table_desc scal_table_trace_states;       /* run file /trace/states */
-extern const struct scal_table_desc scal_table_configs;            /* campaign /configs */
-extern const struct scal_table_desc scal_table_runs;               /* campaign /runs */
-extern const struct scal_table_desc scal_table_campaign_regions;   /* campaign /regions */
-extern const struct scal_table_desc scal_table_region_stats;       /* campaign /region_stats */
-extern const struct scal_table_desc scal_table_thread_stats;       /* campaign /thread_stats */
-extern const struct scal_table_desc scal_table_sensor_values;      /* run file /sensors/values */
-extern const struct scal_table_desc scal_table_sensor_samples;     /* run file /sensors/samples */
-extern const struct scal_table_desc scal_table_plugin_states;      /* run file /sensors/plugins */
-extern const struct scal_table_desc scal_table_run_sensor_values;  /* campaign /sensor_values */
-extern const struct scal_table_desc scal_table_run_sensor_samples; /* campaign /sensor_samples */
-extern const struct scal_table_desc scal_table_run_plugin_states;  /* campaign /plugins */
+extern const struct scal_table_desc scal_table_run_regions;         /* run file /regions */
+extern const struct scal_table_desc scal_table_threads;             /* run file /threads */
+extern const struct scal_table_desc scal_table_trace_instances;     /* run file /trace/instances */
+extern const struct scal_table_desc scal_table_trace_states;        /* run file /trace/states */
+extern const struct scal_table_desc scal_table_configs;             /* campaign /configs */
+extern const struct scal_table_desc scal_table_runs;                /* campaign /runs */
+extern const struct scal_table_desc scal_table_campaign_regions;    /* campaign /regions */
+extern const struct scal_table_desc scal_table_region_stats;        /* campaign /region_stats */
+extern const struct scal_table_desc scal_table_thread_stats;        /* campaign /thread_stats */
+extern const struct scal_table_desc scal_table_sensor_values;       /* run file /sensors/values */
+extern const struct scal_table_desc scal_table_sensor_samples;      /* run file /sensors/samples */
+extern const struct scal_table_desc scal_table_plugin_states;       /* run file /sensors/plugins */
+extern const struct scal_table_desc scal_table_run_sensor_values;   /* campaign /sensor_values */
+extern const struct scal_table_desc scal_table_run_sensor_samples;  /* campaign /sensor_samples */
+extern const struct scal_table_desc scal_table_run_plugin_states;   /* campaign /plugins */
+extern const struct scal_table_desc scal_table_config_ranks;        /* campaign /config_ranks */
+extern const struct scal_table_desc scal_table_run_ranks;           /* campaign /run_ranks */
+extern const struct scal_table_desc scal_table_rank_region_stats;   /* /rank_region_stats */
+extern const struct scal_table_desc scal_table_region_rank_summary; /* /region_rank_summary */
 
 /* Every table above, for schema checks (NULL-terminated). */
 extern const struct scal_table_desc *const scal_all_tables[];

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "mpi_rank.h"
 #include "tool.h"
 #include "writer.h"
 
@@ -122,6 +123,11 @@ int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed)
                                omp_threads && atoi(omp_threads) > 0 ? atoi(omp_threads) : -1);
     rc |= scal_h5_attr_set_i64(meta, "max_team_observed", max_team_observed);
     rc |= scal_h5_attr_set_i64(meta, "trace", st->cfg.trace_entries ? 1 : 0);
+    struct scal_mpi_rank mpi;
+    scal_mpi_rank_detect(&mpi);
+    rc |= scal_h5_attr_set_i64(meta, "mpi_rank", mpi.rank);
+    rc |= scal_h5_attr_set_i64(meta, "mpi_size", mpi.size);
+    rc |= scal_h5_attr_set_str(meta, "mpi_rank_source", mpi.source);
 
     /* The SCAL_*, OMP_*, KMP_*, GOMP_* environment, also as one string of SCAL_* options. */
     size_t nenv = 0, o = 0;

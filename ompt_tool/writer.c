@@ -16,6 +16,7 @@
 #include "scal/version.h"
 #include "strtab.h"
 #include "tool.h"
+#include "mpi_rank.h"
 #include "writer.h"
 #include "trace_buf.h"
 
@@ -561,11 +562,25 @@ static int write_diagnostics(hid_t file)
     return rc < 0 ? SCAL_EHDF5 : SCAL_OK;
 }
 
+/* The default file name: scal-<program>-<pid>.h5, or scal-<program>-r<rank>-<pid>.h5 for an MPI
+ * rank (mpi_rank.h). */
+static void default_name(char *out, size_t len)
+{
+    struct scal_mpi_rank mpi;
+    scal_mpi_rank_detect(&mpi);
+    if (mpi.rank >= 0)
+        snprintf(out, len, "scal-%s-r%d-%d.h5", scal_program_name(), (int)mpi.rank, (int)getpid());
+    else
+        snprintf(out, len, "scal-%s-%d.h5", scal_program_name(), (int)getpid());
+}
+
 static void output_path(char *out, size_t len)
 {
     const struct scal_config *cfg = &scal_tool_state.cfg;
     char name[512];
-    snprintf(name, sizeof(name), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
+    struct scal_mpi_rank mpi;
+    scal_mpi_rank_detect(&mpi);
+    default_name(name, sizeof(name));
     if (!cfg->output[0])
         snprintf(out, len, "%s", name);
     else if (cfg->output_is_dir) {
@@ -574,7 +589,9 @@ static void output_path(char *out, size_t len)
                      cfg->output[strlen(cfg->output) - 1] == '/' ? "" : "/", name);
         else
             snprintf(out, len, "%s", name);
-    } else
+    } else if (mpi.rank >= 0) /* one file name for every rank: each rank writes its own */
+        scal_mpi_rank_file_name(cfg->output, mpi.rank, out, len);
+    else
         snprintf(out, len, "%s", cfg->output);
 }
 
@@ -683,7 +700,7 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
         char first[1200];
         snprintf(first, sizeof(first), "%s", scal__last_error(rc));
         if (tmp[0]) unlink(tmp);
-        snprintf(path, sizeof(path), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
+        default_name(path, sizeof(path));
         fprintf(stderr, "scal: %s (SCAL_OUTPUT='%s'); writing %s instead\n", first,
                 scal_tool_state.cfg.output, path);
         tmp[0] = '\0';

@@ -78,6 +78,24 @@ static int flush_file(hid_t file, const char *path)
                       errno ? strerror(errno) : "HDF5 could not write it");
 }
 
+/* /config_ranks when the campaign has a ranks dimension (some configuration has ranks). */
+static int write_config_ranks(struct scal_cw *w, const struct scal_cw_config *configs, size_t n)
+{
+    size_t with = 0;
+    for (size_t i = 0; i < n; i++)
+        with += configs[i].ranks > 0;
+    if (!with) return SCAL_OK;
+    struct scal_config_rank_row *rows = calloc(with, sizeof(*rows));
+    if (!rows) return SCAL_ENOMEM;
+    with = 0;
+    for (size_t i = 0; i < n; i++)
+        if (configs[i].ranks > 0)
+            rows[with++] = (struct scal_config_rank_row){(uint32_t)i, configs[i].ranks};
+    int rc = scal_table_write(w->file, &scal_table_config_ranks, rows, with);
+    free(rows);
+    return rc;
+}
+
 int scal_cw_create(const char *path, const struct scal_campaign_info *meta,
                    const struct scal_cw_config *configs, size_t nconfigs, struct scal_cw **out)
 {
@@ -113,6 +131,7 @@ int scal_cw_create(const char *path, const struct scal_campaign_info *meta,
                                       .strings = (const char *const *)w->strings.strings,
                                       .nstrings = w->strings.count};
     if ((rc = scal_campaign_file_create(path, meta, &init, &w->file)) < 0) goto fail;
+    if ((rc = write_config_ranks(w, configs, nconfigs)) < 0) goto fail;
     w->strings_written = w->strings.count;
     if ((rc = flush_file(w->file, path)) < 0) goto fail;
     free(rows);
@@ -228,6 +247,48 @@ static int map_regions(struct scal_cw *w, const struct scal_cw_payload *p, uint3
     return rc;
 }
 
+/* The rank rows of a payload: /run_ranks (source re-interned), /rank_region_stats and
+ * /region_rank_summary, regions mapped through map (NULL: already campaign ids). */
+static int append_rank_rows(struct scal_cw *w, uint32_t run, const struct scal_cw_payload *p,
+                            const uint32_t *map)
+{
+    int rc = SCAL_OK;
+    size_t n = p->nranks + p->nrank_stats + p->nrank_summary;
+    if (!n) return SCAL_OK;
+    struct scal_run_rank_row *ranks = malloc((p->nranks + 1) * sizeof(*ranks));
+    struct scal_rank_region_stat_row *st = malloc((p->nrank_stats + 1) * sizeof(*st));
+    struct scal_region_rank_summary_row *sum = malloc((p->nrank_summary + 1) * sizeof(*sum));
+    size_t nst = 0, nsum = 0;
+    if (!ranks || !st || !sum) rc = SCAL_ENOMEM;
+    for (size_t i = 0; i < p->nranks && rc == SCAL_OK; i++) {
+        ranks[i] = p->ranks[i];
+        ranks[i].run = run;
+        rc = remap_string(w, p, &ranks[i].source);
+    }
+    for (size_t i = 0; i < p->nrank_stats && rc == SCAL_OK; i++) {
+        if (map && p->rank_stats[i].region >= p->nregions) continue;
+        st[nst] = p->rank_stats[i];
+        st[nst].run = run;
+        if (map) st[nst].region = map[p->rank_stats[i].region];
+        nst++;
+    }
+    for (size_t i = 0; i < p->nrank_summary && rc == SCAL_OK; i++) {
+        if (map && p->rank_summary[i].region >= p->nregions) continue;
+        sum[nsum] = p->rank_summary[i];
+        sum[nsum].run = run;
+        if (map) sum[nsum].region = map[p->rank_summary[i].region];
+        nsum++;
+    }
+    if (rc == SCAL_OK && p->nranks)
+        rc = scal_table_append(w->file, &scal_table_run_ranks, ranks, p->nranks);
+    if (rc == SCAL_OK && nst)
+        rc = scal_table_append(w->file, &scal_table_rank_region_stats, st, nst);
+    if (rc == SCAL_OK && nsum)
+        rc = scal_table_append(w->file, &scal_table_region_rank_summary, sum, nsum);
+    free(ranks), free(st), free(sum);
+    return rc;
+}
+
 static int append_payload(struct scal_cw *w, uint32_t run, const struct scal_cw_payload *p)
 {
     int rc = SCAL_ENOMEM;
@@ -287,8 +348,128 @@ static int append_payload(struct scal_cw *w, uint32_t run, const struct scal_cw_
         rc = scal_table_append(w->file, &scal_table_run_sensor_samples, samples, p->nsamples);
     if (rc == SCAL_OK && p->nplugins)
         rc = scal_table_append(w->file, &scal_table_run_plugin_states, plugins, p->nplugins);
+    if (rc == SCAL_OK) rc = append_rank_rows(w, run, p, map);
 done:
     free(map), free(stats), free(threads), free(values), free(samples), free(plugins);
+    return rc;
+}
+
+/* Per-region aggregates over the ranks of one run, in campaign region ids. */
+struct rank_agg {
+    int32_t crit;    /* part holding the critical (slowest) rank's row, -1: no rank ran it */
+    size_t crit_row; /* that row in the part's stats */
+    double max, min, sum;
+    uint32_t n;
+};
+
+/* A run of several MPI ranks read from their run files: the parts' regions unified with the
+ * campaign's, then /region_stats (and /thread_stats, region sensor values) from the critical
+ * rank of each region, every rank's rows in /rank_region_stats and the per-region summary;
+ * whole-run sensor values, samples and plugin states from the lowest recorded rank. */
+static int append_parts(struct scal_cw *w, uint32_t run, const struct scal_cw_payload *p)
+{
+    int rc = SCAL_OK;
+    size_t np = p->nparts, nrank_rows = 0, nregions;
+    uint32_t **maps = calloc(np ? np : 1, sizeof(*maps));
+    struct rank_agg *agg = NULL;
+    struct scal_cw_payload flat = {0};
+    if (!maps) return scal__fail(SCAL_ENOMEM, "out of memory adding a run of %zu ranks", np);
+    for (size_t k = 0; k < np && rc == SCAL_OK; k++) {
+        const struct scal_cw_payload *q = &p->parts[k];
+        maps[k] = malloc((q->nregions ? q->nregions : 1) * sizeof(**maps));
+        rc = maps[k] ? map_regions(w, q, maps[k]) : SCAL_ENOMEM;
+        nrank_rows += q->nstats;
+    }
+    nregions = w->identity.count ? w->identity.count - 1 : 0;
+    agg = calloc(nregions ? nregions : 1, sizeof(*agg));
+    flat.rank_stats = calloc(nrank_rows ? nrank_rows : 1, sizeof(*flat.rank_stats));
+    flat.rank_summary = calloc(nregions ? nregions : 1, sizeof(*flat.rank_summary));
+    if (rc == SCAL_OK && (!agg || !flat.rank_stats || !flat.rank_summary)) rc = SCAL_ENOMEM;
+    for (size_t r = 0; rc == SCAL_OK && r < nregions; r++)
+        agg[r].crit = -1;
+    for (size_t k = 0; k < np && rc == SCAL_OK; k++) {
+        const struct scal_cw_payload *q = &p->parts[k];
+        for (size_t i = 0; i < q->nstats; i++) {
+            if (q->stats[i].region >= q->nregions) continue;
+            uint32_t r = maps[k][q->stats[i].region];
+            struct scal_rank_region_stat_row *row = &flat.rank_stats[flat.nrank_stats++];
+            double t = q->stats[i].time_total_s;
+            row->run = run;
+            row->rank = p->part_ranks[k];
+            row->region = r;
+#define COPY(h5, ctype, member) row->member = q->stats[i].member;
+            SCAL_REGION_STATS_FIELDS(COPY)
+#undef COPY
+            struct rank_agg *a = &agg[r];
+            if (a->crit < 0 || t > a->max) a->crit = (int32_t)k, a->crit_row = i;
+            a->max = a->n && a->max > t ? a->max : t;
+            a->min = a->n && a->min < t ? a->min : t;
+            a->sum += t;
+            a->n++;
+        }
+    }
+    /* the critical path as a payload in campaign ids: regions map to themselves */
+    size_t nthreads = 0, nvalues = 0;
+    for (size_t k = 0; k < np; k++)
+        nthreads += p->parts[k].nthreads, nvalues += p->parts[k].nvalues;
+    struct scal_region_stat_row *stats = calloc(nregions ? nregions : 1, sizeof(*stats));
+    struct scal_thread_stat_row *threads = calloc(nthreads ? nthreads : 1, sizeof(*threads));
+    struct scal_run_sensor_value_row *values = calloc(nvalues ? nvalues : 1, sizeof(*values));
+    size_t ns = 0, nt = 0, nv = 0;
+    if (rc == SCAL_OK && (!stats || !threads || !values)) rc = SCAL_ENOMEM;
+    for (size_t r = 0; r < nregions && rc == SCAL_OK; r++) {
+        const struct rank_agg *a = &agg[r];
+        if (a->crit < 0) continue;
+        stats[ns] = p->parts[a->crit].stats[a->crit_row];
+        stats[ns].run = run;
+        stats[ns++].region = (uint32_t)r;
+        double mean = a->sum / a->n;
+        flat.rank_summary[flat.nrank_summary++] = (struct scal_region_rank_summary_row){
+            run,    (uint32_t)r, a->n,   p->part_ranks[a->crit],
+            a->max, mean,        a->min, a->max > 0 ? 1.0 - mean / a->max : 0.0};
+    }
+    for (size_t k = 0; k < np && rc == SCAL_OK; k++) {
+        const struct scal_cw_payload *q = &p->parts[k];
+        for (size_t i = 0; i < q->nthreads; i++) {
+            if (q->threads[i].region >= q->nregions) continue;
+            uint32_t r = maps[k][q->threads[i].region];
+            if (agg[r].crit != (int32_t)k) continue;
+            threads[nt] = q->threads[i];
+            threads[nt].run = run;
+            threads[nt++].region = r;
+        }
+        for (size_t i = 0; i < q->nvalues && rc == SCAL_OK; i++) {
+            struct scal_run_sensor_value_row v = q->values[i];
+            if (v.region >= 0 &&
+                ((size_t)v.region >= q->nregions || agg[maps[k][v.region]].crit != (int32_t)k))
+                continue;
+            if (v.region < 0 && k != 0) continue;
+            v.run = run;
+            if (v.region >= 0) v.region = (int32_t)maps[k][v.region];
+            if ((rc = remap_string(w, q, &v.metric)) == SCAL_OK) rc = remap_string(w, q, &v.unit);
+            values[nv++] = v;
+        }
+    }
+    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_region_stats, stats, ns);
+    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_thread_stats, threads, nt);
+    if (rc == SCAL_OK && nv)
+        rc = scal_table_append(w->file, &scal_table_run_sensor_values, values, nv);
+    if (rc == SCAL_OK && np) {
+        /* samples and plugin states of the lowest recorded rank */
+        struct scal_cw_payload first = p->parts[0];
+        first.nregions = first.nstats = first.nthreads = first.nvalues = 0;
+        first.ranks = NULL, first.nranks = 0, first.rank_stats = NULL, first.nrank_stats = 0;
+        first.rank_summary = NULL, first.nrank_summary = 0, first.nparts = 0;
+        rc = append_payload(w, run, &first);
+    }
+    /* the ranks (recorded or not) with strings of p, and the rank rows built above */
+    flat.strings = p->strings, flat.nstrings = p->nstrings;
+    flat.ranks = p->ranks, flat.nranks = p->nranks;
+    if (rc == SCAL_OK) rc = append_rank_rows(w, run, &flat, NULL);
+    for (size_t k = 0; k < np; k++)
+        free(maps[k]);
+    free(maps), free(agg), free(stats), free(threads), free(values);
+    free(flat.rank_stats), free(flat.rank_summary);
     return rc;
 }
 
@@ -303,7 +484,11 @@ int scal_cw_add_run(struct scal_cw *w, const struct scal_cw_run *run,
     row.message = (uint32_t)msg;
     row.stdout_tail = (uint32_t)out;
     row.stderr_tail = (uint32_t)err;
-    int rc = payload ? append_payload(w, row.id, payload) : SCAL_OK;
+    int rc = !payload          ? SCAL_OK
+             : payload->nparts ? append_parts(w, row.id, payload)
+             : payload->nranks && !payload->nregions
+                 ? append_rank_rows(w, row.id, payload, NULL) /* no rank left data */
+                 : append_payload(w, row.id, payload);
     /* strings first and the /runs row last: a reader that finds the run finds all its rows */
     if (rc == SCAL_OK) rc = flush_strings(w);
     if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_runs, &row, 1);

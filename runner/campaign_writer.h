@@ -6,6 +6,7 @@
 #ifndef SCAL_CAMPAIGN_WRITER_H
 #define SCAL_CAMPAIGN_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,7 @@ struct scal_cw_config {
     int64_t frequency_khz;
     const char *affinity;
     const char *argv;
+    int32_t ranks; /* MPI ranks (scal run --ranks); 0: the campaign has no ranks dimension */
 };
 
 /* One run's data from any source (a run file, or a run of another campaign): row ids and string
@@ -42,6 +44,20 @@ struct scal_cw_payload {
     size_t nsamples;
     struct scal_run_plugin_state_row *plugins;
     size_t nplugins;
+    /* a run of several MPI ranks (run_payload_ranks.c); all empty otherwise. Rows use the
+     * payload's region ids and string indices like the members above. */
+    struct scal_run_rank_row *ranks; /* one per rank, recorded or not */
+    size_t nranks;
+    struct scal_rank_region_stat_row *rank_stats;
+    size_t nrank_stats;
+    struct scal_region_rank_summary_row *rank_summary;
+    size_t nrank_summary;
+    /* the ranks' own payloads as read from their run files (the rank and region members above
+     * then stay empty but `ranks`): scal_cw_add_run unifies their regions and writes the critical
+     * path, every rank's rows and the summary. part_ranks[k] is parts[k]'s rank. */
+    struct scal_cw_payload *parts;
+    int32_t *part_ranks;
+    size_t nparts;
 };
 
 /* The /runs row of a run, strings as text (the id is assigned by the writer). */
@@ -68,5 +84,18 @@ int scal_cw_close(struct scal_cw *w);
  * directory; a probe per run would cost ~8 ms, four times the rest of a commit); 0 otherwise. */
 int scal_cw_payload_from_run_file(const char *path, unsigned open_flags, struct scal_cw_payload *p);
 void scal_cw_payload_free(struct scal_cw_payload *p);
+
+/* A run's data as the tool left it (run_payload_ranks.c): the run file at path, or, when the run's
+ * processes were MPI ranks, their files path-stem.rank<R>.h5 (see ompt_tool/mpi_rank.h) combined
+ * into one payload: /region_stats rows of the critical path (per region the slowest rank's), with
+ * every rank's rows and the per-region summary in the rank members. A rank that left no file (it
+ * was killed) is listed as not recorded; the others' data is kept. SCAL_ENOENT: no file at all. */
+int scal_cw_payload_from_run_files(const char *path, unsigned open_flags,
+                                   struct scal_cw_payload *p);
+/* Whether the run left any file (path itself or a rank file of it). */
+bool scal_cw_run_files_exist(const char *path);
+/* Calls fn(path_i, ctx) for the run file and each rank file that exists; stops at fn's first
+ * error, which it returns. */
+int scal_cw_run_files_each(const char *path, int (*fn)(const char *file, void *ctx), void *ctx);
 
 #endif

@@ -72,6 +72,10 @@ static char *recv_string(int fd)
 static int32_t observed_team(const struct scal_cw_payload *p)
 {
     int32_t team = -1;
+    for (size_t k = 0; k < p->nparts; k++) { /* MPI ranks: the largest team of any rank */
+        int32_t t = observed_team(&p->parts[k]);
+        if (t > team) team = t;
+    }
     for (size_t i = 0; i < p->nregions && i < p->nstats; i++)
         if (p->regions[i].kind == SCAL_KIND_PARALLEL && p->regions[i].parent == 0 &&
             p->stats[i].team_actual_max > team)
@@ -91,6 +95,13 @@ static bool tool_said(const char *err, char *out, size_t len)
     return true;
 }
 
+static int unlink_file(const char *file, void *ctx)
+{
+    (void)ctx;
+    unlink(file);
+    return SCAL_OK;
+}
+
 static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, const char *out,
                        const char *err, const char *run_file, uint32_t keep,
                        struct scal_commit_ack *ack)
@@ -104,7 +115,8 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
     /* every run's measurements are kept, whatever its exit status (--ok-exit decides which
      * statuses are success; the report decides what to use) */
     if (run_file && *run_file) {
-        int rc = scal_cw_payload_from_run_file(run_file, SCAL_OPEN_NO_PROBE, &p);
+        /* the run file, or the files of its MPI ranks */
+        int rc = scal_cw_payload_from_run_files(run_file, SCAL_OPEN_NO_PROBE, &p);
         if (rc == SCAL_OK) {
             have = true;
             ack->team_observed = row->team_observed = observed_team(&p);
@@ -148,7 +160,8 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
     else
         snprintf(ack->message, sizeof(ack->message), "%s", message);
     if (have) scal_cw_payload_free(&p);
-    if (run_file && *run_file && !keep && ack->status == SCAL_OK) unlink(run_file);
+    if (run_file && *run_file && !keep && ack->status == SCAL_OK)
+        scal_cw_run_files_each(run_file, unlink_file, NULL);
 }
 
 static int committer_main(int in, int out, const char *path)
@@ -263,19 +276,25 @@ int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *r
     return rc < 0 ? rc : ack->status;
 }
 
+static int sync_file(const char *file, void *ctx)
+{
+    (void)ctx;
+    int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int bad = fd < 0 || fsync(fd) < 0;
+    if (fd >= 0) close(fd);
+    return bad ? scal__fail(SCAL_EIO, "cannot write run file '%s' to disk: %s", file,
+                            strerror(errno))
+               : SCAL_OK;
+}
+
 int scal_committer_keep(const char *path, const struct scal_run_row *row, const char *message,
                         const char *stdout_tail, const char *stderr_tail, const char *run_file)
 {
     char tmp[4200];
-    if (run_file && *run_file) { /* the tool wrote it; on disk before it counts */
-        int fd = open(run_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        int bad = fd < 0 || fsync(fd) < 0;
-        if (fd >= 0) close(fd);
-        if (bad)
-            return scal__fail(SCAL_EIO, "cannot write run file '%s' to disk: %s", run_file,
-                              strerror(errno));
-    }
-    int rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
+    /* the tool wrote it (or each MPI rank its own); on disk before it counts */
+    int rc = run_file && *run_file ? scal_cw_run_files_each(run_file, sync_file, NULL) : SCAL_OK;
+    if (rc < 0) return rc;
+    rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
     if (rc < 0) return rc;
     int fd = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {

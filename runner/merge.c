@@ -39,7 +39,23 @@ struct source {
     size_t nsamples;
     struct scal_run_plugin_state_row *plugins;
     size_t nplugins;
+    struct scal_config_rank_row *config_ranks; /* MPI campaigns only */
+    size_t nconfig_ranks;
+    struct scal_run_rank_row *ranks;
+    size_t nranks;
+    struct scal_rank_region_stat_row *rank_stats;
+    size_t nrank_stats;
+    struct scal_region_rank_summary_row *rank_summary;
+    size_t nrank_summary;
 };
+
+/* The MPI ranks of source configuration i, 0 when the campaign has no ranks dimension. */
+static int32_t config_ranks(const struct source *s, uint32_t config)
+{
+    for (size_t k = 0; k < s->nconfig_ranks; k++)
+        if (s->config_ranks[k].config == config) return s->config_ranks[k].ranks;
+    return 0;
+}
 
 static const char *str(const struct source *s, uint32_t i)
 {
@@ -50,6 +66,7 @@ static void free_source(struct source *s)
 {
     free(s->program), free(s->command), free(s->configs), free(s->runs), free(s->regions);
     free(s->stats), free(s->threads), free(s->values), free(s->samples), free(s->plugins);
+    free(s->config_ranks), free(s->ranks), free(s->rank_stats), free(s->rank_summary);
     scal_h5_free_strings(s->strings, s->nstrings);
 }
 
@@ -87,6 +104,17 @@ static int read_tables(struct source *s, hid_t f)
     if (rc == SCAL_OK)
         rc = scal_table_read_opt(f, &scal_table_run_plugin_states, (void **)&s->plugins,
                                  &s->nplugins);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_config_ranks, (void **)&s->config_ranks,
+                                 &s->nconfig_ranks);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_run_ranks, (void **)&s->ranks, &s->nranks);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_rank_region_stats, (void **)&s->rank_stats,
+                                 &s->nrank_stats);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(f, &scal_table_region_rank_summary, (void **)&s->rank_summary,
+                                 &s->nrank_summary);
     return rc;
 }
 
@@ -186,11 +214,12 @@ static int merge_configs(struct merged *m, const struct source *s, uint32_t *map
         const struct scal_config_row *c = &s->configs[i];
         const char *label = str(s, c->input_label), *aff = str(s, c->affinity);
         const char *argv = str(s, c->argv);
+        int32_t ranks = config_ranks(s, (uint32_t)i);
         size_t k;
         for (k = 0; k < m->nconfigs; k++) {
             const struct scal_cw_config *o = &m->configs[k];
             if (o->threads != c->threads || o->frequency_khz != c->frequency_khz ||
-                strcmp(o->input_label, label) || strcmp(o->affinity, aff))
+                o->ranks != ranks || strcmp(o->input_label, label) || strcmp(o->affinity, aff))
                 continue;
             if (strcmp(base(o->argv), base(argv)) && strcmp(o->argv, argv))
                 return scal__fail(SCAL_ECONFLICT,
@@ -204,7 +233,8 @@ static int merge_configs(struct merged *m, const struct source *s, uint32_t *map
             uint32_t in;
             if (!v || find_or_add_input(m, label, &in) < 0) return SCAL_ENOMEM;
             m->configs = v;
-            v[k] = (struct scal_cw_config){c->threads, in, label, c->frequency_khz, aff, argv};
+            v[k] =
+                (struct scal_cw_config){c->threads, in, label, c->frequency_khz, aff, argv, ranks};
             m->nconfigs++;
             size_t t;
             for (t = 0; t < m->nthreads && m->threads[t] != c->threads; t++) {
@@ -224,7 +254,7 @@ static int merge_configs(struct merged *m, const struct source *s, uint32_t *map
 static int add_runs(struct scal_cw *w, const struct source *s, const uint32_t *cmap,
                     uint32_t **next_rep, size_t nconfigs)
 {
-    struct by_run gs = {0}, gt = {0}, gv = {0}, gp = {0}, gl = {0};
+    struct by_run gs = {0}, gt = {0}, gv = {0}, gp = {0}, gl = {0}, gr = {0}, grs = {0}, gsum = {0};
     size_t nr = 0;
     for (size_t i = 0; i < s->nruns; i++)
         if (s->runs[i].id + 1 > nr) nr = s->runs[i].id + 1;
@@ -233,6 +263,10 @@ static int add_runs(struct scal_cw *w, const struct source *s, const uint32_t *c
     if (rc == SCAL_OK) rc = group(&gv, nr, s->nvalues, s->values, sizeof(*s->values));
     if (rc == SCAL_OK) rc = group(&gp, nr, s->nsamples, s->samples, sizeof(*s->samples));
     if (rc == SCAL_OK) rc = group(&gl, nr, s->nplugins, s->plugins, sizeof(*s->plugins));
+    if (rc == SCAL_OK) rc = group(&gr, nr, s->nranks, s->ranks, sizeof(*s->ranks));
+    if (rc == SCAL_OK) rc = group(&grs, nr, s->nrank_stats, s->rank_stats, sizeof(*s->rank_stats));
+    if (rc == SCAL_OK)
+        rc = group(&gsum, nr, s->nrank_summary, s->rank_summary, sizeof(*s->rank_summary));
     struct scal_cw_payload p = {.strings = s->strings,
                                 .nstrings = s->nstrings,
                                 .regions = s->regions,
@@ -242,7 +276,12 @@ static int add_runs(struct scal_cw *w, const struct source *s, const uint32_t *c
     p.values = malloc((s->nvalues + 1) * sizeof(*p.values));
     p.samples = malloc((s->nsamples + 1) * sizeof(*p.samples));
     p.plugins = malloc((s->nplugins + 1) * sizeof(*p.plugins));
-    if (!p.stats || !p.threads || !p.values || !p.samples || !p.plugins) rc = SCAL_ENOMEM;
+    p.ranks = malloc((s->nranks + 1) * sizeof(*p.ranks));
+    p.rank_stats = malloc((s->nrank_stats + 1) * sizeof(*p.rank_stats));
+    p.rank_summary = malloc((s->nrank_summary + 1) * sizeof(*p.rank_summary));
+    if (!p.stats || !p.threads || !p.values || !p.samples || !p.plugins || !p.ranks ||
+        !p.rank_stats || !p.rank_summary)
+        rc = SCAL_ENOMEM;
     for (size_t i = 0; i < s->nruns && rc == SCAL_OK; i++) {
         const struct scal_run_row *r = &s->runs[i];
         if (r->config >= s->nconfigs) {
@@ -261,10 +300,17 @@ static int add_runs(struct scal_cw *w, const struct source *s, const uint32_t *c
         GATHER(struct scal_run_sensor_value_row, p.values, s->values, gv, r->id, p.nvalues);
         GATHER(struct scal_run_sensor_sample_row, p.samples, s->samples, gp, r->id, p.nsamples);
         GATHER(struct scal_run_plugin_state_row, p.plugins, s->plugins, gl, r->id, p.nplugins);
+        GATHER(struct scal_run_rank_row, p.ranks, s->ranks, gr, r->id, p.nranks);
+        GATHER(struct scal_rank_region_stat_row, p.rank_stats, s->rank_stats, grs, r->id,
+               p.nrank_stats);
+        GATHER(struct scal_region_rank_summary_row, p.rank_summary, s->rank_summary, gsum, r->id,
+               p.nrank_summary);
         rc = scal_cw_add_run(w, &run, &p, NULL);
     }
     free(p.stats), free(p.threads), free(p.values), free(p.samples), free(p.plugins);
+    free(p.ranks), free(p.rank_stats), free(p.rank_summary);
     ungroup(&gs), ungroup(&gt), ungroup(&gv), ungroup(&gp), ungroup(&gl);
+    ungroup(&gr), ungroup(&grs), ungroup(&gsum);
     return rc;
 }
 

@@ -15,6 +15,10 @@ void scal_cw_payload_free(struct scal_cw_payload *p)
     scal_h5_free_strings(p->strings, p->nstrings);
     free(p->regions), free(p->stats), free(p->threads), free(p->values), free(p->samples);
     free(p->plugins);
+    free(p->ranks), free(p->rank_stats), free(p->rank_summary);
+    for (size_t k = 0; k < p->nparts; k++)
+        scal_cw_payload_free(&p->parts[k]);
+    free(p->parts), free(p->part_ranks);
     memset(p, 0, sizeof(*p));
 }
 

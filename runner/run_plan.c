@@ -194,6 +194,7 @@ static const struct {
     {NULL, "--sysfs-root", offsetof(struct scal_run_plan, sysfs_root)},
     {NULL, "--resume", offsetof(struct scal_run_plan, resume)},
     {NULL, "--stdin", offsetof(struct scal_run_plan, stdin_path)},
+    {NULL, "--launcher", offsetof(struct scal_run_plan, launcher)},
 };
 
 /* Every option of scal run by name, for "needs a value" against "unknown", and "did you mean". */
@@ -213,7 +214,8 @@ static const char *const option_names[] = {"-c",           "--threads",
                                            "--stdin",      "--dry-run",
                                            "--fail-fast",  "--keep-runs",
                                            "-q",           "--quiet",
-                                           "--help",       NULL};
+                                           "--help",       "--ranks",
+                                           "--launcher",   NULL};
 
 static bool known_option(const char *a)
 {
@@ -262,6 +264,24 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
                               "bad thread list '%s': use counts like 1,2,4 or ranges 1-8, 1-16:2, "
                               "1-64*2 (1 to 65536 threads, at most %d counts)",
                               v, SCAL_PLAN_MAX_LIST);
+    } else if (!strcmp(a, "--ranks")) {
+        int64_t *ranks = NULL;
+        size_t n = 0;
+        if (scal_parse_int_list(v, 1, 1 << 20, &ranks, &n) < 0)
+            return scal__fail(SCAL_EINVAL,
+                              "bad rank list '%s': use counts like 1,2,4 or ranges 1-8, 1-64*2 "
+                              "(at most %d counts)",
+                              v, SCAL_PLAN_MAX_LIST);
+        free(p->ranks);
+        p->ranks = malloc(n * sizeof(*p->ranks));
+        if (!p->ranks) {
+            free(ranks);
+            return SCAL_ENOMEM;
+        }
+        for (size_t k = 0; k < n; k++)
+            p->ranks[k] = (int32_t)ranks[k];
+        p->nranks = n;
+        free(ranks);
     } else if (!strcmp(a, "--ok-exit")) {
         free(p->ok_exits);
         if (scal_parse_int_list(v, 0, 255, &p->ok_exits, &p->nok_exits) < 0)
@@ -406,6 +426,12 @@ static int complete_plan(struct scal_run_plan *p, int64_t **threads, size_t *nth
         p->freqs_khz[0] = -1;
         p->nfreqs = 1;
     }
+    if (p->launcher && !p->nranks)
+        return scal__fail(SCAL_EINVAL, "--launcher needs --ranks (the rank counts to launch)");
+    if (!p->nranks) { /* not launched as MPI: one "rank count" 0 */
+        if (!(p->ranks = calloc(1, sizeof(*p->ranks)))) return SCAL_ENOMEM;
+        p->nranks = 1;
+    }
     if (!p->nok_exits) {
         if (!(p->ok_exits = calloc(1, sizeof(*p->ok_exits)))) return SCAL_ENOMEM;
         p->nok_exits = 1;
@@ -413,8 +439,9 @@ static int complete_plan(struct scal_run_plan *p, int64_t **threads, size_t *nth
     if (p->stdin_path && access(p->stdin_path, R_OK) != 0)
         return scal__fail(SCAL_EINVAL, "cannot read --stdin '%s': %s", p->stdin_path,
                           strerror(errno));
-    p->nconfigs = p->nthreads * p->ninputs * p->nfreqs;
-    if (p->ninputs > SCAL_PLAN_MAX_LIST || p->nconfigs * p->repetitions > SCAL_PLAN_MAX_SLOTS)
+    p->nconfigs = p->nranks * p->nthreads * p->ninputs * p->nfreqs;
+    if (p->ninputs > SCAL_PLAN_MAX_LIST || p->nconfigs > SCAL_PLAN_MAX_SLOTS ||
+        p->nconfigs * p->repetitions > SCAL_PLAN_MAX_SLOTS)
         return scal__fail(SCAL_EINVAL, "the campaign would have %zu runs: at most %d",
                           p->nconfigs * p->repetitions, SCAL_PLAN_MAX_SLOTS);
     if (!p->resume && (rc = build_stored_argv(p, threads_given)) < 0) return rc;
@@ -509,7 +536,8 @@ void scal_run_plan_free(struct scal_run_plan *p)
     for (size_t i = 0; i < p->nplugin_opts; i++)
         free(p->plugin_opts[i]);
     free(p->plugin_opts);
-    free(p->inputs), free(p->threads), free(p->freqs_khz), free(p->order);
+    free(p->inputs), free(p->threads), free(p->freqs_khz), free(p->order), free(p->ranks);
+    free(p->launcher);
     free(p->governor), free(p->affinity), free(p->cores), free(p->sensors), free(p->output);
     free(p->tool), free(p->sysfs_root), free(p->resume), free(p->stdin_path), free(p->ok_exits);
     for (size_t i = 0; i < p->nstored_argv; i++)

@@ -20,6 +20,9 @@ struct scal_run_plan {
     size_t ninputs;
     int64_t *freqs_khz; /* -1 alone when no frequency is set */
     size_t nfreqs;
+    int32_t *ranks; /* MPI ranks (--ranks); 0 alone when the program is not launched as MPI */
+    size_t nranks;
+    char *launcher; /* --launcher template with {ranks} and {threads}; NULL: the default */
     char *governor, *affinity, *cores, *sensors, *output, *tool, *sysfs_root, *resume, *stdin_path;
     int64_t *ok_exits; /* exit statuses that count as success (--ok-exit; default 0) */
     size_t nok_exits;
@@ -38,10 +41,14 @@ struct scal_run_plan {
     char **stored_argv;
     size_t nstored_argv;
     /* the matrix */
-    size_t nconfigs; /* nthreads * ninputs * nfreqs; config id = ((t * ni) + i) * nf + f */
+    size_t nconfigs; /* nranks * nthreads * ninputs * nfreqs;
+                      * config id = (((r * nt) + t) * ni + i) * nf + f */
     uint32_t *order; /* nconfigs * repetitions run slots: slot = config * reps + repetition */
     size_t nslots;
 };
+
+/* The launcher template of --ranks when --launcher is not given. */
+#define SCAL_PLAN_DEFAULT_LAUNCHER "mpirun -np {ranks}"
 
 /* Limits that keep every option's work bounded. */
 #define SCAL_PLAN_MAX_LIST 4096         /* entries of a thread, frequency or exit-status list */
@@ -59,7 +66,11 @@ void scal_run_plan_free(struct scal_run_plan *p);
 
 static inline size_t scal_plan_thread_of(const struct scal_run_plan *p, size_t config)
 {
-    return config / (p->ninputs * p->nfreqs);
+    return config / (p->ninputs * p->nfreqs) % p->nthreads;
+}
+static inline size_t scal_plan_ranks_of(const struct scal_run_plan *p, size_t config)
+{
+    return config / (p->nthreads * p->ninputs * p->nfreqs);
 }
 static inline size_t scal_plan_input_of(const struct scal_run_plan *p, size_t config)
 {

@@ -23,6 +23,7 @@
 #include "errmsg.h"
 #include "h5util.h"
 #include "launch.h"
+#include "launcher.h"
 #include "measure.h"
 #include "omp_runtime.h"
 #include "plugin_loader.h"
@@ -70,6 +71,14 @@ static void usage(FILE *out)
           "  -c, --threads LIST     thread counts: 1,2,4 or 1-8, 1-16:2, 1-64*2\n"
           "                         (default: 1,2,4,... up to the number of CPUs)\n"
           "  -r, --repetitions N    runs per configuration (default 1)\n"
+          "      --ranks LIST       MPI ranks: each configuration also for these rank counts,\n"
+          "                         launched through --launcher; each rank writes its own run\n"
+          "                         file, all of them are one run of the campaign\n"
+          "      --launcher T       MPI launcher template with {ranks} and {threads}, split like\n"
+          "                         a shell would (quotes, no command substitution, no shell run)\n"
+          "                         (default '" SCAL_PLAN_DEFAULT_LAUNCHER
+          "'; Slurm: 'srun -n {ranks}\n"
+          "                         --cpus-per-task {threads}')\n"
           "  -i, --input VALUE      a program input (repeatable); --label L names the last one\n"
           "      --inputs-file F    inputs, one per line: VALUE or LABEL<TAB>VALUE\n"
           "  -f, --frequencies L    CPU frequencies (kHz, or 2.4GHz, 1800MHz); needs cpufreq\n"
@@ -216,6 +225,11 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
             v[0] = 0;
         rc = apply_actuator(c, c->a_freq, v, &l->api);
     }
+    /* MPI: the launcher in front of the program, the environment reaching every rank through it */
+    int32_t ranks = p->ranks[scal_plan_ranks_of(p, config)];
+    if (rc == SCAL_OK && ranks > 0)
+        rc = scal_launcher_prepend(l, p->launcher ? p->launcher : SCAL_PLAN_DEFAULT_LAUNCHER, ranks,
+                                   threads);
     /* the tool and its settings */
     if (rc == SCAL_OK) rc = scal_measure_env(&c->measure, launch_set_env, &l->api);
     if (rc == SCAL_OK && p->sensors) rc = l->api.set_env(&l->api, "SCAL_PLUGINS", p->sensors);
@@ -237,8 +251,10 @@ static void config_text(const struct campaign *c, size_t config, uint32_t rep, c
                         size_t len)
 {
     const struct scal_run_plan *p = &c->plan;
-    size_t used =
-        (size_t)snprintf(out, len, "threads=%d", p->threads[scal_plan_thread_of(p, config)]);
+    int32_t ranks = p->ranks[scal_plan_ranks_of(p, config)];
+    size_t used = ranks > 0 ? (size_t)snprintf(out, len, "ranks=%d ", ranks) : 0;
+    used += (size_t)snprintf(out + used, len - used, "threads=%d",
+                             p->threads[scal_plan_thread_of(p, config)]);
     const struct scal_run_input *in = &p->inputs[scal_plan_input_of(p, config)];
     if (in->label[0]) used += (size_t)snprintf(out + used, len - used, " input=%s", in->label);
     int64_t f = p->freqs_khz[scal_plan_freq_of(p, config)];
@@ -275,7 +291,8 @@ static int build_configs(struct campaign *c)
                                                 p->inputs[in].label,
                                                 p->freqs_khz[scal_plan_freq_of(p, k)],
                                                 c->config_affinity[k],
-                                                c->config_argv[k]};
+                                                c->config_argv[k],
+                                                p->ranks[scal_plan_ranks_of(p, k)]};
     }
     return SCAL_OK;
 }
@@ -520,6 +537,13 @@ static void count_outcome(struct tally *t, int status, bool team_mismatch)
     if (team_mismatch) t->mismatch++;
 }
 
+static int unlink_run_file(const char *file, void *ctx)
+{
+    (void)ctx;
+    unlink(file);
+    return SCAL_OK;
+}
+
 /* One run: actuators, launch, result, commit. Returns 1 when the campaign must stop, 2 when it
  * must stop because the run could not be recorded. */
 static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_index,
@@ -539,7 +563,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
                                .frequency_observed_khz = -1};
     config_text(c, config, rep, cfg, sizeof(cfg));
     snprintf(runfile, sizeof(runfile), "%s/run-%06u.h5", c->rundir, slot);
-    unlink(runfile);
+    scal_cw_run_files_each(runfile, unlink_run_file, NULL); /* with an MPI run's rank files */
     scal_progress_begin(pg, cfg);
     int rc = prepare_launch(c, config, &l, true);
     if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
@@ -554,7 +578,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     }
     scal_launch_free(&l);
     if (stop_flag && !r.launch_failed) { /* interrupted: this run is not recorded */
-        unlink(runfile);
+        scal_cw_run_files_each(runfile, unlink_run_file, NULL);
         scal_progress_end(pg, cfg, "interrupted (not recorded)");
         return 1;
     }
@@ -565,7 +589,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     row.status = run_status(p, &r);
     describe_outcome(&r, row.status, p->timeout_s, message, sizeof(message));
     struct scal_commit_ack ack = {0};
-    const char *data = access(runfile, F_OK) == 0 ? runfile : "";
+    const char *data = scal_cw_run_files_exist(runfile) ? runfile : ""; /* or its ranks' files */
     char kept[2 * PATH_MAX + 64];
     snprintf(kept, sizeof(kept), "%s/run-%06u.commit", c->rundir, slot);
     /* durable on its own first: a campaign file damaged later is rebuilt from it */
@@ -781,10 +805,18 @@ static void warn_oversubscription(const struct scal_run_plan *p)
 {
     cpu_set_t set;
     int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
-    int32_t most = 0;
+    int32_t most = 0, ranks = 1;
+    for (size_t i = 0; i < p->nranks; i++)
+        if (p->ranks[i] > ranks) ranks = p->ranks[i];
     for (size_t i = 0; i < p->nthreads; i++)
         if (p->threads[i] > most) most = p->threads[i];
-    if (cpus > 0 && most > cpus)
+    if (ranks > 1 && cpus > 0 && (int64_t)most * ranks > cpus)
+        fprintf(stderr,
+                "scal run: warning: up to %d ranks x %d threads on the %d CPUs this process may "
+                "use (a launcher may place ranks on other nodes; on one node they time-share "
+                "CPUs, and their efficiency shows it)\n",
+                (int)ranks, (int)most, cpus);
+    else if (cpus > 0 && most > cpus)
         fprintf(stderr,
                 "scal run: warning: up to %d threads on the %d CPUs this process may use: thread "
                 "counts above %d time-share CPUs, and their efficiency shows it\n",

@@ -10,7 +10,7 @@ root = os.path.join(os.path.dirname(__file__), "..")
 layout = open(os.path.join(root, "common/layout.h")).read()
 TYPES = {"SCAL_H5_U8": "u8", "SCAL_H5_I32": "i32", "SCAL_H5_U32": "u32", "SCAL_H5_I64": "i64", "SCAL_H5_U64": "u64", "SCAL_H5_F64": "f64"}
 STRING_MEMBERS = {"name", "module", "build_id", "file", "function", "input_label", "affinity", "argv", "message",
-                  "stdout_tail", "stderr_tail", "metric", "unit", "version", "reason", "path"}
+                  "stdout_tail", "stderr_tail", "metric", "unit", "version", "reason", "path", "source"}
 REGION_MEMBERS = {"region", "parent", "gap_prev", "gap_next"}
 
 
@@ -60,7 +60,13 @@ run = {
             ("command_line", "executable", "host", "cpu_model", "kernel", "date_utc", "omp_runtime", "clock_source", "exit_reason", "tool_options")] + [
             {"name": n, "type": "int", "required": True} for n in ("pid", "cpu_count", "requested_threads", "max_team_observed", "trace")] + [
             {"name": n, "type": "float", "required": True} for n in ("start_unix", "duration_s")] + [
-            {"name": "omp_entry_points", "type": "string", "required": False}],
+            {"name": "omp_entry_points", "type": "string", "required": False},
+            {"name": "mpi_rank", "type": "int", "required": False,
+             "description": "MPI rank from the launcher's environment, -1 when not launched as a rank"},
+            {"name": "mpi_size", "type": "int", "required": False,
+             "description": "ranks of the MPI job as the launcher said, -1 when unknown"},
+            {"name": "mpi_rank_source", "type": "string", "required": False,
+             "description": "the variable the rank came from (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID), empty when none"}],
          "datasets": [{"path": "meta/environment", "type": "strings", "required": True}]},
         {"path": "diagnostics", "required": True, "attributes": [{"name": "errors_total", "type": "int", "required": True}],
          "datasets": [{"path": "diagnostics/messages", "type": "strings", "required": True},
@@ -109,6 +115,16 @@ campaign = {
         {"path": "sensor_values", "required": False, "members": members("SCAL_SENSOR_VALUE_FIELDS", prefix=RUN)},
         {"path": "sensor_samples", "required": False, "members": members("SCAL_SENSOR_SAMPLE_FIELDS", prefix=RUN)},
         {"path": "plugins", "required": False, "members": members("SCAL_PLUGIN_STATE_FIELDS", prefix=RUN)},
+        {"path": "config_ranks", "required": False, "description": "MPI campaigns: the ranks of each configuration",
+         "members": members("SCAL_CONFIG_RANK_FIELDS")},
+        {"path": "run_ranks", "required": False, "description": "MPI runs: one row per rank of the job, recorded or not",
+         "members": members("SCAL_RUN_RANK_FIELDS")},
+        {"path": "rank_region_stats", "required": False,
+         "description": "MPI runs: every rank's region statistics (region_stats holds the critical path: per region the slowest rank's row)",
+         "members": members("SCAL_REGION_STATS_FIELDS", prefix=RUN + [("rank", "i32"), ("region", "u32")])},
+        {"path": "region_rank_summary", "required": False,
+         "description": "MPI runs: per region, time_total_s over the ranks (max = critical path, mean, min) and the rank imbalance",
+         "members": members("SCAL_REGION_RANK_SUMMARY_FIELDS")},
     ],
 }
 for doc in (run, campaign):
