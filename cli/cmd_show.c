@@ -16,12 +16,14 @@
 #include "safe_open.h"
 #include "scal_format.h"
 #include "table_out.h"
+#include "tidy.h"
 
 struct show_opts {
     bool csv;
     int max_depth;     /* -1: all */
     size_t top;        /* 0: all */
     const char *table; /* campaign: "regions" (default) or "configs" */
+    bool per_rank;     /* campaign: every MPI rank's rows instead of the critical path's */
 };
 
 /* Sensor metric columns: /sensors/values (run files) or /sensor_values (campaigns) rows for the
@@ -322,6 +324,14 @@ static const struct scal_config_row *config_of(const struct scal_config_row *c, 
     return NULL;
 }
 
+/* The MPI ranks of a configuration, -1 when the campaign has none for it. */
+static int32_t ranks_of(const struct scal_config_rank_row *r, size_t n, uint32_t config)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r[i].config == config) return r[i].ranks;
+    return -1;
+}
+
 static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
 {
     struct scal_config_row *configs = NULL;
@@ -329,7 +339,9 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
     struct scal_region_id_row *regions = NULL;
     struct scal_region_stat_row *stats = NULL;
     struct scal_run_sensor_value_row *sv = NULL;
-    size_t nconfigs = 0, nruns = 0, nregions = 0, nstats = 0, nsv = 0;
+    struct scal_config_rank_row *cranks = NULL;
+    int32_t *stat_rank = NULL;
+    size_t nconfigs = 0, nruns = 0, nregions = 0, nstats = 0, nsv = 0, ncranks = 0;
     struct metrics metrics = {0};
     struct table_out t;
     char c[16][64], **labels = NULL;
@@ -338,8 +350,13 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
         (rc = scal_table_read(f->id, &scal_table_runs, (void **)&runs, &nruns)) < 0 ||
         (rc = scal_table_read(f->id, &scal_table_campaign_regions, (void **)&regions, &nregions)) <
             0 ||
-        (rc = scal_table_read(f->id, &scal_table_region_stats, (void **)&stats, &nstats)) < 0)
+        (rc = scal_table_read(f->id, &scal_table_region_stats, (void **)&stats, &nstats)) < 0 ||
+        (rc = scal_table_read_opt(f->id, &scal_table_config_ranks, (void **)&cranks, &ncranks)) <
+            0 ||
+        (o->per_rank && (rc = tidy_rank_rows(f->id, &stats, &nstats, &stat_rank)) < 0))
         goto done;
+    /* an MPI campaign: a ranks column (and, per rank, a rank column) after threads */
+    bool mpi = ncranks > 0 || o->per_rank;
     if (nruns == 0) {
         rc = scal__fail(SCAL_EEMPTY, "the campaign holds no runs yet");
         goto done;
@@ -351,10 +368,10 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
         if (sv[i].thread == -1) metric_column(&metrics, f, sv[i].metric, sv[i].unit);
 
     if (!o->csv || (o->table && !strcmp(o->table, "configs"))) {
-        const char *h[] = {"config",  "threads",     "input",  "frequency_khz",
-                           "runs_ok", "runs_failed", "command"};
-        bool right[] = {true, true, false, true, true, true, false};
-        table_init(&t, 7, h, right);
+        const char *h[] = {"config",  "threads",     "input",   "frequency_khz",
+                           "runs_ok", "runs_failed", "command", "ranks"};
+        bool right[] = {true, true, false, true, true, true, false, true};
+        table_init(&t, mpi ? 8 : 7, h, right);
         for (size_t i = 0; i < nconfigs; i++) {
             unsigned ok = 0, failed = 0;
             for (size_t k = 0; k < nruns; k++)
@@ -370,8 +387,9 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
             whole(c[2], 64, configs[i].frequency_khz);
             snprintf(c[3], 64, "%u", ok);
             snprintf(c[4], 64, "%u", failed);
+            whole(c[5], 64, ranks_of(cranks, ncranks, configs[i].id));
             const char *cells[] = {c[0], c[1], scal_h5file_str(f, configs[i].input_label), c[2],
-                                   c[3], c[4], scal_h5file_str(f, configs[i].argv)};
+                                   c[3], c[4], scal_h5file_str(f, configs[i].argv),      c[5]};
             table_add_row(&t, cells);
         }
         table_print(&t, stdout, o->csv);
@@ -382,7 +400,12 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
     const char *header[48] = {"run",       "repetition", "input", "threads", "team",  "status",
                               "region_id", "region",     "count", "total_s", "mean_s"};
     bool right[48] = {true, true, false, true, true, false, true, false, true, true, true};
-    size_t nc = 11;
+    size_t nc = 11, nbase = 11;
+    if (mpi) { /* after the fixed columns: scripts reading them by position stay right */
+        header[nc] = "ranks", right[nc++] = true;
+        if (o->per_rank) header[nc] = "rank", right[nc++] = true;
+        nbase = nc;
+    }
     for (size_t m = 0; m < metrics.n; m++) {
         header[nc] = metrics.headers[m];
         right[nc++] = true;
@@ -413,6 +436,11 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
                                  c[2], c[3],  scal_run_status_name(run->status),
                                  c[4], label, c[5],
                                  c[6], c[7]};
+        char rc_cells[2][64];
+        if (mpi) {
+            cells[11] = whole(rc_cells[0], 64, cfg ? ranks_of(cranks, ncranks, cfg->id) : -1);
+            if (o->per_rank) cells[12] = whole(rc_cells[1], 64, stat_rank[s]);
+        }
         char mc[32][64];
         for (size_t m = 0; m < metrics.n; m++) {
             double value = NAN;
@@ -422,10 +450,10 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
                     (sv[k].region == (int32_t)st->region ||
                      (st->region == 0 && sv[k].region == -1 && isnan(value))))
                     value = sv[k].value;
-            cells[11 + m] = fmt(mc[m], 64, "%.6g", value);
+            cells[nbase + m] = fmt(mc[m], 64, "%.6g", value);
         }
         char wc[3][64];
-        if (o->csv) where_cells(f, reg, true, wc, cells + 11 + metrics.n);
+        if (o->csv) where_cells(f, reg, true, wc, cells + nbase + metrics.n);
         table_add_row(&t, cells);
     }
     table_print(&t, stdout, o->csv);
@@ -437,6 +465,8 @@ done:
     free(regions);
     free(stats);
     free(sv);
+    free(cranks);
+    free(stat_rank);
     return rc;
 }
 
@@ -459,12 +489,15 @@ static void usage(FILE *out)
         "  --depth N      only regions nested at most N deep (the program is depth 0)\n"
         "  --top K        run files: the K regions with the largest total time, with their "
         "ancestors\n"
-        "  --table NAME   campaigns with --csv: 'regions' (default) or 'configs'\n");
+        "  --table NAME   campaigns with --csv: 'regions' (default) or 'configs'\n"
+        "  --per-rank     MPI campaigns: every rank's rows (a rank column) instead of the\n"
+        "                 critical path's (per region the slowest rank); MPI campaigns show a\n"
+        "                 ranks column\n");
 }
 
 int scal_cmd_show(int argc, char **argv)
 {
-    struct show_opts o = {false, -1, 0, NULL};
+    struct show_opts o = {false, -1, 0, NULL, false};
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -472,6 +505,8 @@ int scal_cmd_show(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(a, "--per-rank")) {
+            o.per_rank = true;
         } else if (!strcmp(a, "--csv")) {
             o.csv = csv_cells = true;
         } else if ((!strcmp(a, "--depth") || !strcmp(a, "--top")) && i + 1 < argc) {

@@ -16,7 +16,7 @@ static const char *const header[] = {
     "run",      "repetition", "input",     "threads",  "team",     "frequency_khz", "status",
     "region",   "region_id",  "parent_id", "kind",     "file",     "line_begin",    "line_end",
     "function", "count",      "total_s",   "mean_s",   "median_s", "min_s",         "max_s",
-    "work_s",   "barrier_s",  "lock_s",    "imbalance"};
+    "work_s",   "barrier_s",  "lock_s",    "imbalance", "ranks",    "rank_imbalance"};
 
 /* A number, or an empty cell when it is missing (not finite, or a negative "not set" sentinel). */
 static void real(FILE *out, double v)
@@ -82,6 +82,11 @@ int export_csv(const struct tidy *t, const struct export_opts *o, FILE *out)
             /* statistics of a region never entered are not zeros but missing */
             if (st->count) real(out, v[k]);
         }
+        /* MPI: the run's ranks and the region's rank imbalance (empty without ranks) */
+        fputc(',', out);
+        if (r->ranks > 0) fprintf(out, "%d", r->ranks);
+        fputc(',', out);
+        real(out, t->rank_imbalance[s]);
         for (size_t m = 0; m < t->nmetrics; m++) {
             fputc(',', out);
             real(out, t->values[s * t->nmetrics + m]);

@@ -89,6 +89,14 @@ static int load_run_file(struct tidy *t)
     t->nruns = 1;
     t->runs[0] = (struct tidy_run){.input = t->inputs[0], .frequency_khz = -1};
     t->runs[0].team = read_meta_threads(t->f.id, &t->runs[0].threads);
+    hid_t meta = H5Gopen2(t->f.id, "meta", H5P_DEFAULT); /* one rank of an MPI job */
+    int64_t rank = -1, size = -1;
+    if (meta >= 0) {
+        if (scal_h5_attr_exists(meta, "mpi_rank") > 0) scal_h5_attr_get_i64(meta, "mpi_rank", &rank);
+        if (scal_h5_attr_exists(meta, "mpi_size") > 0) scal_h5_attr_get_i64(meta, "mpi_size", &size);
+        H5Gclose(meta);
+    }
+    t->runs[0].ranks = rank >= 0 && size > 0 ? (int32_t)size : 0;
     return SCAL_OK;
 }
 
@@ -102,13 +110,16 @@ static int load_campaign_runs(struct tidy *t)
 {
     struct scal_config_row *cfg = NULL;
     struct scal_run_row *runs = NULL;
-    size_t ncfg = 0, nruns = 0;
+    struct scal_config_rank_row *cranks = NULL;
+    size_t ncfg = 0, nruns = 0, ncranks = 0;
     hid_t group = H5Gopen2(t->f.id, "campaign", H5P_DEFAULT);
     int rc = group < 0 ? scal__fail(SCAL_EFORMAT, "%s: no /campaign group", t->f.path)
                        : scal_h5_read_strings(group, "inputs", &t->inputs, &t->ninputs);
     if (group >= 0) H5Gclose(group);
     if (rc < 0 || (rc = scal_table_read(t->f.id, &scal_table_configs, (void **)&cfg, &ncfg)) < 0 ||
-        (rc = scal_table_read(t->f.id, &scal_table_runs, (void **)&runs, &nruns)) < 0)
+        (rc = scal_table_read(t->f.id, &scal_table_runs, (void **)&runs, &nruns)) < 0 ||
+        (rc = scal_table_read_opt(t->f.id, &scal_table_config_ranks, (void **)&cranks,
+                                  &ncranks)) < 0)
         goto done;
     if (!(t->runs = calloc(nruns ? nruns : 1, sizeof(*t->runs)))) {
         rc = scal__fail(SCAL_ENOMEM, "out of memory for %zu runs", nruns);
@@ -125,13 +136,16 @@ static int load_campaign_runs(struct tidy *t)
         }
         t->runs[i] = (struct tidy_run){runs[i].id,       runs[i].repetition, t->inputs[c->input],
                                        c->input,         c->threads,         runs[i].team_observed,
-                                       c->frequency_khz, runs[i].status};
+                                       c->frequency_khz, runs[i].status,     0};
+        for (size_t k = 0; k < ncranks; k++)
+            if (cranks[k].config == c->id) t->runs[i].ranks = cranks[k].ranks;
     }
     t->nruns = nruns;
     qsort(t->runs, t->nruns, sizeof(*t->runs), cmp_run_id); /* tidy_run_of searches by id */
 done:
     free(cfg);
     free(runs);
+    free(cranks);
     return rc;
 }
 
@@ -174,7 +188,69 @@ static int load_sensor_values(struct tidy *t)
     return rc;
 }
 
-int tidy_load(const char *path, struct tidy *t)
+/* Per-rank rows in place of the critical path's: /rank_region_stats, plus the /region_stats rows of
+ * runs that have none there (rank -1). */
+int tidy_rank_rows(hid_t file, struct scal_region_stat_row **rows, size_t *nrows, int32_t **ranks)
+{
+    struct scal_rank_region_stat_row *rr = NULL;
+    size_t nrr = 0;
+    int rc = scal_table_read_opt(file, &scal_table_rank_region_stats, (void **)&rr, &nrr);
+    if (rc < 0) return rc;
+    struct scal_region_stat_row *stats = malloc((nrr + *nrows + 1) * sizeof(*stats));
+    int32_t *rank = malloc((nrr + *nrows + 1) * sizeof(*rank));
+    size_t n = 0;
+    if (!stats || !rank) {
+        free(rr), free(stats), free(rank);
+        return scal__fail(SCAL_ENOMEM, "out of memory for %zu per-rank rows", nrr);
+    }
+    for (size_t i = 0; i < nrr; i++) {
+        stats[n].run = rr[i].run;
+        stats[n].region = rr[i].region;
+#define TIDY_COPY_STAT(h5, ctype, member) stats[n].member = rr[i].member;
+        SCAL_REGION_STATS_FIELDS(TIDY_COPY_STAT)
+#undef TIDY_COPY_STAT
+        rank[n++] = rr[i].rank;
+    }
+    for (size_t s = 0; s < *nrows; s++) {
+        bool ranked = false;
+        for (size_t i = 0; i < nrr && !ranked; i++)
+            ranked = rr[i].run == (*rows)[s].run;
+        if (ranked) continue;
+        stats[n] = (*rows)[s];
+        rank[n++] = -1;
+    }
+    free(rr);
+    free(*rows);
+    *rows = stats;
+    *ranks = rank;
+    *nrows = n;
+    return SCAL_OK;
+}
+
+/* /region_rank_summary's rank imbalance beside each stats row (NaN: no summary). */
+static int load_rank_imbalance(struct tidy *t)
+{
+    struct scal_region_rank_summary_row *sum = NULL;
+    size_t nsum = 0;
+    int rc = t->f.campaign ? scal_table_read_opt(t->f.id, &scal_table_region_rank_summary,
+                                                 (void **)&sum, &nsum)
+                           : SCAL_OK;
+    if (rc < 0) return rc;
+    if (!(t->rank_imbalance = malloc((t->nstats + 1) * sizeof(double)))) {
+        free(sum);
+        return scal__fail(SCAL_ENOMEM, "out of memory for %zu rows", t->nstats);
+    }
+    for (size_t s = 0; s < t->nstats; s++) {
+        t->rank_imbalance[s] = NAN;
+        for (size_t k = 0; k < nsum; k++)
+            if (sum[k].run == t->stats[s].run && sum[k].region == t->stats[s].region)
+                t->rank_imbalance[s] = sum[k].rank_imbalance;
+    }
+    free(sum);
+    return SCAL_OK;
+}
+
+static int load(const char *path, bool per_rank, struct tidy *t)
 {
     memset(t, 0, sizeof(*t));
     int rc = scal_h5file_open(path, SCAL_OPEN_READ, &t->f);
@@ -184,7 +260,7 @@ int tidy_load(const char *path, struct tidy *t)
                                   &t->nregions)) < 0 ||
             (rc = scal_table_read(t->f.id, &scal_table_region_stats, (void **)&t->stats,
                                   &t->nstats)) < 0 ||
-            (rc = load_campaign_runs(t)) < 0)
+            (rc = load_campaign_runs(t)) < 0 || (per_rank && (rc = tidy_rank_rows(t->f.id, &t->stats, &t->nstats, &t->stat_rank)) < 0))
             return rc;
     } else if ((rc = load_run_file(t)) < 0) {
         return rc;
@@ -197,7 +273,18 @@ int tidy_load(const char *path, struct tidy *t)
             return scal__fail(SCAL_EFORMAT, "%s: /region_stats row %zu names region %u of %zu",
                               path, s, t->stats[s].region, t->nregions);
     if ((rc = join_callpaths(t)) < 0) return rc;
+    if ((rc = load_rank_imbalance(t)) < 0) return rc;
     return load_sensor_values(t);
+}
+
+int tidy_load(const char *path, struct tidy *t)
+{
+    return load(path, false, t);
+}
+
+int tidy_load_per_rank(const char *path, struct tidy *t)
+{
+    return load(path, true, t);
 }
 
 void tidy_free(struct tidy *t)
@@ -210,6 +297,8 @@ void tidy_free(struct tidy *t)
     free(t->stats);
     free(t->metrics);
     free(t->values);
+    free(t->rank_imbalance);
+    free(t->stat_rank);
     if (t->f.path) scal_h5file_close(&t->f);
     memset(t, 0, sizeof(*t));
 }

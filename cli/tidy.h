@@ -19,6 +19,8 @@ struct tidy_run {
     int32_t threads, team; /* requested; observed (-1: unknown) */
     int64_t frequency_khz; /* -1: not set */
     uint8_t status;        /* enum scal_run_status */
+    int32_t ranks;         /* MPI ranks of the run (/config_ranks; a rank's run file: its job's
+                              size); 0: not an MPI run */
 };
 
 struct tidy_metric {
@@ -40,10 +42,18 @@ struct tidy {
     struct tidy_metric *metrics;
     size_t nmetrics;
     double *values; /* nstats * nmetrics, NaN: none */
+    double *rank_imbalance; /* per stats row: /region_rank_summary's, NaN: none */
+    int32_t *stat_rank;     /* per stats row with tidy_load_per_rank: its MPI rank; else NULL */
 };
 
 /* Reads path (a run file is one run: id 0, input "run") through the safe open. */
 int tidy_load(const char *path, struct tidy *t);
+/* The same with every MPI rank's rows (/rank_region_stats) instead of the critical path's: a run
+ * without per-rank rows keeps its /region_stats rows (rank -1). */
+int tidy_load_per_rank(const char *path, struct tidy *t);
+/* The rows of that per-rank view from a campaign's (run, region) rows: *rows (replaced) become
+ * /rank_region_stats' with *ranks (malloc'ed) beside them. */
+int tidy_rank_rows(hid_t file, struct scal_region_stat_row **rows, size_t *nrows, int32_t **ranks);
 void tidy_free(struct tidy *t);
 /* The run of a stats row, NULL when the row names no run of the file. */
 const struct tidy_run *tidy_run_of(const struct tidy *t, uint32_t run);

@@ -22,7 +22,9 @@ STAT_COLUMNS = (
 )
 RUN_COLUMNS = ("run", "repetition", "input", "threads", "team", "frequency_khz", "status")
 REGION_COLUMNS = ("region", "region_id", "parent_id", "kind", "file", "line_begin", "line_end", "function")
-INT_COLUMNS = ("threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count")
+INT_COLUMNS = ("threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count", "ranks")
+# MPI + OpenMP (after the statistics, so that the columns above keep their positions)
+MPI_COLUMNS = ("ranks", "rank_imbalance")
 # a run file is one configuration; its input is labelled like scal report labels it
 RUN_FILE_INPUT = "run"
 
@@ -137,6 +139,12 @@ def _campaign_runs(f):
             "status": pd.Categorical.from_codes(np.where(status < len(STATUS_NAMES), status, -1), STATUS_NAMES),
         }
     )
+    cr = f.table("config_ranks")
+    if cr is not None and len(cr):
+        ranks = pd.DataFrame({"config": cr["config"].astype(np.int64), "ranks": cr["ranks"].astype(np.int64)})
+        cfg = cfg.merge(ranks, on="config", how="left")
+    else:
+        cfg = cfg.assign(ranks=pd.NA)
     out = out.merge(cfg, on="config", how="left").sort_values("run", kind="stable")
     return out, inputs
 
@@ -152,12 +160,45 @@ def _run_file_runs(f):
             "team": _nullable([int(meta.get("max_team_observed", -1))]),
             "frequency_khz": _nullable([-1]),
             "status": pd.Categorical(["ok"], STATUS_NAMES),
+            # one rank of an MPI job: the job's size
+            "ranks": _nullable([int(meta.get("mpi_size", -1)) if int(meta.get("mpi_rank", -1)) >= 0 else -1]),
         }
     )
     return one, [RUN_FILE_INPUT]
 
 
-def load(path):
+def _rank_stats(f, st, per_rank):
+    """The (run, region) statistics rows of a campaign with ``rank_imbalance`` (NaN without MPI);
+    per_rank: /rank_region_stats rows with their ``rank`` instead of the critical path's, plus the
+    /region_stats rows of runs that have none (rank <NA>)."""
+    stats = _stats_frame(st).assign(run=st["run"].astype(np.int64), region_id=st["region"].astype(np.int64))
+    summary = f.table("region_rank_summary")
+    if per_rank:
+        rr = f.table("rank_region_stats")
+        if rr is not None and len(rr):
+            ranked = _stats_frame(rr).assign(
+                run=rr["run"].astype(np.int64), region_id=rr["region"].astype(np.int64), rank=rr["rank"].astype(np.int64)
+            )
+            rest = stats[~stats["run"].isin(ranked["run"])].assign(rank=-1)
+            stats = pd.concat([ranked, rest], ignore_index=True)
+        else:
+            stats = stats.assign(rank=-1)
+        stats["rank"] = _nullable(stats["rank"])
+    if summary is not None and len(summary):
+        imb = pd.DataFrame(
+            {
+                "run": summary["run"].astype(np.int64),
+                "region_id": summary["region"].astype(np.int64),
+                "rank_imbalance": summary["rank_imbalance"].astype(float),
+            }
+        )
+        stats = stats.merge(imb, on=["run", "region_id"], how="left")
+    else:
+        stats = stats.assign(rank_imbalance=np.nan)
+    return stats
+
+
+def load(path, per_rank=False):
     """A run file or a campaign file as one pandas DataFrame with a row per (run, region).
 
     Columns, in this order:
@@ -174,9 +215,15 @@ def load(path):
     - ``count`` (instances), ``total_s``, ``mean_s``, ``median_s``, ``min_s``, ``max_s`` (wall time of
       an instance on the encountering thread; NaN without instances), ``work_s``, ``barrier_s``,
       ``lock_s`` (summed over instances and team members), ``imbalance`` (1 - mean work / max work);
+    - ``ranks`` (the MPI ranks of the run, <NA> when it was not launched as MPI) and ``rank_imbalance``
+      (1 - mean / max over the ranks of the region's total time, NaN without ranks); for an MPI run
+      the statistics are the critical path's: per region the slowest rank's;
     - one column per sensor metric, named with its unit like ``"rusage.utime [s]"``: the whole team's
       value (sum over threads, or the process-wide value), inclusive of nested regions; the
       ``whole program`` row carries the whole-run value.
+
+    ``per_rank=True`` gives every MPI rank's rows instead of the critical path's, with a ``rank``
+    column after ``ranks`` (<NA> for runs without per-rank data).
 
     Integer columns that can be missing are pandas' nullable ``Int64``. A run that failed carries no
     region data: it has one row, with its run columns and <NA>/NaN elsewhere, so that
@@ -189,12 +236,15 @@ def load(path):
         if f.is_campaign:
             runs, inputs = _campaign_runs(f)
             st = f.table("region_stats")
-            stats = _stats_frame(st).assign(run=st["run"].astype(np.int64), region_id=st["region"].astype(np.int64))
+            stats = _rank_stats(f, st, per_rank)
             metrics = _metric_frame(f, f.table("sensor_values"))
         else:
             runs, inputs = _run_file_runs(f)
             rows = f.table("regions")
-            stats = _stats_frame(rows).assign(run=0, region_id=rows["id"].astype(np.int64))
+            stats = _stats_frame(rows).assign(run=0, region_id=rows["id"].astype(np.int64), rank_imbalance=np.nan)
+            if per_rank:
+                meta = f.attrs("meta")
+                stats = stats.assign(rank=_nullable([int(meta.get("mpi_rank", -1))] * len(stats)))
             metrics = _metric_frame(f, f.table("sensors/values"))
     df = runs.merge(stats, on="run", how="left")
     df["region_id"] = df["region_id"].astype("Int64")
@@ -204,7 +254,10 @@ def load(path):
     for col in INT_COLUMNS:
         df[col] = df[col].astype("Int64")
     df["kind"] = pd.Categorical(df["kind"], KIND_NAMES)
-    columns = list(RUN_COLUMNS) + list(REGION_COLUMNS) + [col for _, col in STAT_COLUMNS]
+    mpi = ["ranks"] + (["rank"] if per_rank else []) + ["rank_imbalance"]
+    if per_rank:
+        df["rank"] = df["rank"].astype("Int64")
+    columns = list(RUN_COLUMNS) + list(REGION_COLUMNS) + [col for _, col in STAT_COLUMNS] + mpi
     df = df[columns]
     if metrics is not None:
         keys = metrics.reset_index().astype({"region_id": "Int64"})  # failed runs have <NA> region ids

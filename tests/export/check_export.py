@@ -63,7 +63,7 @@ check(all(r["rusage.utime [s]"] != "" for r in root), "csv: sensor columns carry
 try:
     import scal as scalpy  # the Python package: the two tidy tables must agree
     df = scalpy.load(camp)
-    check(list(df.columns)[:25] == list(rows[0].keys())[:25], "csv: the columns of scal.load()")
+    check(list(df.columns)[:27] == list(rows[0].keys())[:27], "csv: the columns of scal.load()")
     check(sorted(df["region"].astype(str)) == sorted(r["region"] for r in rows), "csv: scal.load()'s region labels")
 except ImportError as e:
     print("note: python package not importable (%s): column agreement not checked" % e)

@@ -77,7 +77,11 @@ int main(int argc, char **argv)
                                                        &scal_table_thread_stats,
                                                        &scal_table_run_sensor_values,
                                                        &scal_table_run_sensor_samples,
-                                                       &scal_table_run_plugin_states};
+                                                       &scal_table_run_plugin_states,
+                                                       &scal_table_config_ranks,
+                                                       &scal_table_run_ranks,
+                                                       &scal_table_rank_region_stats,
+                                                       &scal_table_region_rank_summary};
     size_t checked = 0;
     for (size_t i = 0; i < sizeof(run_tables) / sizeof(run_tables[0]); i++, checked++)
         compare(run, "scal-run-1.json", run_tables[i]);

@@ -30,6 +30,7 @@ COLUMNS = [
     "run", "repetition", "input", "threads", "team", "frequency_khz", "status",
     "region", "region_id", "parent_id", "kind", "file", "line_begin", "line_end", "function",
     "count", "total_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance",
+    "ranks", "rank_imbalance",
 ]
 INT64 = ["threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count"]
 FLOAT = ["total_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance"]
