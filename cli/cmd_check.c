@@ -275,6 +275,63 @@ static bool id_in(const uint32_t *ids, size_t n, uint32_t id)
     return false;
 }
 
+/* The MPI tables (optional): rows name existing configurations, runs and regions; ranks in range;
+ * a summary's critical rank ran the region. */
+static void check_rank_tables(struct checker *c, const uint32_t *config_ids, size_t nconfigs,
+                              const uint32_t *run_ids, size_t nruns, size_t nregions)
+{
+    struct scal_config_rank_row *cr = NULL;
+    struct scal_run_rank_row *rr = NULL;
+    struct scal_rank_region_stat_row *rs = NULL;
+    struct scal_region_rank_summary_row *sum = NULL;
+    size_t ncr = 0, nrr = 0, nrs = 0, nsum = 0;
+    int rc = scal_table_read_opt(c->f->id, &scal_table_config_ranks, (void **)&cr, &ncr);
+    if (rc == SCAL_OK) rc = scal_table_read_opt(c->f->id, &scal_table_run_ranks, (void **)&rr, &nrr);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(c->f->id, &scal_table_rank_region_stats, (void **)&rs, &nrs);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(c->f->id, &scal_table_region_rank_summary, (void **)&sum, &nsum);
+    if (rc < 0) problem(c, "%s", scal__last_error(rc));
+    for (size_t i = 0; rc == SCAL_OK && i < ncr; i++) {
+        if (!id_in(config_ids, nconfigs, cr[i].config))
+            problem(c, "/config_ranks row %zu: configuration %u does not exist", i, cr[i].config);
+        if (cr[i].ranks < 1) problem(c, "/config_ranks row %zu: %d ranks", i, cr[i].ranks);
+    }
+    for (size_t i = 0; rc == SCAL_OK && i < nrr; i++) {
+        if (!id_in(run_ids, nruns, rr[i].run))
+            problem(c, "/run_ranks row %zu: run %u does not exist", i, rr[i].run);
+        if (rr[i].rank < 0 || (rr[i].ranks > 0 && rr[i].rank >= rr[i].ranks))
+            problem(c, "/run_ranks row %zu: rank %d of %d", i, rr[i].rank, rr[i].ranks);
+        if (rr[i].recorded > 1) problem(c, "/run_ranks row %zu: recorded is %u", i, rr[i].recorded);
+        check_string(c, "run_ranks", i, "source", rr[i].source);
+    }
+    for (size_t i = 0; rc == SCAL_OK && i < nrs; i++) {
+        if (!id_in(run_ids, nruns, rs[i].run))
+            problem(c, "/rank_region_stats row %zu: run %u does not exist", i, rs[i].run);
+        if (rs[i].region >= nregions)
+            problem(c, "/rank_region_stats row %zu: region %u does not exist", i, rs[i].region);
+        if (rs[i].rank < 0) problem(c, "/rank_region_stats row %zu: rank %d", i, rs[i].rank);
+    }
+    for (size_t i = 0; rc == SCAL_OK && i < nsum; i++) {
+        bool ran = false;
+        if (!id_in(run_ids, nruns, sum[i].run))
+            problem(c, "/region_rank_summary row %zu: run %u does not exist", i, sum[i].run);
+        if (sum[i].region >= nregions)
+            problem(c, "/region_rank_summary row %zu: region %u does not exist", i, sum[i].region);
+        for (size_t k = 0; k < nrs && !ran; k++)
+            ran = rs[k].run == sum[i].run && rs[k].region == sum[i].region &&
+                  rs[k].rank == sum[i].critical_rank;
+        if (!ran)
+            problem(c, "/region_rank_summary row %zu: critical rank %d has no row for region %u",
+                    i, sum[i].critical_rank, sum[i].region);
+        if (!(sum[i].rank_time_min_s <= sum[i].rank_time_mean_s * (1 + 1e-12) &&
+              sum[i].rank_time_mean_s <= sum[i].rank_time_max_s * (1 + 1e-12)))
+            problem(c, "/region_rank_summary row %zu: min %g, mean %g, max %g out of order", i,
+                    sum[i].rank_time_min_s, sum[i].rank_time_mean_s, sum[i].rank_time_max_s);
+    }
+    free(cr), free(rr), free(rs), free(sum);
+}
+
 static void check_campaign_content(struct checker *c)
 {
     struct scal_config_row *configs = NULL;
@@ -316,6 +373,7 @@ static void check_campaign_content(struct checker *c)
         if (stats[i].region >= nregions)
             problem(c, "/region_stats row %zu: region %u does not exist", i, stats[i].region);
     }
+    check_rank_tables(c, config_ids, nconfigs, run_ids, nruns, nregions);
 done:
     free(config_ids);
     free(run_ids);

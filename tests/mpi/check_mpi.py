@@ -206,6 +206,18 @@ def scenario_campaign(args):
         check(int(r["team_observed"]) == threads and not r["team_mismatch"], "run %d: team %d observed" % (r["id"], threads))
         check_ranked_run(c, r, ranks, threads, list(range(ranks)))
     run(args, [args.scal, "check", "c.h5"])
+    # scal check validates the rank tables: a summary naming a rank without rows, a run that is not
+    shutil.copy(os.path.join(args.work, "c.h5"), os.path.join(args.work, "bad.h5"))
+    with h5py.File(os.path.join(args.work, "bad.h5"), "r+") as f:
+        s = f["region_rank_summary"][()]
+        s[0]["critical_rank"] = 7
+        f["region_rank_summary"][0] = s[0]
+        r = f["run_ranks"][()]
+        r[0]["run"] = 99
+        f["run_ranks"][0] = r[0]
+    p = run(args, [args.scal, "check", "bad.h5"], expect=1)
+    check("critical rank 7 has no row" in p.stdout and "/run_ranks row 0: run 99 does not exist" in p.stdout,
+          "scal check names the bad rank rows:\n" + p.stdout)
     check(not os.path.exists(os.path.join(args.work, "c.h5.runs")), "the kept runs (rank files included) are gone once complete")
     # scal show: a ranks column, and --per-rank
     p = scal(args, "show", "c.h5", "--csv")
@@ -225,6 +237,21 @@ def scenario_campaign(args):
     with open(os.path.join(args.work, "c.csv")) as f:
         head = f.readline().strip().split(",")
     check("ranks" in head and "rank_imbalance" in head, "export csv has ranks and rank_imbalance")
+    # the Python package
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import scal as scalpy
+    df = scalpy.load(os.path.join(args.work, "c.h5"))
+    check(sorted(df.groupby("run")["ranks"].first().tolist()) == [1, 1, 2, 2], "scal.load: a ranks column per run")
+    work = df[df.line_begin == WORK_LINE]
+    # one rank: its count; two: the slowest rank's (which one is slower is the machine's business)
+    check(work[work.ranks == 1]["count"].tolist() == [3, 3] and set(work[work.ranks == 2]["count"].tolist()) <= {3, 4},
+          "scal.load: the work region's count per run (the critical path's)")
+    check(work[work.ranks == 1].rank_imbalance.tolist() == [0.0, 0.0] and (work[work.ranks == 2].rank_imbalance >= 0).all(),
+          "scal.load: rank_imbalance 0 with one rank, >= 0 with two")
+    pr = scalpy.load(os.path.join(args.work, "c.h5"), per_rank=True)
+    pw = pr[pr.line_begin == WORK_LINE]
+    check(sorted(zip(pw.ranks.tolist(), pw["rank"].tolist(), pw["count"].tolist())) ==
+          sorted([(1, 0, 3)] * 2 + [(2, 0, 3), (2, 1, 4)] * 2), "scal.load(per_rank=True): every rank's count")
 
 
 def scenario_killed(args):
