@@ -8,6 +8,7 @@ pkgs=(
   libcairo2-dev libjansson-dev fonts-dejavu-core python3 python3-h5py python3-numpy
   python3-pandas libclang-rt-14-dev file time chromium
   slurm-wlm munge
+  openmpi-bin libopenmpi-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -61,6 +61,8 @@ class Scal(CMakePackage):
     depends_on("python@3.8:", type=("build", "test"), when="+tests")
     depends_on("py-h5py", type=("build", "test"), when="+tests")
     depends_on("py-numpy", type=("build", "test"), when="+tests")
+    # tests/mpi: a hybrid MPI + OpenMP program launched with mpiexec (scal itself needs no MPI)
+    depends_on("mpi", type=("build", "test"), when="+tests")
     conflicts(
         "%gcc",
         when="+tests",
