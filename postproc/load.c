@@ -582,12 +582,91 @@ static int add_sensor_samples(struct pp_campaign *c, struct loadctx *lc,
     return SCAL_OK;
 }
 
+/* The worst rank imbalance of a region over the successful runs of an MPI campaign. */
+struct rank_worst {
+    double imbalance;
+    uint32_t config;
+    bool seen;
+};
+
+static int32_t ranks_of_config(const struct scal_config_rank_row *cr, size_t n, uint32_t config)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cr[i].config == config) return cr[i].ranks;
+    return 0;
+}
+
+/* An MPI campaign (/config_ranks): the thread axis becomes cores = ranks x threads (and a run's
+ * observed team the cores it used), so that speedup and efficiency are per core of the whole job;
+ * and the rank imbalance of each region (/region_rank_summary: 1 - mean/max of the ranks' time)
+ * is reported, worst first. Must run after map_regions and before map_configs. */
+static int mpi_cores_view(struct pp_campaign *c, struct campaign_tables *t)
+{
+    struct scal_config_rank_row *cr = NULL;
+    struct scal_region_rank_summary_row *sum = NULL;
+    struct rank_worst *worst = NULL;
+    size_t ncr = 0, nsum = 0;
+    int rc = scal_table_read_opt(t->f->id, &scal_table_config_ranks, (void **)&cr, &ncr);
+    if (rc < 0 || ncr == 0) goto done;
+    rc = scal_table_read_opt(t->f->id, &scal_table_region_rank_summary, (void **)&sum, &nsum);
+    if (rc == SCAL_OK && !(worst = calloc(c->nregions + 1, sizeof(*worst))))
+        rc = scal__fail(SCAL_ENOMEM, "%s: out of memory", t->f->path);
+    for (size_t i = 0; rc == SCAL_OK && i < nsum; i++) {
+        const struct scal_run_row *run = NULL;
+        for (size_t k = 0; k < t->nruns && !run; k++)
+            if (t->runs[k].id == sum[i].run) run = &t->runs[k];
+        if (!run || run->status != SCAL_RUN_OK || sum[i].region >= t->fr.n ||
+            run->config >= t->ncfg || !isfinite(sum[i].rank_imbalance))
+            continue;
+        struct rank_worst *w = &worst[t->fr.merged[sum[i].region]];
+        if (!w->seen || sum[i].rank_imbalance > w->imbalance)
+            *w = (struct rank_worst){sum[i].rank_imbalance, run->config, true};
+    }
+    /* the regions whose ranks wait for each other most, worst first (at most 10 named) */
+    for (size_t named = 0; rc == SCAL_OK && named < 10; named++) {
+        size_t best = c->nregions;
+        for (size_t r = 0; r < c->nregions; r++)
+            if (worst[r].seen && worst[r].imbalance >= 0.05 &&
+                (best == c->nregions || worst[r].imbalance > worst[best].imbalance))
+                best = r;
+        if (best == c->nregions) break;
+        const struct scal_config_row *cf = &t->cfg[worst[best].config];
+        rc = pp_campaign_note(c,
+                              "rank imbalance: %s: the ranks' mean time is %.1f %% below the "
+                              "slowest rank's (critical path) at %d ranks x %d threads, input %s",
+                              c->regions[best].label, 100.0 * worst[best].imbalance,
+                              ranks_of_config(cr, ncr, cf->id), cf->threads,
+                              scal_h5file_str(t->f, cf->input_label));
+        worst[best].seen = false;
+    }
+    for (size_t i = 0; rc == SCAL_OK && i < t->ncfg; i++) {
+        int32_t ranks = ranks_of_config(cr, ncr, t->cfg[i].id);
+        if (ranks > 0) t->cfg[i].threads *= ranks;
+    }
+    for (size_t i = 0; rc == SCAL_OK && i < t->nruns; i++) {
+        int32_t ranks = t->runs[i].config < t->ncfg
+                            ? ranks_of_config(cr, ncr, t->cfg[t->runs[i].config].id)
+                            : 0;
+        if (ranks > 0 && t->runs[i].team_observed > 0) t->runs[i].team_observed *= ranks;
+    }
+    if (rc == SCAL_OK)
+        rc = pp_campaign_note(c,
+                              "%s: MPI campaign: the thread axis is cores = ranks x threads "
+                              "(configurations with as many cores and one input are pooled); "
+                              "times are the critical path's (per region the slowest rank)",
+                              t->f->path);
+done:
+    free(cr), free(sum), free(worst);
+    return rc;
+}
+
 static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc,
                               const struct scal_h5file *f)
 {
     struct campaign_tables t = {.f = f};
     int rc = read_campaign_tables(c, &t);
     if (rc == SCAL_OK) rc = map_regions(c, &t.fr, f->strings, f->nstrings, f->path);
+    if (rc == SCAL_OK) rc = mpi_cores_view(c, &t);
     if (rc == SCAL_OK) rc = map_configs(c, &t);
     if (rc == SCAL_OK) rc = index_runs(c, &t);
     if (rc == SCAL_OK) rc = add_time_samples(c, lc, &t);

@@ -237,6 +237,14 @@ def scenario_campaign(args):
     with open(os.path.join(args.work, "c.csv")) as f:
         head = f.readline().strip().split(",")
     check("ranks" in head and "rank_imbalance" in head, "export csv has ranks and rank_imbalance")
+    # scal report: the diagrams' axis is cores = ranks x threads
+    scal(args, "report", "c.h5", "-o", "c-report")
+    with open(os.path.join(args.work, "c-report", "summary.txt")) as f:
+        summary = f.read()
+    check("cores = ranks x threads" in summary, "the report says its axis is cores = ranks x threads")
+    with h5py.File(os.path.join(args.work, "c.h5"), "r") as f:
+        cores = sorted(int(x) for x in f["analysis/threads"][()])
+    check(cores == [1, 2, 4], "/analysis over cores 1, 2, 4 (ranks 1,2 x threads 1,2): %s" % cores)
     # the Python package
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
     import scal as scalpy
