@@ -151,6 +151,8 @@ int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
             if (t->stats[s].region != g || !usable(t, o, s)) continue;
             const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
             json_t *params = json_pack("{s:I}", "threads", (json_int_t)r->threads);
+            /* MPI: the ranks are a parameter of their own (Extra-P models over both) */
+            if (r->ranks > 0) json_object_set_new(params, "ranks", json_integer(r->ranks));
             double size;
             /* one input is no parameter: Extra-P then models over the thread count alone */
             if (t->ninputs > 1) {
@@ -195,23 +197,27 @@ static double median(double *v, size_t n)
 struct cell {
     int32_t threads;
     const char *input;
+    int32_t ranks; /* MPI ranks, 0 without */
 };
 
 static bool in_cell(const struct tidy *t, const struct export_opts *o, size_t s,
                     const struct cell *c)
 {
     const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
-    return usable(t, o, s) && r->threads == c->threads && !strcmp(r->input, c->input);
+    return usable(t, o, s) && r->threads == c->threads && r->ranks == c->ranks &&
+           !strcmp(r->input, c->input);
 }
 
 /* Hatchet metric names and the statistics they come from. */
-static const char *const hatchet_metrics[] = {"time (inc)",   "count",     "work",
-                                              "barrier wait", "lock wait", "imbalance"};
+static const char *const hatchet_metrics[] = {
+    "time (inc)", "count", "work", "barrier wait", "lock wait", "imbalance", "rank imbalance"};
 
-static double hatchet_value(const struct scal_region_stat_row *s, size_t metric)
+static double hatchet_value(const struct tidy *t, size_t row, size_t metric)
 {
-    const double v[] = {s->time_total_s,    (double)s->count, s->work_total_s,
-                        s->barrier_total_s, s->lock_total_s,  s->imbalance};
+    const struct scal_region_stat_row *s = &t->stats[row];
+    const double v[] = {s->time_total_s,       (double)s->count, s->work_total_s,
+                        s->barrier_total_s,    s->lock_total_s,  s->imbalance,
+                        t->rank_imbalance[row]};
     return v[metric];
 }
 
@@ -223,7 +229,7 @@ static json_t *region_metrics(const struct tidy *t, const struct export_opts *o,
         size_t n = 0;
         for (size_t s = 0; s < t->nstats; s++)
             if (t->stats[s].region == region && in_cell(t, o, s, c))
-                scratch[n++] = hatchet_value(&t->stats[s], k);
+                if (isfinite(hatchet_value(t, s, k))) scratch[n++] = hatchet_value(t, s, k);
         double v = median(scratch, n);
         if (n && isfinite(v)) json_object_set_new(m, hatchet_metrics[k], json_real(v));
     }
@@ -264,7 +270,19 @@ int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
         json_decref(doc);
         return scal__fail(SCAL_ENOMEM, "out of memory for the Hatchet tree");
     }
-    /* one tree per configuration: inputs in plan order, thread counts ascending */
+    /* one tree per configuration: inputs in plan order, thread counts ascending (and per MPI rank
+     * count, ascending) */
+    int32_t *rank_counts = malloc((t->nruns + 1) * sizeof(*rank_counts));
+    size_t nranks = 0;
+    for (size_t r = 0; rank_counts && r < t->nruns; r++) {
+        size_t k = 0;
+        while (k < nranks && rank_counts[k] < t->runs[r].ranks)
+            k++;
+        if (k < nranks && rank_counts[k] == t->runs[r].ranks) continue;
+        memmove(rank_counts + k + 1, rank_counts + k, (nranks - k) * sizeof(*rank_counts));
+        rank_counts[k] = t->runs[r].ranks;
+        nranks++;
+    }
     int32_t *threads = malloc((t->nruns + 1) * sizeof(*threads));
     size_t nthreads = 0;
     for (size_t r = 0; threads && r < t->nruns; r++) {
@@ -276,9 +294,10 @@ int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
         threads[k] = t->runs[r].threads;
         nthreads++;
     }
-    for (size_t in = 0; threads && in < t->ninputs && t->nregions; in++)
-        for (size_t k = 0; k < nthreads; k++) {
-            struct cell c = {threads[k], t->inputs[in]};
+    for (size_t in = 0; threads && rank_counts && in < t->ninputs && t->nregions; in++)
+        for (size_t q = 0; q < nranks * nthreads; q++) {
+            size_t k = q % nthreads;
+            struct cell c = {threads[k], t->inputs[in], rank_counts[q / nthreads]};
             json_t *root = hatchet_node(t, o, &c, 0, scratch);
             if (!json_object_get(json_object_get(root, "metrics"), "time (inc)")) {
                 json_decref(root); /* no successful run of this configuration */
@@ -286,10 +305,14 @@ int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
             }
             json_object_set_new(json_object_get(root, "metrics"), "threads",
                                 json_integer(c.threads));
+            if (c.ranks > 0)
+                json_object_set_new(json_object_get(root, "metrics"), "ranks",
+                                    json_integer(c.ranks));
             json_object_set_new(json_object_get(root, "frame"), "input", json_text(c.input));
             json_array_append_new(doc, root);
         }
     free(threads);
+    free(rank_counts);
     free(scratch);
     if (json_array_size(doc) == 0) {
         json_decref(doc);

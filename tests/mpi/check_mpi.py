@@ -5,7 +5,7 @@
 #
 #   check_mpi.py SCENARIO --scal SCAL --tool LIBSCAL_OMPT --demo SCAL_DEMO [--prog HYBRID --mpirun MPIRUN]
 import argparse
-import glob
+import json
 import math
 import os
 import shutil
@@ -237,6 +237,15 @@ def scenario_campaign(args):
     with open(os.path.join(args.work, "c.csv")) as f:
         head = f.readline().strip().split(",")
     check("ranks" in head and "rank_imbalance" in head, "export csv has ranks and rank_imbalance")
+    scal(args, "export", "c.h5", "--format", "extrap", "-o", "c.jsonl")
+    with open(os.path.join(args.work, "c.jsonl")) as f:
+        params = {(l["params"]["ranks"], l["params"]["threads"]) for l in map(json.loads, f)}
+    check(params == {(1, 1), (1, 2), (2, 1), (2, 2)}, "export extrap: ranks and threads as parameters")
+    scal(args, "export", "c.h5", "--format", "hatchet", "-o", "c.json")
+    with open(os.path.join(args.work, "c.json")) as f:
+        trees = json.load(f)
+    check(sorted((t["metrics"]["ranks"], t["metrics"]["threads"]) for t in trees) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+          and all("rank imbalance" in t["metrics"] for t in trees), "export hatchet: a tree per (ranks, threads) with the rank imbalance")
     # scal report: the diagrams' axis is cores = ranks x threads
     scal(args, "report", "c.h5", "-o", "c-report")
     with open(os.path.join(args.work, "c-report", "summary.txt")) as f:
