@@ -286,7 +286,8 @@ static void check_rank_tables(struct checker *c, const uint32_t *config_ids, siz
     struct scal_region_rank_summary_row *sum = NULL;
     size_t ncr = 0, nrr = 0, nrs = 0, nsum = 0;
     int rc = scal_table_read_opt(c->f->id, &scal_table_config_ranks, (void **)&cr, &ncr);
-    if (rc == SCAL_OK) rc = scal_table_read_opt(c->f->id, &scal_table_run_ranks, (void **)&rr, &nrr);
+    if (rc == SCAL_OK)
+        rc = scal_table_read_opt(c->f->id, &scal_table_run_ranks, (void **)&rr, &nrr);
     if (rc == SCAL_OK)
         rc = scal_table_read_opt(c->f->id, &scal_table_rank_region_stats, (void **)&rs, &nrs);
     if (rc == SCAL_OK)
@@ -322,8 +323,8 @@ static void check_rank_tables(struct checker *c, const uint32_t *config_ids, siz
             ran = rs[k].run == sum[i].run && rs[k].region == sum[i].region &&
                   rs[k].rank == sum[i].critical_rank;
         if (!ran)
-            problem(c, "/region_rank_summary row %zu: critical rank %d has no row for region %u",
-                    i, sum[i].critical_rank, sum[i].region);
+            problem(c, "/region_rank_summary row %zu: critical rank %d has no row for region %u", i,
+                    sum[i].critical_rank, sum[i].region);
         if (!(sum[i].rank_time_min_s <= sum[i].rank_time_mean_s * (1 + 1e-12) &&
               sum[i].rank_time_mean_s <= sum[i].rank_time_max_s * (1 + 1e-12)))
             problem(c, "/region_rank_summary row %zu: min %g, mean %g, max %g out of order", i,

@@ -389,7 +389,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
             snprintf(c[4], 64, "%u", failed);
             whole(c[5], 64, ranks_of(cranks, ncranks, configs[i].id));
             const char *cells[] = {c[0], c[1], scal_h5file_str(f, configs[i].input_label), c[2],
-                                   c[3], c[4], scal_h5file_str(f, configs[i].argv),      c[5]};
+                                   c[3], c[4], scal_h5file_str(f, configs[i].argv),        c[5]};
             table_add_row(&t, cells);
         }
         table_print(&t, stdout, o->csv);

@@ -13,9 +13,9 @@
 
 /* The columns of scal.load() (python/scal/_frame.py), in its order; sensor columns follow. */
 static const char *const header[] = {
-    "run",      "repetition", "input",     "threads",  "team",     "frequency_khz", "status",
-    "region",   "region_id",  "parent_id", "kind",     "file",     "line_begin",    "line_end",
-    "function", "count",      "total_s",   "mean_s",   "median_s", "min_s",         "max_s",
+    "run",      "repetition", "input",     "threads",   "team",     "frequency_khz", "status",
+    "region",   "region_id",  "parent_id", "kind",      "file",     "line_begin",    "line_end",
+    "function", "count",      "total_s",   "mean_s",    "median_s", "min_s",         "max_s",
     "work_s",   "barrier_s",  "lock_s",    "imbalance", "ranks",    "rank_imbalance"};
 
 /* A number, or an empty cell when it is missing (not finite, or a negative "not set" sentinel). */

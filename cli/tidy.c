@@ -92,8 +92,10 @@ static int load_run_file(struct tidy *t)
     hid_t meta = H5Gopen2(t->f.id, "meta", H5P_DEFAULT); /* one rank of an MPI job */
     int64_t rank = -1, size = -1;
     if (meta >= 0) {
-        if (scal_h5_attr_exists(meta, "mpi_rank") > 0) scal_h5_attr_get_i64(meta, "mpi_rank", &rank);
-        if (scal_h5_attr_exists(meta, "mpi_size") > 0) scal_h5_attr_get_i64(meta, "mpi_size", &size);
+        if (scal_h5_attr_exists(meta, "mpi_rank") > 0)
+            scal_h5_attr_get_i64(meta, "mpi_rank", &rank);
+        if (scal_h5_attr_exists(meta, "mpi_size") > 0)
+            scal_h5_attr_get_i64(meta, "mpi_size", &size);
         H5Gclose(meta);
     }
     t->runs[0].ranks = rank >= 0 && size > 0 ? (int32_t)size : 0;
@@ -118,8 +120,8 @@ static int load_campaign_runs(struct tidy *t)
     if (group >= 0) H5Gclose(group);
     if (rc < 0 || (rc = scal_table_read(t->f.id, &scal_table_configs, (void **)&cfg, &ncfg)) < 0 ||
         (rc = scal_table_read(t->f.id, &scal_table_runs, (void **)&runs, &nruns)) < 0 ||
-        (rc = scal_table_read_opt(t->f.id, &scal_table_config_ranks, (void **)&cranks,
-                                  &ncranks)) < 0)
+        (rc = scal_table_read_opt(t->f.id, &scal_table_config_ranks, (void **)&cranks, &ncranks)) <
+            0)
         goto done;
     if (!(t->runs = calloc(nruns ? nruns : 1, sizeof(*t->runs)))) {
         rc = scal__fail(SCAL_ENOMEM, "out of memory for %zu runs", nruns);
@@ -260,7 +262,8 @@ static int load(const char *path, bool per_rank, struct tidy *t)
                                   &t->nregions)) < 0 ||
             (rc = scal_table_read(t->f.id, &scal_table_region_stats, (void **)&t->stats,
                                   &t->nstats)) < 0 ||
-            (rc = load_campaign_runs(t)) < 0 || (per_rank && (rc = tidy_rank_rows(t->f.id, &t->stats, &t->nstats, &t->stat_rank)) < 0))
+            (rc = load_campaign_runs(t)) < 0 ||
+            (per_rank && (rc = tidy_rank_rows(t->f.id, &t->stats, &t->nstats, &t->stat_rank)) < 0))
             return rc;
     } else if ((rc = load_run_file(t)) < 0) {
         return rc;

@@ -41,7 +41,7 @@ struct tidy {
     size_t nstats;
     struct tidy_metric *metrics;
     size_t nmetrics;
-    double *values; /* nstats * nmetrics, NaN: none */
+    double *values;         /* nstats * nmetrics, NaN: none */
     double *rank_imbalance; /* per stats row: /region_rank_summary's, NaN: none */
     int32_t *stat_rank;     /* per stats row with tidy_load_per_rank: its MPI rank; else NULL */
 };
