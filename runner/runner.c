@@ -769,8 +769,9 @@ static int plan_resume(struct campaign *c)
     c->resuming = true;
     snprintf(c->output, sizeof(c->output), "%s", c->plan.resume);
     int rc = run_dir(c);
-    if (rc == SCAL_OK) rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns,
-                             &c->stored_identity);
+    if (rc == SCAL_OK)
+        rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns,
+                         &c->stored_identity);
     if (rc == SCAL_EFORMAT && access(c->plan_copy, R_OK) == 0) {
         /* damaged (a full disk, an I/O error): every committed run is kept on its own */
         char why[1024];
@@ -780,7 +781,7 @@ static int plan_resume(struct campaign *c)
         fprintf(stderr, "scal run: %s; rebuilt it from the plan and the %zu runs kept in %s\n", why,
                 n, c->rundir);
         rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns,
-                             &c->stored_identity);
+                         &c->stored_identity);
     }
     if (rc < 0) return rc;
     c->resume_args = calloc(c->nstored + 2, sizeof(*c->resume_args));
