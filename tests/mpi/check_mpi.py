@@ -101,6 +101,41 @@ def scenario_detect(args):
     run(args, [args.scal, "check", "named.rank5.h5"])
 
 
+def scenario_sh_launcher(args):
+    """scal run --ranks with a launcher that is no MPI at all: a shell starting the (plain OpenMP)
+    program once per rank with PMI_RANK/PMI_SIZE, as a PMI launcher would. Runs everywhere (also
+    under the sanitizers): the ranked commit, critical path and per-rank rows without Open MPI."""
+    launcher = ("sh -c 'i=0; pids=; while [ $i -lt {ranks} ]; do PMI_RANK=$i PMI_SIZE={ranks} \"$0\" \"$@\" & "
+                "pids=\"$pids $!\"; i=$((i+1)); done; s=0; for p in $pids; do wait $p || s=1; done; exit $s'")
+    scal(args, "run", "--ranks", "1,3", "-c", "1,2", "--launcher", launcher, "-o", "sh.h5", "--", args.demo, "5")
+    with h5py.File(os.path.join(args.work, "sh.h5"), "r") as f:
+        st = strings(f)
+        config_ranks = {int(r["config"]): int(r["ranks"]) for r in f["config_ranks"][()]}
+        runs = f["runs"][()]
+        run_ranks = f["run_ranks"][()]
+        rank_stats = f["rank_region_stats"][()]
+        stats = f["region_stats"][()]
+        summary = f["region_rank_summary"][()]
+    check(sorted(config_ranks[int(r["config"])] for r in runs) == [1, 1, 3, 3] and all(int(r["status"]) == 0 for r in runs),
+          "4 runs ok: 1 and 3 ranks x 1 and 2 threads")
+    for r in runs:
+        n = config_ranks[int(r["config"])]
+        rows = sorted((int(x["rank"]), int(x["ranks"]), int(x["recorded"]), st[x["source"]]) for x in run_ranks if x["run"] == r["id"])
+        check(rows == [(k, n, 1, "PMI_RANK") for k in range(n)], "run %d: ranks 0..%d recorded from PMI_RANK" % (r["id"], n - 1))
+        per = [x for x in rank_stats if x["run"] == r["id"]]
+        crit = [x for x in stats if x["run"] == r["id"]]
+        check(len(per) == n * len(crit) and len(summary[summary["run"] == r["id"]]) == len(crit),
+              "run %d: every rank's rows (%d) and one summary row per critical-path row (%d)" % (r["id"], len(per), len(crit)))
+    run(args, [args.scal, "check", "sh.h5"])
+    scal(args, "merge", "sh.h5", "-o", "sh-merged.h5")
+    run(args, [args.scal, "check", "sh-merged.h5"])
+    with h5py.File(os.path.join(args.work, "sh-merged.h5"), "r") as f:
+        check(len(f["rank_region_stats"]) == len(rank_stats) and len(f["run_ranks"]) == len(run_ranks),
+              "scal merge carries every rank's rows")
+    p = scal(args, "show", "sh.h5", "--per-rank", "--csv")
+    check(len(p.stdout.splitlines()) == 1 + len(rank_stats), "scal show --per-rank: a row per rank row")
+
+
 def need_mpi(args):
     if not args.prog or not args.mpirun:
         print("skipped: no MPI found at configure time (scripts/install-deps.sh installs openmpi-bin libopenmpi-dev)")
