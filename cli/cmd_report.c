@@ -27,35 +27,38 @@ static int usage_error(const char *bad, bool missing_value, const struct option 
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: scal report FILE... [-o DIR] [options]\n"
-            "       scal report --compare BEFORE AFTER [-o DIR] [options]\n\n"
-            "Speedup/efficiency matrices, findings and scalability diagrams of campaign files\n"
-            "(several are merged) or of a single run file (tables only).\n\n"
-            "  -o, --output DIR        output directory (created; default: the first file's name\n"
-            "                          without .h5, plus -report)\n"
-            "      --only LIST         run only these plugins (comma-separated)\n"
-            "      --skip LIST         do not run these plugins\n"
-            "      --list              list the post-processing plugins and exit\n"
-            "      --mode MODE         discrete (default), smooth or both\n"
-            "      --stat STAT         median (default), mean, min or max of the repetitions\n"
-            "      --top K             draw only the K regions losing most core-seconds\n"
-            "                          (default: the 10 first; the page holds every region)\n"
-            "      --transpose         diagrams with inputs across and thread counts up\n"
-            "      --all               draw the diagrams and charts of every region\n"
-            "      --at THREADS,INPUT  rank by that one cell (default: the whole matrix)\n"
-            "      --min-share P       draw only regions with at least P %% of the program's time\n"
-            "      --region PATTERN    draw only regions whose label matches (fnmatch; matching\n"
-            "                          nothing is an error)\n"
-            "      --diff-scale S      colour scale of the difference panels: shared (default,\n"
-            "                          one symmetric scale for the three), fixed (+-1) or own\n"
-            "      --no-write          do not write /analysis into the campaign file\n"
-            "      --format LIST       diagram files: png (default), svg, pdf (comma-separated)\n"
-            "      --compare           two campaigns: efficiency after - before per region,\n"
-            "                          ranked by improvement (compare.txt/.csv/.html)\n"
-            "      --plugin-dir DIR    search DIR for plugins first (after SCAL_PLUGIN_PATH)\n"
-            "      --plugin-opt P.O=V  option O of plugin P (repeatable), e.g. diagrams.jobs=1;\n"
-            "                          also SCAL_<P>_<O>=V in the environment\n");
+    fprintf(
+        out,
+        "usage: scal report FILE... [-o DIR] [options]\n"
+        "       scal report --compare BEFORE AFTER [-o DIR] [options]\n\n"
+        "Speedup/efficiency matrices, findings and scalability diagrams of campaign files\n"
+        "(several are merged) or of a single run file (tables only).\n\n"
+        "  -o, --output DIR        output directory (created; default: the first file's name\n"
+        "                          without .h5, plus -report)\n"
+        "      --only LIST         run only these plugins (comma-separated)\n"
+        "      --skip LIST         do not run these plugins\n"
+        "      --list              list the post-processing plugins and exit\n"
+        "      --mode MODE         discrete (default), smooth or both\n"
+        "      --stat STAT         median (default), mean, min or max of the repetitions\n"
+        "      --top K             draw only the K regions losing most core-seconds\n"
+        "                          (default: the 10 first; the page holds every region)\n"
+        "      --transpose         diagrams with inputs across and thread counts up\n"
+        "      --axes A            MPI campaigns: cores (default: ranks x threads across) or\n"
+        "                          ranks,threads[:INPUT] (threads across, ranks up, one input)\n"
+        "      --all               draw the diagrams and charts of every region\n"
+        "      --at THREADS,INPUT  rank by that one cell (default: the whole matrix)\n"
+        "      --min-share P       draw only regions with at least P %% of the program's time\n"
+        "      --region PATTERN    draw only regions whose label matches (fnmatch; matching\n"
+        "                          nothing is an error)\n"
+        "      --diff-scale S      colour scale of the difference panels: shared (default,\n"
+        "                          one symmetric scale for the three), fixed (+-1) or own\n"
+        "      --no-write          do not write /analysis into the campaign file\n"
+        "      --format LIST       diagram files: png (default), svg, pdf (comma-separated)\n"
+        "      --compare           two campaigns: efficiency after - before per region,\n"
+        "                          ranked by improvement (compare.txt/.csv/.html)\n"
+        "      --plugin-dir DIR    search DIR for plugins first (after SCAL_PLUGIN_PATH)\n"
+        "      --plugin-opt P.O=V  option O of plugin P (repeatable), e.g. diagrams.jobs=1;\n"
+        "                          also SCAL_<P>_<O>=V in the environment\n");
 }
 
 static void print_note(void *arg, const char *text)
@@ -104,7 +107,8 @@ int scal_cmd_report(int argc, char **argv)
         O_COMPARE,
         O_FORMAT,
         O_ALL,
-        O_TRANSPOSE
+        O_TRANSPOSE,
+        O_AXES
     };
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                              {"only", required_argument, NULL, O_ONLY},
@@ -124,6 +128,7 @@ int scal_cmd_report(int argc, char **argv)
                                              {"format", required_argument, NULL, O_FORMAT},
                                              {"all", no_argument, NULL, O_ALL},
                                              {"transpose", no_argument, NULL, O_TRANSPOSE},
+                                             {"axes", required_argument, NULL, O_AXES},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
@@ -234,6 +239,13 @@ int scal_cmd_report(int argc, char **argv)
             break;
         case O_ALL:
             all = true;
+            break;
+        case O_AXES:
+            if (pp_axes_check(optarg) < 0) {
+                fprintf(stderr, "scal report: %s\n", scal__last_error(SCAL_EINVAL));
+                return 2;
+            }
+            o.axes = optarg;
             break;
         case O_TRANSPOSE:
             if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0]))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Reads campaign files (several, merged on the fly) and single run files into one sample list.
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -275,6 +276,8 @@ struct loadctx {
     struct pending *pend; /* one per sample, parallel to c->samples */
     size_t cap;
     size_t bad_time, gaps;
+    bool ranks_threads;     /* --axes ranks,threads: ranks in place of the inputs */
+    const char *axes_input; /* ... for this input (NULL: the campaign's only one) */
 };
 
 static int add_pending(struct pp_campaign *c, struct loadctx *lc, uint32_t region, struct pending p,
@@ -383,12 +386,17 @@ struct campaign_tables {
     size_t nsv;
     struct file_regions fr;
     uint32_t *cfg_input; /* configuration -> input index of the model */
+    char **axis_label;   /* --axes ranks,threads: configuration -> "R ranks" (else NULL) */
+    bool *excluded;      /* --axes ranks,threads: configurations of the other inputs */
     int64_t *run_index;  /* run id -> row of a completed run, -1 otherwise */
     uint32_t maxrun;
 };
 
 static void free_campaign_tables(struct campaign_tables *t)
 {
+    for (size_t i = 0; t->axis_label && i < t->ncfg; i++)
+        free(t->axis_label[i]);
+    free(t->axis_label), free(t->excluded);
     free(t->cfg);
     free(t->runs);
     free(t->st);
@@ -398,13 +406,13 @@ static void free_campaign_tables(struct campaign_tables *t)
     free_file_regions(&t->fr);
 }
 
-static int read_campaign_tables(struct pp_campaign *c, struct campaign_tables *t)
+static int read_campaign_tables(struct pp_campaign *c, struct campaign_tables *t, bool plan_inputs)
 {
     hid_t f = t->f->id;
     char **inputs = NULL;
     size_t ninputs = 0;
     int rc = SCAL_OK;
-    if (scal_h5_exists(f, "campaign/inputs") == 1) {
+    if (plan_inputs && scal_h5_exists(f, "campaign/inputs") == 1) {
         rc = scal_h5_read_strings(f, "campaign/inputs", &inputs, &ninputs);
         for (size_t i = 0; i < ninputs && rc == SCAL_OK; i++) {
             uint32_t idx;
@@ -439,8 +447,10 @@ static int map_configs(struct pp_campaign *c, struct campaign_tables *t)
     if (!(t->cfg_input = calloc(t->ncfg, sizeof(*t->cfg_input))))
         return scal__fail(SCAL_ENOMEM, "%s: out of memory", path);
     for (size_t i = 0; i < t->ncfg; i++) {
-        const char *label = scal_h5file_str(t->f, cfg[i].input_label);
+        const char *label =
+            t->axis_label ? t->axis_label[i] : scal_h5file_str(t->f, cfg[i].input_label);
         char tmp[32];
+        if (t->excluded && t->excluded[i]) continue;
         if (!*label) {
             snprintf(tmp, sizeof(tmp), "i%u", cfg[i].input + 1);
             label = tmp;
@@ -451,7 +461,8 @@ static int map_configs(struct pp_campaign *c, struct campaign_tables *t)
             return scal__fail(SCAL_EFORMAT, "%s: /configs row %zu has %d threads", path, i,
                               cfg[i].threads);
         for (size_t j = 0; j < i; j++)
-            if (cfg[j].threads == cfg[i].threads && t->cfg_input[j] == t->cfg_input[i] &&
+            if (!(t->excluded && t->excluded[j]) && cfg[j].threads == cfg[i].threads &&
+                t->cfg_input[j] == t->cfg_input[i] &&
                 cfg[j].frequency_khz == cfg[i].frequency_khz) {
                 pp_campaign_note(c,
                                  "%s: duplicate configurations %u and %u (input %s, %d threads): "
@@ -475,12 +486,16 @@ static int index_runs(struct pp_campaign *c, struct campaign_tables *t)
         return scal__fail(SCAL_ENOMEM, "%s: out of memory", path);
     for (size_t i = 0; i <= t->maxrun; i++)
         t->run_index[i] = -1;
-    size_t ok = 0;
+    size_t ok = 0, other_input = 0;
     for (size_t i = 0; i < t->nruns; i++) {
         const struct scal_run_row *r = &t->runs[i];
         if (r->config >= t->ncfg)
             return scal__fail(SCAL_EFORMAT, "%s: /runs row %zu refers to configuration %u of %zu",
                               path, i, r->config, t->ncfg);
+        if (t->excluded && t->excluded[r->config]) { /* --axes ranks,threads:INPUT */
+            other_input++;
+            continue;
+        }
         if (t->run_index[r->id] >= 0)
             pp_campaign_note(c, "%s: run id %u appears twice in /runs; the later row is used", path,
                              r->id);
@@ -498,13 +513,14 @@ static int index_runs(struct pp_campaign *c, struct campaign_tables *t)
                                       "timed out", "could not start", "wrote no data"};
     size_t by[7] = {0};
     for (size_t i = 0; i < t->nruns; i++)
-        by[t->runs[i].status < 6 ? t->runs[i].status : 6]++;
-    if (ok < t->nruns) {
+        if (!(t->excluded && t->runs[i].config < t->ncfg && t->excluded[t->runs[i].config]))
+            by[t->runs[i].status < 6 ? t->runs[i].status : 6]++;
+    if (ok + other_input < t->nruns) {
         char buf[400];
         int n = snprintf(buf, sizeof(buf),
                          "%s: %zu of %zu runs left out (only successful runs are "
                          "used):",
-                         path, t->nruns - ok, t->nruns);
+                         path, t->nruns - other_input - ok, t->nruns - other_input);
         for (int k = 1; k < 7 && n > 0 && (size_t)n < sizeof(buf); k++)
             if (by[k])
                 n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %zu %s", by[k],
@@ -596,17 +612,60 @@ static int32_t ranks_of_config(const struct scal_config_rank_row *cr, size_t n, 
     return 0;
 }
 
+/* --axes ranks,threads[:INPUT]: threads across as they are, the ranks in place of the inputs ("R
+ * ranks"), the runs of one input only (INPUT, or the campaign's only input). */
+static int ranks_threads_axes(struct pp_campaign *c, struct campaign_tables *t,
+                              const struct scal_config_rank_row *cr, size_t ncr, const char *input)
+{
+    const char *only = input;
+    for (size_t i = 0; !only && i < t->ncfg; i++) {
+        const char *label = scal_h5file_str(t->f, t->cfg[i].input_label);
+        if (i && strcmp(label, scal_h5file_str(t->f, t->cfg[0].input_label)))
+            return scal__fail(SCAL_EINVAL,
+                              "%s: the campaign has several inputs: name one, e.g. --axes "
+                              "ranks,threads:%s",
+                              t->f->path, scal_h5file_str(t->f, t->cfg[0].input_label));
+    }
+    if (!only && t->ncfg) only = scal_h5file_str(t->f, t->cfg[0].input_label);
+    t->axis_label = calloc(t->ncfg + 1, sizeof(*t->axis_label));
+    t->excluded = calloc(t->ncfg + 1, sizeof(*t->excluded));
+    if (!t->axis_label || !t->excluded) return scal__fail(SCAL_ENOMEM, "out of memory");
+    size_t kept = 0;
+    for (size_t i = 0; i < t->ncfg; i++) {
+        int32_t ranks = ranks_of_config(cr, ncr, t->cfg[i].id);
+        t->excluded[i] = strcmp(scal_h5file_str(t->f, t->cfg[i].input_label), only) != 0;
+        kept += !t->excluded[i];
+        if (asprintf(&t->axis_label[i], "%d ranks", (int)ranks) < 0) {
+            t->axis_label[i] = NULL;
+            return scal__fail(SCAL_ENOMEM, "out of memory");
+        }
+    }
+    if (!kept)
+        return scal__fail(SCAL_EINVAL, "%s: no configuration has the input '%s'", t->f->path, only);
+    return pp_campaign_note(c,
+                            "%s: MPI campaign drawn with threads across and ranks up (--axes "
+                            "ranks,threads) for input '%s'; times are the critical path's (per "
+                            "region the slowest rank)",
+                            t->f->path, only);
+}
+
 /* An MPI campaign (/config_ranks): the thread axis becomes cores = ranks x threads (and a run's
  * observed team the cores it used), so that speedup and efficiency are per core of the whole job;
  * and the rank imbalance of each region (/region_rank_summary: 1 - mean/max of the ranks' time)
  * is reported, worst first. Must run after map_regions and before map_configs. */
-static int mpi_cores_view(struct pp_campaign *c, struct campaign_tables *t)
+static int mpi_cores_view(struct pp_campaign *c, struct campaign_tables *t,
+                          const struct loadctx *lc)
 {
     struct scal_config_rank_row *cr = NULL;
     struct scal_region_rank_summary_row *sum = NULL;
     struct rank_worst *worst = NULL;
     size_t ncr = 0, nsum = 0;
     int rc = scal_table_read_opt(t->f->id, &scal_table_config_ranks, (void **)&cr, &ncr);
+    if (rc == SCAL_OK && ncr == 0 && lc->ranks_threads)
+        rc = scal__fail(SCAL_EINVAL,
+                        "%s: --axes ranks,threads needs an MPI campaign (scal run --ranks); this "
+                        "one has no /config_ranks",
+                        t->f->path);
     if (rc < 0 || ncr == 0) goto done;
     rc = scal_table_read_opt(t->f->id, &scal_table_region_rank_summary, (void **)&sum, &nsum);
     if (rc == SCAL_OK && !(worst = calloc(c->nregions + 1, sizeof(*worst))))
@@ -639,6 +698,10 @@ static int mpi_cores_view(struct pp_campaign *c, struct campaign_tables *t)
                               scal_h5file_str(t->f, cf->input_label));
         worst[best].seen = false;
     }
+    if (rc == SCAL_OK && lc->ranks_threads) {
+        rc = ranks_threads_axes(c, t, cr, ncr, lc->axes_input);
+        goto done;
+    }
     for (size_t i = 0; rc == SCAL_OK && i < t->ncfg; i++) {
         int32_t ranks = ranks_of_config(cr, ncr, t->cfg[i].id);
         if (ranks > 0) t->cfg[i].threads *= ranks;
@@ -664,9 +727,9 @@ static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc,
                               const struct scal_h5file *f)
 {
     struct campaign_tables t = {.f = f};
-    int rc = read_campaign_tables(c, &t);
+    int rc = read_campaign_tables(c, &t, !lc->ranks_threads);
     if (rc == SCAL_OK) rc = map_regions(c, &t.fr, f->strings, f->nstrings, f->path);
-    if (rc == SCAL_OK) rc = mpi_cores_view(c, &t);
+    if (rc == SCAL_OK) rc = mpi_cores_view(c, &t, lc);
     if (rc == SCAL_OK) rc = map_configs(c, &t);
     if (rc == SCAL_OK) rc = index_runs(c, &t);
     if (rc == SCAL_OK) rc = add_time_samples(c, lc, &t);
@@ -687,11 +750,31 @@ static int load_file(struct pp_campaign *c, struct loadctx *lc, const char *path
     return rc;
 }
 
+int pp_axes_check(const char *axes)
+{
+    if (!axes || !strcmp(axes, "cores") || !strcmp(axes, "ranks,threads") ||
+        (!strncmp(axes, "ranks,threads:", 14) && axes[14]))
+        return SCAL_OK;
+    return scal__fail(SCAL_EINVAL,
+                      "bad --axes '%s': 'cores' (ranks x threads across, the default) or "
+                      "'ranks,threads[:INPUT]' (threads across, ranks up, one input)",
+                      axes);
+}
+
 int pp_campaign_load(struct pp_campaign *c, const char *const *files, size_t nfiles)
 {
+    return pp_campaign_load_axes(c, files, nfiles, NULL);
+}
+
+int pp_campaign_load_axes(struct pp_campaign *c, const char *const *files, size_t nfiles,
+                          const char *axes)
+{
     struct loadctx lc = {0};
-    int rc = 0;
+    int rc = pp_axes_check(axes);
     memset(c, 0, sizeof(*c));
+    if (rc < 0) return rc;
+    lc.ranks_threads = axes && !strncmp(axes, "ranks,threads", 13);
+    lc.axes_input = lc.ranks_threads && axes[13] == ':' ? axes + 14 : NULL;
     for (size_t i = 0; i < nfiles; i++)
         if ((rc = load_file(c, &lc, files[i])) < 0) goto out;
     if (c->nsamples == 0) {

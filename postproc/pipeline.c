@@ -188,7 +188,7 @@ static int session_analyse(struct pp_session *s, const struct scal_report_option
     struct pp_campaign *c = &s->c;
     int rc;
     if (!o->nfiles) return scal__fail(SCAL_EINVAL, "no input file");
-    if ((rc = pp_campaign_load(c, o->files, o->nfiles)) < 0) return rc;
+    if ((rc = pp_campaign_load_axes(c, o->files, o->nfiles, o->axes)) < 0) return rc;
     if ((rc = pp_host_create(&s->h, c, o)) < 0) return rc;
     const struct scal_pp_host *api = pp_host_api(s->h);
     for (size_t i = 0; i < c->nnotes; i++)

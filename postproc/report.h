@@ -27,6 +27,9 @@ struct scal_report_options {
     const char *plugin_dir; /* searched first after $SCAL_PLUGIN_PATH (--plugin-dir), or NULL */
     const char *const *plugin_opts; /* "plugin.option=value" (--plugin-opt) */
     size_t nplugin_opts;
+    /* MPI campaigns (--axes): NULL or "cores": threads axis = ranks x threads; "ranks,threads" or
+     * "ranks,threads:INPUT": threads across, ranks in place of the inputs, for one input */
+    const char *axes;
 };
 
 /* One line of `scal report --list`. */
@@ -95,6 +98,11 @@ struct pp_campaign {
 };
 
 int pp_campaign_load(struct pp_campaign *c, const char *const *files, size_t nfiles);
+/* The same with the axes of MPI campaigns (scal_report_options.axes; NULL: cores). */
+int pp_campaign_load_axes(struct pp_campaign *c, const char *const *files, size_t nfiles,
+                          const char *axes);
+/* Checks an --axes value: 0, or SCAL_EINVAL with the message. */
+int pp_axes_check(const char *axes);
 void pp_campaign_free(struct pp_campaign *c);
 int pp_campaign_note(struct pp_campaign *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

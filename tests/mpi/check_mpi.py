@@ -289,6 +289,14 @@ def scenario_campaign(args):
     with h5py.File(os.path.join(args.work, "c.h5"), "r") as f:
         cores = sorted(int(x) for x in f["analysis/threads"][()])
     check(cores == [1, 2, 4], "/analysis over cores 1, 2, 4 (ranks 1,2 x threads 1,2): %s" % cores)
+    # --axes ranks,threads: threads across, the rank counts in place of the inputs
+    scal(args, "report", "c.h5", "--axes", "ranks,threads", "--no-write", "-o", "c-axes")
+    with open(os.path.join(args.work, "c-axes", "csv", "r000-whole_program", "efficiency.csv")) as f:
+        rows = [l.strip().split(",") for l in f]
+    check(rows[0][1:] == ["1", "2"] and [r[0] for r in rows[1:]] == ["1 ranks", "2 ranks"],
+          "--axes ranks,threads: threads 1, 2 across, 1 and 2 ranks up: %s" % rows)
+    p = scal(args, "report", "c.h5", "--axes", "threads", "--no-write", "-o", "c-bad", expect=2)
+    check("bad --axes 'threads'" in p.stderr, "a bad --axes is a usage error")
     # the Python package
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
     import scal as scalpy
