@@ -95,6 +95,23 @@ static bool tool_said(const char *err, char *out, size_t len)
     return true;
 }
 
+/* An MPI run whose ranks did not all leave a run file (a rank killed or crashed): the message
+ * names them; the others' data is kept. */
+static void note_missing_ranks(const struct scal_cw_payload *p, char *message, size_t len)
+{
+    size_t missing = 0, used = strlen(message);
+    for (size_t i = 0; i < p->nranks; i++)
+        missing += !p->ranks[i].recorded;
+    if (!missing || used + 64 >= len) return;
+    used +=
+        (size_t)snprintf(message + used, len - used, "%s%zu of %zu ranks left no run file (rank",
+                         used ? "; " : "", missing, p->nranks);
+    for (size_t i = 0; i < p->nranks && used + 16 < len; i++)
+        if (!p->ranks[i].recorded)
+            used += (size_t)snprintf(message + used, len - used, " %d", (int)p->ranks[i].rank);
+    if (used + 40 < len) snprintf(message + used, len - used, "); the others' data is kept");
+}
+
 static int unlink_file(const char *file, void *ctx)
 {
     (void)ctx;
@@ -122,6 +139,7 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
             ack->team_observed = row->team_observed = observed_team(&p);
             ack->team_mismatch = row->team_mismatch =
                 row->team_observed > 0 && row->team_observed != row->team_requested;
+            note_missing_ranks(&p, message, sizeof(message));
             if (row->team_mismatch) {
                 size_t used = strlen(message);
                 snprintf(message + used, sizeof(message) - used,

@@ -327,6 +327,8 @@ def scenario_killed(args):
     check(len(c.runs) == 1 and all(int(r["status"]) != 0 for r in c.runs), "both runs recorded as not ok (%s)" % [int(r["status"]) for r in c.runs])
     for r in c.runs:
         check_ranked_run(c, r, 2, int(c.configs[r["config"]]["threads"]), [0])
+        check("1 of 2 ranks left no run file (rank 1); the others' data is kept" in c.strings[r["message"]],
+              "run %d: the message names the missing rank: %s" % (r["id"], c.strings[r["message"]]))
         check("signal 9" in c.strings[r["stderr_tail"]] or "Killed" in c.strings[r["stderr_tail"]],
               "run %d: the launcher's output about the killed rank is kept" % r["id"])
     run(args, [args.scal, "check", "k.h5"])
