@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <hdf5.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -955,6 +956,32 @@ static void restore_signals(const struct saved_signals *old)
     sigaction(SIGPIPE, &old->pipe, NULL);
 }
 
+/* --idle: the pause between runs, cut short by SIGINT/SIGTERM/SIGHUP. The signals are blocked
+ * while stop_flag is tested and only let through inside ppoll: one that arrives just before the
+ * pause (right after a run ended) still ends it, instead of being noticed after the whole pause. */
+static void idle(double seconds)
+{
+    sigset_t block, old;
+    struct timespec now, end;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    end.tv_sec += (time_t)seconds;
+    end.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
+    if (end.tv_nsec >= 1000000000L) end.tv_sec++, end.tv_nsec -= 1000000000L;
+    while (!stop_flag) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        struct timespec left = {end.tv_sec - now.tv_sec, end.tv_nsec - now.tv_nsec};
+        if (left.tv_nsec < 0) left.tv_sec--, left.tv_nsec += 1000000000L;
+        if (left.tv_sec < 0) break;
+        if (ppoll(NULL, 0, &left, &old) == 0) break; /* the pause is over */
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /* The run slots not done yet, in the plan's order, with the pause between runs. Returns what
  * one_run returned for the last run (0 go on, 1 stop, 2 stop on an error). */
 static int run_slots(struct campaign *c, struct scal_committer *com, struct scal_progress *pg,
@@ -964,12 +991,7 @@ static int run_slots(struct campaign *c, struct scal_committer *com, struct scal
     for (size_t s = 0; s < c->plan.nslots && !stop && !stop_flag; s++) {
         if (c->done && c->done[c->plan.order[s]]) continue;
         stop = one_run(c, com, s, pg, t);
-        if (!stop && c->plan.idle_s > 0 && t->attempted < todo) {
-            struct timespec ts = {(time_t)c->plan.idle_s,
-                                  (long)((c->plan.idle_s - (double)(time_t)c->plan.idle_s) * 1e9)};
-            while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !stop_flag) {
-            }
-        }
+        if (!stop && c->plan.idle_s > 0 && t->attempted < todo) idle(c->plan.idle_s);
     }
     return stop;
 }
