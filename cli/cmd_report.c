@@ -276,8 +276,8 @@ int scal_cmd_report(int argc, char **argv)
     o.nfiles = (size_t)(argc - optind);
     /* Diagram and chart PNGs: the whole program and the 10 first regions by rank unless the user
      * chose the regions (--all, --top, --region); index.html holds every region. */
-    static const char *const unlimit[] = {"diagrams.limit=0", "charts.limit=0"};
-    for (int k = 0; k < 2 && (all || o.top || o.region_pattern); k++)
+    static const char *const unlimit[] = {"diagrams.limit=0", "charts.limit=0", "csv.limit=0"};
+    for (int k = 0; k < 3 && (all || o.top || o.region_pattern); k++)
         if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = unlimit[k];
     o.plugin_opts = opts;
     if (compare && o.nfiles != 2) {

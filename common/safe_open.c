@@ -240,11 +240,13 @@ static int read_object(hid_t root, const char *name, struct walk *w)
 static herr_t visit_link(hid_t root, const char *name, const H5L_info_t *info, void *data)
 {
     struct walk *w = data;
+    if (info->type == H5L_TYPE_EXTERNAL && !strcmp(name, SCAL_ANALYSIS_LINK))
+        return 0; /* scal report's analysis, in a file of its own: never followed by readers */
     if (info->type != H5L_TYPE_HARD) {
         w->rc = scal__fail(SCAL_EFORMAT,
                            "'%s': '%s' is a soft or external link, which scal files never hold "
-                           "(damaged)",
-                           w->path, name);
+                           "(but for /%s, the report's analysis; damaged)",
+                           w->path, name, SCAL_ANALYSIS_LINK);
         return -1;
     }
     w->rc = read_object(root, name, w);

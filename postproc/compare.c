@@ -79,11 +79,11 @@ static int write_outputs(const char *dir, const struct scal_pp_host *a,
                          const char *before, const char *after, size_t only_before,
                          size_t only_after)
 {
-    char path[4200];
+    struct pp_outputs out = {.dir = dir};
     size_t ni = a->ninputs, nt = a->nthreads;
-    snprintf(path, sizeof(path), "%s/compare.txt", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) return scal__fail(SCAL_EIO, "cannot write %s", path);
+    int rc = SCAL_OK;
+    FILE *f;
+    if ((rc = pp_out_create(&out, "compare.txt", &f)) < 0) return rc;
     fprintf(f,
             "scal report --compare\n\nbefore: %s\nafter:  %s\n\nregions matched by identity, "
             "ranked by the mean efficiency difference after - before over the cells both have "
@@ -100,9 +100,8 @@ static int write_outputs(const char *dir, const struct scal_pp_host *a,
                                          : "unchanged");
     }
     fprintf(f, "\nregions only before: %zu; only after: %zu\n", only_before, only_after);
-    if (fclose(f)) return scal__fail(SCAL_EIO, "cannot write %s", path);
-    snprintf(path, sizeof(path), "%s/compare.csv", dir);
-    if (!(f = fopen(path, "w"))) return scal__fail(SCAL_EIO, "cannot write %s", path);
+    if ((rc = pp_out_commit(&out, f, true)) < 0 || (rc = pp_out_create(&out, "compare.csv", &f)) < 0)
+        goto out;
     fprintf(f, "region,input,threads,efficiency_before,efficiency_after,difference\n");
     for (size_t i = 0; i < n; i++)
         for (size_t y = 0; y < ni; y++)
@@ -113,10 +112,9 @@ static int write_outputs(const char *dir, const struct scal_pp_host *a,
                 fprintf(f, "\"%s\",%s,%d,%.9g,%.9g,%.9g\n", a->regions[cr[i].ra].label,
                         a->inputs[y], a->threads[x], ea - d, ea, d);
             }
-    if (fclose(f)) return scal__fail(SCAL_EIO, "cannot write %s", path);
     (void)b;
-    snprintf(path, sizeof(path), "%s/compare.html", dir);
-    if (!(f = fopen(path, "w"))) return scal__fail(SCAL_EIO, "cannot write %s", path);
+    if ((rc = pp_out_commit(&out, f, true)) < 0 || (rc = pp_out_create(&out, "compare.html", &f)) < 0)
+        goto out;
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>scal "
                "compare</title>\n<style>body{font:13px 'DejaVu Sans',sans-serif}"
                "svg text{font:10px sans-serif}h3{font-size:13px;margin:10px 0 2px}</style>"
@@ -152,8 +150,10 @@ static int write_outputs(const char *dir, const struct scal_pp_host *a,
         fputs("]}", f);
     }
     fprintf(f, "]}</script>\n<script>\n%s</script></body></html>\n", compare_js);
-    if (fclose(f)) return scal__fail(SCAL_EIO, "cannot write %s", path);
-    return SCAL_OK;
+    rc = pp_out_commit(&out, f, true);
+out:
+    pp_outputs_free(&out);
+    return rc;
 }
 
 int pp_compare_write(const char *dir, const struct pp_campaign *cb, const struct scal_pp_host *b,
