@@ -274,6 +274,18 @@ for opt, n in (([], 11), (["--all"], 14)):
     check(len(pngs) == n, "%s: %d diagram PNGs (want %d)" % (opt or "default", len(pngs), n))
     page = open(os.path.join(out, "index.html")).read()
     check(page.count('"slug":') == 14, "the page holds all 14 regions")
+    # CSV: a directory per drawn region only; csv/all/<metric>.csv holds every region
+    rdirs = [d for d in os.listdir(os.path.join(out, "csv")) if d != "all"]
+    check(len(rdirs) == n, "%s: %d per-region CSV directories (want %d)" % (opt or "default", len(rdirs), n))
+    rows = list(csv.reader(open(os.path.join(out, "csv", "all", "efficiency.csv"))))
+    body = [row for row in rows if row and not row[0].startswith("#")]
+    check(body[0][:3] == ["region", "slug", "efficiency input\\threads"] and
+          len({row[1] for row in body[1:]}) == 14 and len(body) == 1 + 14 * 4,
+          "csv/all/efficiency.csv: every region, a row per input (%d rows)" % (len(body) - 1))
+    allrows = {row[1]: row for row in body[1:] if row[2] == "i1"}
+    one = list(csv.reader(open(os.path.join(out, "csv", "r000-whole_program", "efficiency.csv"))))
+    check(allrows["r000-whole_program"][3:] == [r for r in one if r[0] == "i1"][0][1:],
+          "csv/all holds the same values as the region's own file")
 
 if failed:
     print("%d check(s) failed" % len(failed))
