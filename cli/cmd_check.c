@@ -15,6 +15,7 @@
 #include "scal_format.h"
 #include "scal/status.h"
 #include "schema.h"
+#include "validate.h"
 
 struct checker {
     const char *path;
@@ -193,136 +194,9 @@ static void check_against_schema(struct checker *c)
     }
 }
 
-static void check_string(struct checker *c, const char *table, size_t row, const char *member,
-                         uint32_t idx)
+static void print_problem(void *arg, const char *text)
 {
-    if (idx >= c->f->nstrings)
-        problem(c, "/%s row %zu: %s refers to string %u, but /strings has %zu", table, row, member,
-                idx, c->f->nstrings);
-}
-
-/* The region tree: ids are row numbers, parents precede children, depths follow, kinds are known,
- * serial gaps name existing neighbours. */
-static void check_regions(struct checker *c, const struct scal_region_id_row *rows, size_t stride,
-                          size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const struct scal_region_id_row *r = (const void *)((const char *)rows + i * stride);
-        if (r->id != i) problem(c, "/regions row %zu: id is %u", i, r->id);
-        if (r->kind > SCAL_KIND_TASK) problem(c, "/regions row %zu: unknown kind %u", i, r->kind);
-        if (i == 0 && (r->kind != SCAL_KIND_ROOT || r->parent != -1))
-            problem(c, "/regions row 0 is not the root (kind %u, parent %d)", r->kind, r->parent);
-        if (i > 0) {
-            if (r->parent < 0 || (size_t)r->parent >= n)
-                problem(c, "/regions row %zu: parent %d does not exist", i, r->parent);
-            else if ((size_t)r->parent >= i)
-                problem(c,
-                        "/regions row %zu: parent %d is not an earlier row (the tree has a cycle "
-                        "or is out of order)",
-                        i, r->parent);
-            else {
-                const struct scal_region_id_row *p =
-                    (const void *)((const char *)rows + (size_t)r->parent * stride);
-                if (r->depth != p->depth + 1)
-                    problem(c, "/regions row %zu: depth %u under a parent of depth %u", i, r->depth,
-                            p->depth);
-            }
-        }
-        if (r->gap_prev < -1 || (r->gap_prev >= 0 && (size_t)r->gap_prev >= n))
-            problem(c, "/regions row %zu: gap_prev %d does not exist", i, r->gap_prev);
-        if (r->gap_next < -1 || (r->gap_next >= 0 && (size_t)r->gap_next >= n))
-            problem(c, "/regions row %zu: gap_next %d does not exist", i, r->gap_next);
-        check_string(c, "regions", i, "name", r->name);
-        check_string(c, "regions", i, "module", r->module);
-        check_string(c, "regions", i, "build_id", r->build_id);
-        check_string(c, "regions", i, "file", r->file);
-        check_string(c, "regions", i, "function", r->function);
-    }
-}
-
-/* Reads a table only when the schema part above found it well-formed. */
-static int read_rows(struct checker *c, const struct scal_table_desc *d, void **rows, size_t *n)
-{
-    int rc = scal_table_read(c->f->id, d, rows, n);
-    if (rc < 0) problem(c, "%s", scal__last_error(rc));
-    return rc;
-}
-
-static void check_run_content(struct checker *c)
-{
-    struct scal_region_row *regions = NULL;
-    struct scal_thread_row *threads = NULL;
-    size_t nregions = 0, nthreads = 0;
-    if (read_rows(c, &scal_table_run_regions, (void **)&regions, &nregions) == 0) {
-        if (nregions == 0) problem(c, "/regions is empty (every run has at least the root)");
-        /* The identity members lead struct scal_region_row exactly as in struct scal_region_id_row.
-         */
-        check_regions(c, (const struct scal_region_id_row *)regions, sizeof(*regions), nregions);
-    }
-    if (scal_h5_exists(c->f->id, "threads") &&
-        read_rows(c, &scal_table_threads, (void **)&threads, &nthreads) == 0)
-        for (size_t i = 0; i < nthreads; i++)
-            if (threads[i].region >= nregions)
-                problem(c, "/threads row %zu: region %u does not exist", i, threads[i].region);
-    free(regions);
-    free(threads);
-}
-
-static bool id_in(const uint32_t *ids, size_t n, uint32_t id)
-{
-    for (size_t i = 0; i < n; i++)
-        if (ids[i] == id) return true;
-    return false;
-}
-
-static void check_campaign_content(struct checker *c)
-{
-    struct scal_config_row *configs = NULL;
-    struct scal_run_row *runs = NULL;
-    struct scal_region_id_row *regions = NULL;
-    struct scal_region_stat_row *stats = NULL;
-    size_t nconfigs = 0, nruns = 0, nregions = 0, nstats = 0;
-    uint32_t *config_ids = NULL, *run_ids = NULL;
-    if (read_rows(c, &scal_table_configs, (void **)&configs, &nconfigs) < 0 ||
-        read_rows(c, &scal_table_runs, (void **)&runs, &nruns) < 0 ||
-        read_rows(c, &scal_table_campaign_regions, (void **)&regions, &nregions) < 0 ||
-        read_rows(c, &scal_table_region_stats, (void **)&stats, &nstats) < 0)
-        goto done;
-    config_ids = calloc(nconfigs + 1, sizeof(*config_ids));
-    run_ids = calloc(nruns + 1, sizeof(*run_ids));
-    if (!config_ids || !run_ids) goto done;
-    for (size_t i = 0; i < nconfigs; i++) {
-        config_ids[i] = configs[i].id;
-        check_string(c, "configs", i, "input_label", configs[i].input_label);
-        check_string(c, "configs", i, "affinity", configs[i].affinity);
-        check_string(c, "configs", i, "argv", configs[i].argv);
-        if (configs[i].threads < 1)
-            problem(c, "/configs row %zu: %d threads", i, configs[i].threads);
-    }
-    for (size_t i = 0; i < nruns; i++) {
-        run_ids[i] = runs[i].id;
-        if (!id_in(config_ids, nconfigs, runs[i].config))
-            problem(c, "/runs row %zu: configuration %u does not exist", i, runs[i].config);
-        if (runs[i].status > SCAL_RUN_NODATA)
-            problem(c, "/runs row %zu: unknown status %u", i, runs[i].status);
-        check_string(c, "runs", i, "message", runs[i].message);
-        check_string(c, "runs", i, "stdout_tail", runs[i].stdout_tail);
-        check_string(c, "runs", i, "stderr_tail", runs[i].stderr_tail);
-    }
-    if (nregions) check_regions(c, regions, sizeof(*regions), nregions);
-    for (size_t i = 0; i < nstats; i++) {
-        if (!id_in(run_ids, nruns, stats[i].run))
-            problem(c, "/region_stats row %zu: run %u does not exist", i, stats[i].run);
-        if (stats[i].region >= nregions)
-            problem(c, "/region_stats row %zu: region %u does not exist", i, stats[i].region);
-    }
-done:
-    free(config_ids);
-    free(run_ids);
-    free(configs);
-    free(runs);
-    free(regions);
-    free(stats);
+    problem(arg, "%s", text);
 }
 
 /* 0 ok, 1 problems. The open has read the whole file in a probe process: what follows cannot
@@ -344,12 +218,8 @@ static int check_file(const char *path)
         return 1;
     }
     check_against_schema(&c);
-    if (c.problems == 0) { /* content checks need a well-formed layout */
-        if (f.campaign)
-            check_campaign_content(&c);
-        else
-            check_run_content(&c);
-    }
+    if (c.problems == 0) /* content checks need a well-formed layout */
+        scal_validate(&f, print_problem, &c);
     if (c.problems == 0) {
         int64_t nregions = scal_h5_table_rows(f.id, "regions");
         if (!f.campaign)

@@ -177,7 +177,7 @@ static int load_sensor_values(struct tidy *t)
 int tidy_load(const char *path, struct tidy *t)
 {
     memset(t, 0, sizeof(*t));
-    int rc = scal_h5file_open(path, SCAL_OPEN_READ, &t->f);
+    int rc = scal_h5file_open(path, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &t->f);
     if (rc < 0) return rc;
     if (t->f.campaign) {
         if ((rc = scal_table_read(t->f.id, &scal_table_campaign_regions, (void **)&t->regions,

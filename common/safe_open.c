@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "probe.h"
 #include "scal/status.h"
+#include "validate.h"
 
 /* HDF5 holds an exclusive lock while a file is open for writing: a campaign a running scal run is
  * writing, or whose interrupted committer is still closing it. With wait, wait for it (at most
@@ -302,6 +303,7 @@ int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f)
     if (rc == SCAL_OK && !(f->path = strdup(path)))
         rc = scal__fail(SCAL_ENOMEM, "out of memory opening '%s'", path);
     if (rc == SCAL_OK) rc = open_checked(f, flags);
+    if (rc == SCAL_OK && (flags & SCAL_OPEN_VALIDATE)) rc = scal_validate_file(f);
     if (rc < 0) release(f);
     return rc;
 }

@@ -48,7 +48,8 @@ out = os.path.join(work, "second")
 for d in dirs:
     os.makedirs(os.path.join(out, d))
 links = [os.path.join(out, f) for f in files] + [os.path.join(work, "c.analysis.h5")]
-os.remove(links[-1])
+if os.path.lexists(links[-1]):
+    os.remove(links[-1])
 for l in links:
     os.symlink(victim, l)
 with open(victim, "w") as f:
