@@ -52,7 +52,8 @@ static void usage(FILE *out)
             "      --no-write          do not write /analysis into the campaign file\n"
             "      --format LIST       diagram files: png (default), svg, pdf (comma-separated)\n"
             "      --compare           two campaigns: efficiency after - before per region,\n"
-            "                          ranked by improvement (compare.txt/.csv/.html)\n"
+            "                          ranked by improvement (index.html with the compare\n"
+            "                          view, compare.txt, compare.csv)\n"
             "      --plugin-dir DIR    search DIR for plugins first (after SCAL_PLUGIN_PATH)\n"
             "      --plugin-opt P.O=V  option O of plugin P (repeatable), e.g. diagrams.jobs=1;\n"
             "                          also SCAL_<P>_<O>=V in the environment\n");

@@ -310,6 +310,13 @@ int scal_report_compare(const struct scal_report_options *o, const char *before,
     if (rc == SCAL_OK)
         rc = pp_compare_write(o->output_dir, &s[0].c, pp_host_api(s[0].h), &s[1].c,
                               pp_host_api(s[1].h), before, after);
+    /* index.html: the page of AFTER with its compare view (the page plugin draws compare_diff) */
+    for (size_t i = 0; rc == SCAL_OK && i < s[1].all.n; i++)
+        if (!strcmp(s[1].all.p[i]->name, "page")) {
+            int first_err = 0;
+            run_one(s[1].h, s[1].all.p[i], &first_err);
+            rc = first_err;
+        }
     if (rc == SCAL_OK) pass_notes(pp_host_api(s[1].h), note_cb, arg);
     session_free(&s[0]);
     session_free(&s[1]);

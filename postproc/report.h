@@ -45,8 +45,8 @@ struct scal_report_plugin_info {
 int scal_report_run(const struct scal_report_options *opts,
                     void (*note_cb)(void *arg, const char *text), void *arg);
 /* `scal report --compare BEFORE AFTER -o DIR`: both analysed, the efficiency difference after -
- * before per region matched by identity, ranked by improvement (compare.txt, compare.csv,
- * compare.html). */
+ * before per region matched by identity, ranked by improvement (compare.txt, compare.csv, and
+ * index.html: AFTER's page with its compare view). */
 int scal_report_compare(const struct scal_report_options *opts, const char *before,
                         const char *after, void (*note_cb)(void *arg, const char *text), void *arg);
 /* Lists the post-processing plugins found in the search path (plugin_dir first, may be NULL). */
