@@ -94,7 +94,9 @@ campaign = {
         {"name": "program", "type": "string", "required": True}] + [
         {"name": n, "type": "string", "required": False} for n in
         ("command", "created_utc", "host", "cpu_model", "order", "note", "omp_runtime")] + [
-        {"name": n, "type": "int", "required": False} for n in ("repetitions", "seed")],
+        {"name": n, "type": "int", "required": False} for n in ("repetitions", "seed")] + [
+        {"name": "input_sizes", "type": "float", "required": False,
+         "description": "numeric size of each input of campaign/inputs (scal run --size), NaN where none was given"}],
         "datasets": [{"path": "campaign/inputs", "type": "strings", "required": False},
                      {"path": "campaign/runner_argv", "type": "strings", "required": False,
                       "description": "the scal run options and program as given; scal run --resume rebuilds the plan from them"}]}],
