@@ -97,23 +97,92 @@ static void check_attributes(struct checker *c, hid_t obj, const char *where, js
     }
 }
 
+/* A 1-D string attribute of a table (column_units, column_descriptions) as n strings, or NULL. */
+static char **read_string_attr(hid_t d, const char *name, size_t *n)
+{
+    hid_t a = H5Aopen(d, name, H5P_DEFAULT), s = a >= 0 ? H5Aget_space(a) : -1;
+    hid_t at = a >= 0 ? H5Aget_type(a) : -1, mt = H5Tcopy(H5T_C_S1);
+    hssize_t k = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+    char **v = NULL;
+    H5Tset_size(mt, H5T_VARIABLE);
+    H5Tset_cset(mt, H5T_CSET_UTF8);
+    if (at >= 0 && H5Tget_class(at) == H5T_STRING && H5Tis_variable_str(at) > 0 && k > 0 &&
+        (v = calloc((size_t)k, sizeof(*v))) && H5Aread(a, mt, v) < 0) {
+        free(v);
+        v = NULL;
+    }
+    *n = v ? (size_t)k : 0;
+    H5Tclose(mt);
+    if (at >= 0) H5Tclose(at);
+    if (s >= 0) H5Sclose(s);
+    if (a >= 0) H5Aclose(a);
+    return v;
+}
+
+static void free_strings(char **v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
 /* column_units / column_descriptions: optional (files written before them stay valid), but when
- * present a string per member of the table. */
-static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_t t)
+ * present a string per member, each the one the schema lists for that member. */
+static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_t t, json_t *members)
 {
     const char *names[] = {SCAL_ATTR_COLUMN_UNITS, SCAL_ATTR_COLUMN_DESCRIPTIONS};
+    const char *keys[] = {"units", "description"};
     int nmembers = H5Tget_nmembers(t);
     for (size_t k = 0; k < 2; k++) {
         if (!scal_h5_attr_exists(d, names[k])) continue;
-        hid_t a = H5Aopen(d, names[k], H5P_DEFAULT), s = a >= 0 ? H5Aget_space(a) : -1;
-        hid_t at = a >= 0 ? H5Aget_type(a) : -1;
-        hssize_t n = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
-        if (at < 0 || H5Tget_class(at) != H5T_STRING || n != nmembers)
+        size_t n = 0;
+        char **v = read_string_attr(d, names[k], &n);
+        if (!v || n != (size_t)nmembers) {
             problem(c, "/%s: attribute '%s' is not %d strings (one per member)", path, names[k],
                     nmembers);
-        if (at >= 0) H5Tclose(at);
-        if (s >= 0) H5Sclose(s);
-        if (a >= 0) H5Aclose(a);
+            free_strings(v, n);
+            continue;
+        }
+        size_t i;
+        json_t *m;
+        json_array_foreach(members, i, m)
+        {
+            const char *name = json_string_value(json_object_get(m, "name"));
+            const char *want = json_string_value(json_object_get(m, keys[k]));
+            int idx = name ? H5Tget_member_index(t, name) : -1;
+            if (!want || idx < 0) continue;
+            if (strcmp(v[idx] ? v[idx] : "", want))
+                problem(c, "/%s member '%s': %s is '%s', the schema says '%s'", path, name,
+                        names[k], v[idx] ? v[idx] : "", want);
+        }
+        free_strings(v, n);
+    }
+}
+
+/* A member the schema lists with an enum: an HDF5 enum holding exactly those names and values
+ * (a plain integer member, as earlier versions wrote, is accepted). */
+static void check_enum(struct checker *c, const char *path, const char *name, hid_t mt,
+                       json_t *want)
+{
+    if (!json_is_object(want) || H5Tget_class(mt) != H5T_ENUM) return;
+    int n = H5Tget_nmembers(mt);
+    if (n != (int)json_object_size(want))
+        problem(c, "/%s member '%s': enum of %d names, the schema lists %zu", path, name, n,
+                json_object_size(want));
+    for (int k = 0; k < n; k++) {
+        char *label = H5Tget_member_name(mt, (unsigned)k);
+        long long value = -1;
+        unsigned char raw[8] = {0};
+        hid_t base = H5Tget_super(mt);
+        if (H5Tget_member_value(mt, (unsigned)k, raw) >= 0 && base >= 0 &&
+            H5Tconvert(base, H5T_NATIVE_LLONG, 1, raw, NULL, H5P_DEFAULT) >= 0)
+            memcpy(&value, raw, sizeof(value));
+        if (base >= 0) H5Tclose(base);
+        json_t *v = label ? json_object_get(want, label) : NULL;
+        if (!json_is_integer(v) || json_integer_value(v) != value)
+            problem(c, "/%s member '%s': enum name '%s' = %lld is not in the schema", path, name,
+                    label ? label : "?", value);
+        H5free_memory(label);
     }
 }
 
@@ -138,9 +207,10 @@ static void check_table_members(struct checker *c, const char *path, json_t *mem
         hid_t mt = H5Tget_member_type(t, (unsigned)idx);
         if (strcmp(type_name(mt), type) != 0)
             problem(c, "/%s member '%s' is %s, expected %s", path, name, type_name(mt), type);
+        check_enum(c, path, name, mt, json_object_get(m, "enum"));
         H5Tclose(mt);
     }
-    check_column_meta(c, path, d, t);
+    check_column_meta(c, path, d, t, members);
 done:
     if (t >= 0) H5Tclose(t);
     if (d >= 0) H5Dclose(d);
