@@ -128,7 +128,8 @@ static void free_strings(char **v, size_t n)
 
 /* column_units / column_descriptions: optional (files written before them stay valid), but when
  * present a string per member, each the one the schema lists for that member. */
-static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_t t, json_t *members)
+static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_t t,
+                              json_t *members)
 {
     const char *names[] = {SCAL_ATTR_COLUMN_UNITS, SCAL_ATTR_COLUMN_DESCRIPTIONS};
     const char *keys[] = {"units", "description"};

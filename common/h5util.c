@@ -119,8 +119,7 @@ int scal_h5_attr_get_f64_n(hid_t obj, const char *name, double **out, size_t *n)
     type = attr >= 0 ? H5Aget_type(attr) : -1;
     hssize_t k = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
     if (k < 1 || k > (1 << 24) || type < 0 || H5Tget_class(type) != H5T_FLOAT ||
-        !(*out = calloc((size_t)k, sizeof(**out))) ||
-        H5Aread(attr, H5T_NATIVE_DOUBLE, *out) < 0) {
+        !(*out = calloc((size_t)k, sizeof(**out))) || H5Aread(attr, H5T_NATIVE_DOUBLE, *out) < 0) {
         free(*out);
         *out = NULL;
         rc = scal__fail(SCAL_EFORMAT, "attribute '%s' is not a list of numbers", name);

@@ -133,8 +133,9 @@ int scal_format_read_input_sizes(hid_t file, double **sizes, size_t *n)
     if (H5Lexists(file, "campaign", H5P_DEFAULT) <= 0) return SCAL_OK;
     hid_t g = H5Gopen2(file, "campaign", H5P_DEFAULT);
     if (g < 0) return scal__fail(SCAL_EFORMAT, "/campaign cannot be opened");
-    int rc = scal_h5_attr_exists(g, "input_sizes") ? scal_h5_attr_get_f64_n(g, "input_sizes", sizes, n)
-                                                   : SCAL_OK;
+    int rc = scal_h5_attr_exists(g, "input_sizes")
+                 ? scal_h5_attr_get_f64_n(g, "input_sizes", sizes, n)
+                 : SCAL_OK;
     H5Gclose(g);
     return rc;
 }

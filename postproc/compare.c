@@ -71,7 +71,8 @@ static int write_outputs(const char *dir, const struct scal_pp_host *a,
                                          : "unchanged");
     }
     fprintf(f, "\nregions only before: %zu; only after: %zu\n", only_before, only_after);
-    if ((rc = pp_out_commit(&out, f, true)) < 0 || (rc = pp_out_create(&out, "compare.csv", &f)) < 0)
+    if ((rc = pp_out_commit(&out, f, true)) < 0 ||
+        (rc = pp_out_create(&out, "compare.csv", &f)) < 0)
         goto out;
     fprintf(f, "region,input,threads,efficiency_before,efficiency_after,difference\n");
     for (size_t i = 0; i < n; i++)
@@ -133,9 +134,12 @@ int pp_compare_write(const char *dir, const struct pp_campaign *cb, const struct
     for (size_t i = 0; i < n && rc == SCAL_OK; i++) {
         double mean = cr[i].mean, cells = (double)cr[i].n, rank = (double)(i + 1);
         rc = a->put(a, cr[i].ra, 0, "compare_diff", "", SCAL_PP_FULL, cr[i].d, NULL);
-        if (rc == SCAL_OK) rc = a->put(a, cr[i].ra, 0, "compare_mean", "", SCAL_PP_SCALAR, &mean, NULL);
-        if (rc == SCAL_OK) rc = a->put(a, cr[i].ra, 0, "compare_cells", "", SCAL_PP_SCALAR, &cells, NULL);
-        if (rc == SCAL_OK) rc = a->put(a, cr[i].ra, 0, "compare_rank", "", SCAL_PP_SCALAR, &rank, NULL);
+        if (rc == SCAL_OK)
+            rc = a->put(a, cr[i].ra, 0, "compare_mean", "", SCAL_PP_SCALAR, &mean, NULL);
+        if (rc == SCAL_OK)
+            rc = a->put(a, cr[i].ra, 0, "compare_cells", "", SCAL_PP_SCALAR, &cells, NULL);
+        if (rc == SCAL_OK)
+            rc = a->put(a, cr[i].ra, 0, "compare_rank", "", SCAL_PP_SCALAR, &rank, NULL);
     }
     char note[2400];
     snprintf(note, sizeof(note),

@@ -399,7 +399,8 @@ static int merge_input_sizes(const char *const *in, size_t nin, const struct mer
         size_t nsizes = 0, nlabels = 0;
         if ((rc = scal_h5file_open(in[i], SCAL_OPEN_CAMPAIGN | SCAL_OPEN_NO_PROBE, &f)) < 0) break;
         rc = scal_format_read_input_sizes(f.id, &sizes, &nsizes);
-        if (rc == SCAL_OK && nsizes) rc = scal_h5_read_strings(f.id, "campaign/inputs", &labels, &nlabels);
+        if (rc == SCAL_OK && nsizes)
+            rc = scal_h5_read_strings(f.id, "campaign/inputs", &labels, &nlabels);
         scal_h5file_close(&f);
         if (rc == SCAL_OK && nsizes && !*out) {
             if (!(*out = malloc((m->ninputs ? m->ninputs : 1) * sizeof(**out))))

@@ -109,8 +109,7 @@ struct scal_pp_host {
      * file, never a link, fifo, device or directory), else removes it. Every file a plugin writes
      * goes this way (a link planted at an output's name is never followed). NULL / negative with a
      * reason in why on error. Check struct_size before use. */
-    FILE *(*create)(const struct scal_pp_host *host, const char *relpath, char *why,
-                    size_t whylen);
+    FILE *(*create)(const struct scal_pp_host *host, const char *relpath, char *why, size_t whylen);
     int (*commit)(const struct scal_pp_host *host, FILE *f, int ok, char *why, size_t whylen);
 };
 

@@ -163,7 +163,8 @@ static bool links_to(hid_t f, const char *target)
     unsigned flags;
     if (H5Lexists(f, "analysis", H5P_DEFAULT) <= 0 ||
         H5Lget_info(f, "analysis", &info, H5P_DEFAULT) < 0 || info.type != H5L_TYPE_EXTERNAL ||
-        info.u.val_size > sizeof(buf) || H5Lget_val(f, "analysis", buf, sizeof(buf), H5P_DEFAULT) < 0 ||
+        info.u.val_size > sizeof(buf) ||
+        H5Lget_val(f, "analysis", buf, sizeof(buf), H5P_DEFAULT) < 0 ||
         H5Lunpack_elink_val(buf, info.u.val_size, &flags, &file, &obj) < 0)
         return false;
     return !strcmp(file, target) && !strcmp(obj, "/analysis");
@@ -209,8 +210,9 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     rc = scal_h5file_open(h->write_path, SCAL_OPEN_WRITE | SCAL_OPEN_CAMPAIGN | SCAL_OPEN_NO_PROBE,
                           &file);
     if (rc < 0)
-        return scal__why(why, whylen, rc, "the analysis is in %s, but %s cannot be linked to it: %s",
-                         apath, h->write_path, scal__last_error(rc));
+        return scal__why(why, whylen, rc,
+                         "the analysis is in %s, but %s cannot be linked to it: %s", apath,
+                         h->write_path, scal__last_error(rc));
     rc = SCAL_OK;
     if ((H5Lexists(file.id, "analysis", H5P_DEFAULT) > 0 &&
          H5Ldelete(file.id, "analysis", H5P_DEFAULT) < 0) ||

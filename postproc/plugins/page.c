@@ -11,15 +11,15 @@
 #include "util.h"
 
 /* The matrices the page draws (slice 0). */
-static const char *const matrices[] = {
-    "time",           "time_min",     "time_max",   "time_cv",     "samples",   "team",
-    "speedup",        "efficiency",   "diff_input", "diff_strong", "diff_weak", "lost_cells",
-    "lost_imbalance", "lost_barrier", "lost_lock",  "lost_serial", "lost_rest", "compare_diff",
-    NULL};
+static const char *const matrices[] = {"time",           "time_min",     "time_max",  "time_cv",
+                                       "samples",        "team",         "speedup",   "efficiency",
+                                       "diff_input",     "diff_strong",  "diff_weak", "lost_cells",
+                                       "lost_imbalance", "lost_barrier", "lost_lock", "lost_serial",
+                                       "lost_rest",      "compare_diff", NULL};
 /* compare_*: scal report --compare (postproc/compare.c), null otherwise */
-static const char *const scalars[] = {"rank",         "lost_share",    "lost_time",
-                                      "time_share",   "baseline_threads", "compare_mean",
-                                      "compare_cells", "compare_rank", NULL};
+static const char *const scalars[] = {"rank",          "lost_share",       "lost_time",
+                                      "time_share",    "baseline_threads", "compare_mean",
+                                      "compare_cells", "compare_rank",     NULL};
 
 static void jnotes(FILE *f, const struct scal_pp_host *h, long r)
 {
