@@ -162,7 +162,7 @@ static int default_threads(int64_t **v, size_t *n)
 static bool is_flag(const char *a)
 {
     return !strcmp(a, "--dry-run") || !strcmp(a, "--fail-fast") || !strcmp(a, "--keep-runs") ||
-           !strcmp(a, "-q") || !strcmp(a, "--quiet");
+           !strcmp(a, "-q") || !strcmp(a, "--quiet") || !strcmp(a, "--program-changed");
 }
 
 /* Options without a value (is_flag); false when a is none of them. */
@@ -176,6 +176,8 @@ static bool parse_flag(struct scal_run_plan *p, const char *a)
         p->keep_runs = true;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
         p->quiet = true;
+    else if (!strcmp(a, "--program-changed"))
+        p->program_changed_ok = true;
     else
         return false;
     return true;
@@ -230,6 +232,7 @@ static const char *const option_names[] = {"-c",
                                            "--keep-runs",
                                            "-q",
                                            "--quiet",
+                                           "--program-changed",
                                            "--help",
                                            "--size",
                                            NULL};
@@ -482,12 +485,14 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv)
         if (!strcmp(a, "--resume"))
             k++;
         else if (strcmp(a, "-q") && strcmp(a, "--quiet") && strcmp(a, "--dry-run") &&
-                 strcmp(a, "--"))
+                 strcmp(a, "--program-changed") && strcmp(a, "--"))
             rc = scal__fail(SCAL_EINVAL,
                             "'%s' cannot be given with --resume: it runs the plan stored in the "
-                            "campaign file (only -q and --dry-run may be added)",
+                            "campaign file (only -q, --dry-run and --program-changed may be added)",
                             a);
     }
+    if (rc == SCAL_OK && p->program_changed_ok && !p->resume)
+        rc = scal__fail(SCAL_EINVAL, "--program-changed goes only with --resume");
     if (rc == SCAL_OK && p->resume && i < argc)
         rc = scal__fail(SCAL_EINVAL, "--resume runs the stored program: give no program ('%s')",
                         argv[i]);

@@ -122,7 +122,7 @@ campaign = {
     "groups": [{"path": "campaign", "required": True, "attributes": [
         {"name": "program", "type": "string", "required": True}] + [
         {"name": n, "type": "string", "required": False} for n in
-        ("command", "created_utc", "host", "cpu_model", "order", "note", "omp_runtime")] + [
+        ("command", "created_utc", "host", "cpu_model", "order", "note", "omp_runtime", "program_identity")] + [
         {"name": n, "type": "int", "required": False} for n in ("repetitions", "seed")] + [
         {"name": "input_sizes", "type": "float", "required": False,
          "description": "numeric size of each input of campaign/inputs (scal run --size), NaN where none was given"}],
