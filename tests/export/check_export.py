@@ -151,6 +151,9 @@ with h5py.File(os.path.join(args.work, "sized.h5"), "r") as f:
           "scal run --size is stored as /campaign@input_sizes")
     argv = [a.decode() if isinstance(a, bytes) else a for a in f["campaign/runner_argv"][()]]
     check("--size" in argv and "4000" in argv, "the stored plan keeps the sizes for --resume: %r" % argv)
+scal("run", "--resume", "sized.h5")  # the stored plan, --size included, parses back
+with h5py.File(os.path.join(args.work, "sized.h5"), "r") as f:
+    check(list(f["campaign"].attrs.get("input_sizes", [])) == [1000.0, 4000.0], "--resume keeps the sizes")
 meas = [json.loads(x) for x in scal("export", "sized.h5", "--format", "extrap").stdout.splitlines()]
 check(meas and {m["params"]["input"] for m in meas} == {1000.0, 4000.0},
       "extrap: the sizes given at scal run are the input parameter (no --size needed)")
