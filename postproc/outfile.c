@@ -27,8 +27,9 @@ int pp_out_create(struct pp_outputs *o, const char *rel, FILE **out)
 {
     char final[4096], tmp[4200];
     *out = NULL;
-    if (strstr(rel, "..") || *rel == '/')
-        return scal__fail(SCAL_EINVAL, "output name '%s' leaves the output directory", rel);
+    for (const char *c = rel; *c; c = strchr(c, '/') ? strchr(c, '/') + 1 : c + strlen(c))
+        if (*rel == '/' || !strncmp(c, "../", 3) || !strcmp(c, ".."))
+            return scal__fail(SCAL_EINVAL, "output name '%s' leaves the output directory", rel);
     if ((size_t)snprintf(final, sizeof(final), "%s/%s", o->dir, rel) >= sizeof(final))
         return scal__fail(SCAL_EINVAL, "path too long: '%s/%s'", o->dir, rel);
     int rc = pp_out_mkdirs(o->dir, rel);

@@ -92,6 +92,16 @@ check(cfiles and r.returncode != 0 and open(victim).read() == VICTIM,
 os.remove(os.path.join(work, "c.analysis.h5"))
 r = run("report", camp, "-o", "first")
 check(r.returncode == 0, "reporting again into the same directory replaces the earlier files")
+# 6. a region whose name holds ".." (a user region "init..done") is a file name like any other
+import h5py
+dots = os.path.join(work, "dots.h5")
+shutil.copy(camp, dots)
+with h5py.File(dots, "r+") as f:
+    i = [int(r["function"]) for r in f["regions"][()] if r["kind"] == 1][0]
+    f["strings"][i] = b"init..done"
+r = run("report", dots, "-o", "dots-out", "--all")
+check(r.returncode == 0 and any("init..done" in p for p in os.listdir(os.path.join(work, "dots-out", "diagrams"))),
+      "a label with '..' is written like any other: %r" % r.stderr[-200:])
 if failed:
     print("%d check(s) failed" % len(failed))
     sys.exit(1)
