@@ -40,10 +40,11 @@ static const struct scal_tool_access writer_access = {
     .callsite_in_runtime = scal_callsite_in_runtime,
 };
 
-/* The writer (HDF5, libdw) lives in its own library next to this one and is loaded only now: the
- * measured program does not pay for mapping HDF5 and its dependencies at start-up, and the writer's
- * HDF5 cannot clash with another HDF5 version the program may use (RTLD_DEEPBIND keeps the
- * writer's references inside its own dependency tree). */
+/* The writer (libdw) lives in its own library next to this one and is loaded only now: the
+ * measured program does not pay for it at start-up, and its libraries cannot clash with other
+ * versions the program may use (RTLD_DEEPBIND keeps the writer's references inside its own
+ * dependency tree). It records a run snapshot and hands it to a writer process (or, under scal
+ * run, to the runner), which writes the HDF5 run file: HDF5 is never mapped here. */
 static void write_through_writer(uint64_t end)
 {
     Dl_info self;
@@ -68,7 +69,7 @@ static void write_through_writer(uint64_t end)
                 dlerror());
         return;
     }
-    (void)write(&writer_access, end); /* kept loaded: HDF5 may still run exit handlers */
+    (void)write(&writer_access, end); /* kept loaded (-z nodelete): libdw may run exit handlers */
 }
 
 void scal_flush(const char *reason)
