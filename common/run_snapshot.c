@@ -246,11 +246,11 @@ int scal_snap_load(const char *path, struct scal_snap *out)
         goto done;
     }
     if ((uint64_t)st.st_size != sizeof(h) + h.body_len) {
-        rc = scal__fail(SCAL_EFORMAT,
-                        "the run snapshot '%s' is truncated or was extended: %lld bytes, its header "
-                        "says %llu (the writing process was probably killed)",
-                        path, (long long)st.st_size,
-                        (unsigned long long)(sizeof(h) + h.body_len));
+        rc =
+            scal__fail(SCAL_EFORMAT,
+                       "the run snapshot '%s' is truncated or was extended: %lld bytes, its header "
+                       "says %llu (the writing process was probably killed)",
+                       path, (long long)st.st_size, (unsigned long long)(sizeof(h) + h.body_len));
         goto done;
     }
     out->body = malloc(h.body_len ? h.body_len : 1);

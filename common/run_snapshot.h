@@ -24,8 +24,9 @@
 
 /* What the converter needs besides the content: where the run file goes and whose it is. */
 struct scal_snap_info {
-    int64_t pid;            /* the measured process */
-    double tool_start_unix; /* when the tool started in it (files newer than that are not replaced) */
+    int64_t pid; /* the measured process */
+    double
+        tool_start_unix; /* when the tool started in it (files newer than that are not replaced) */
     uint32_t flags;
     char final_path[4096]; /* the run file's name */
 };

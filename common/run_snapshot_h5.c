@@ -3,6 +3,8 @@
 // the writer made before snapshots existed, so the file is the same for every reader. Used by the
 // runner (one HDF5 for every run of a campaign) and by the writer program scal-run-writer.
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -97,29 +99,70 @@ static int put_in_place(const char *tmp, char *path, size_t len, const struct sc
     return SCAL_OK;
 }
 
+/* The file is built in memory (HDF5's core driver) and written with plain write(2): a full disk
+ * or an I/O error is an error of ours, never an HDF5 file left half-open in this process. */
+static int build_image(struct scal_snap *s, void **image, size_t *size)
+{
+    int rc = SCAL_OK;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = H5I_INVALID_HID;
+    if (fapl < 0 || H5Pset_fapl_core(fapl, 1 << 20, 0) < 0 ||
+        (file = H5Fcreate(s->info.final_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0)
+        rc = scal__fail(SCAL_EHDF5, "cannot create an HDF5 file in memory");
+    if (rc == SCAL_OK) rc = scal_snap_replay(s, file);
+    if (rc == SCAL_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
+        rc = scal__fail(SCAL_EHDF5, "cannot flush the HDF5 file in memory");
+    ssize_t n = rc == SCAL_OK ? H5Fget_file_image(file, NULL, 0) : -1;
+    if (rc == SCAL_OK && (n <= 0 || !(*image = malloc((size_t)n)) ||
+                          H5Fget_file_image(file, *image, (size_t)n) != n))
+        rc = scal__fail(SCAL_EHDF5, "cannot take the HDF5 file's image (%zd bytes)", n);
+    *size = n > 0 ? (size_t)n : 0;
+    if (file >= 0) H5Fclose(file);
+    if (fapl >= 0) H5Pclose(fapl);
+    return rc;
+}
+
+static int write_image(const char *tmp, const void *image, size_t size)
+{
+    int fd = open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return scal__fail(SCAL_EIO, "cannot open '%s': %s", tmp, strerror(errno));
+    const char *p = image;
+    int rc = SCAL_OK;
+    while (size && rc == SCAL_OK) {
+        ssize_t w = write(fd, p, size);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0)
+            rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", tmp,
+                            strerror(w < 0 ? errno : ENOSPC));
+        else
+            p += w, size -= (size_t)w;
+    }
+    if (close(fd) != 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+    return rc;
+}
+
 int scal_snap_convert(const char *snapshot, unsigned flags, char *final, size_t len)
 {
     struct scal_snap s;
     char tmp[4300] = "", path[4300];
-    hid_t file = H5I_INVALID_HID;
+    void *image = NULL;
+    size_t size = 0;
     int rc = scal_snap_load(snapshot, &s);
     if (rc < 0) return rc;
     snprintf(path, sizeof(path), "%s", s.info.final_path);
     scal_h5_quiet();
-    rc = scal_safe_check_final(path, true);
+    rc = build_image(&s, &image, &size);
+    if (rc == SCAL_OK) rc = scal_safe_check_final(path, true);
     if (rc == SCAL_OK) rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
-    if (rc == SCAL_OK && (file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0)
-        rc = scal__fail(SCAL_EIO, "cannot create '%s': %s", tmp, strerror(errno ? errno : EIO));
-    if (rc == SCAL_OK) rc = scal_snap_replay(&s, file);
-    if (file >= 0 && H5Fclose(file) < 0 && rc == SCAL_OK)
-        rc = scal__fail(SCAL_EHDF5, "cannot close '%s'", tmp);
+    if (rc == SCAL_OK) rc = write_image(tmp, image, size);
+    free(image);
     if (rc == SCAL_OK) rc = put_in_place(tmp, path, sizeof(path), &s.info);
     if (rc < 0) {
         char why[1200];
         snprintf(why, sizeof(why), "%s", scal__last_error(rc));
         if (tmp[0]) unlink(tmp);
-        rc = scal__fail(rc, "cannot write the run file %s from the snapshot %s: %s", path,
-                        snapshot, why);
+        rc = scal__fail(rc, "cannot write the run file %s from the snapshot %s: %s", path, snapshot,
+                        why);
     } else {
         unlink(snapshot); /* the run file is in place: the snapshot has served */
         if ((s.info.flags & SCAL_SNAP_VERBOSE) && !(flags & SCAL_SNAP_CONVERT_QUIET))

@@ -90,7 +90,7 @@ int scal_write_run_meta(struct scal_snap_builder *file, uint64_t end_ns, int32_t
     ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
     buf[n > 0 ? n : 0] = '\0';
     rc |= scal_snap_attr_str(file, meta, "executable", buf);
-    rc |= scal_snap_attr_i64(file, meta, "pid", (int64_t)getpid());
+    rc |= scal_snap_attr_i64(file, meta, "pid", (int64_t)st->measured_pid);
     gethostname(host, sizeof(host) - 1);
     rc |= scal_snap_attr_str(file, meta, "host", host);
     cpu_model(buf, sizeof(buf));
@@ -110,16 +110,16 @@ int scal_write_run_meta(struct scal_snap_builder *file, uint64_t end_ns, int32_t
     rc |= scal_snap_attr_f64(file, meta, "duration_s", (double)(end_ns - st->start_ns) * 1e-9);
     rc |= scal_snap_attr_str(file, meta, "omp_runtime", st->omp_runtime);
     rc |= scal_snap_attr_str(file, meta, "omp_entry_points",
-                               scal_writer_saw_gomp
-                                   ? "GOMP_* (gcc-built code; libomp standing in for libgomp)"
-                                   : "__kmpc_* (LLVM)");
+                             scal_writer_saw_gomp
+                                 ? "GOMP_* (gcc-built code; libomp standing in for libgomp)"
+                                 : "__kmpc_* (LLVM)");
     rc |= scal_snap_attr_str(
         file, meta, "clock_source",
         "clock_gettime(CLOCK_MONOTONIC); program start from /proc/self/stat (10 ms resolution)");
     rc |= scal_snap_attr_str(file, meta, "exit_reason", st->exit_reason);
     const char *omp_threads = getenv("OMP_NUM_THREADS");
     rc |= scal_snap_attr_i64(file, meta, "requested_threads",
-                               omp_threads && atoi(omp_threads) > 0 ? atoi(omp_threads) : -1);
+                             omp_threads && atoi(omp_threads) > 0 ? atoi(omp_threads) : -1);
     rc |= scal_snap_attr_i64(file, meta, "max_team_observed", max_team_observed);
     rc |= scal_snap_attr_i64(file, meta, "trace", st->cfg.trace_entries ? 1 : 0);
 

@@ -318,6 +318,10 @@ struct scal_tool {
     char cmdline[8192];
     size_t cmdline_len;
     double tool_start_unix; /* CLOCK_REALTIME at ompt_start_tool (exact, unlike start_unix) */
+    /* Set by the flush: the measured process (the writer runs in a forked copy of it, whose own
+     * pid names nothing), and whether this is that copy (it may exec the writer program). */
+    int measured_pid;
+    bool in_writer_copy;
 };
 #ifdef SCAL_TOOL_WRITER
 /* In libscal_ompt_writer.so: the tool's state, through the accessor table (writer_access.c). */

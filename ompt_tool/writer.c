@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The run file: merges every thread's per-node statistics, resolves region identities and records
-// the file's content as a run snapshot (common/run_snapshot.h) beside the run file's place; a writer
-// process (scal-run-writer, started here and not waited for) or the runner turns it into HDF5. The
-// measured process never maps HDF5.
+// the file's content as a run snapshot (common/run_snapshot.h) beside the run file's place; a
+// writer process (scal-run-writer, started here and not waited for) or the runner turns it into
+// HDF5. The measured process never maps HDF5.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -434,8 +434,8 @@ static int add_team_rows(const struct group *g, uint32_t nid, struct thread_rows
  * region with its statistics merged over threads and nodes. *max_team: the largest team seen;
  * *region_of_node: node id -> region id in the file, for the sensor and trace rows (the caller
  * frees it). */
-static int write_regions(struct scal_snap_builder *file, struct scal_strtab *st, uint32_t nnodes, int32_t *max_team,
-                         uint32_t **region_of_node)
+static int write_regions(struct scal_snap_builder *file, struct scal_strtab *st, uint32_t nnodes,
+                         int32_t *max_team, uint32_t **region_of_node)
 {
     int rc = SCAL_OK;
     uint32_t nnew = 0;
@@ -464,12 +464,12 @@ static int write_regions(struct scal_snap_builder *file, struct scal_strtab *st,
         if (rc < 0) goto done;
     }
     rc = scal_snap_table(file, "/", "regions", scal_table_run_regions.fields,
-                             scal_table_run_regions.nfields, scal_table_run_regions.row_size, rows,
-                             nnew);
+                         scal_table_run_regions.nfields, scal_table_run_regions.row_size, rows,
+                         nnew);
     if (rc == SCAL_OK)
         rc = scal_snap_table(file, "/", "threads", scal_table_threads.fields,
-                                 scal_table_threads.nfields, scal_table_threads.row_size,
-                                 trows.rows, trows.n);
+                             scal_table_threads.nfields, scal_table_threads.row_size, trows.rows,
+                             trows.n);
     if (rc == SCAL_OK) {
         *region_of_node = out_of;
         out_of = NULL;
@@ -524,11 +524,11 @@ static int write_trace(struct scal_snap_builder *file, const uint32_t *region_of
     rc |= scal_snap_attr_i64(file, g, "recorded", (int64_t)(ni + ns));
     rc |= scal_snap_attr_i64(file, g, "dropped", (int64_t)dropped);
     rc |= scal_snap_table(file, g, "instances", scal_table_trace_instances.fields,
-                              scal_table_trace_instances.nfields,
-                              scal_table_trace_instances.row_size, inst, ni);
+                          scal_table_trace_instances.nfields, scal_table_trace_instances.row_size,
+                          inst, ni);
     rc |= scal_snap_table(file, g, "states", scal_table_trace_states.fields,
-                              scal_table_trace_states.nfields, scal_table_trace_states.row_size,
-                              states, ns);
+                          scal_table_trace_states.nfields, scal_table_trace_states.row_size, states,
+                          ns);
 done:
     free(inst);
     free(states);
@@ -572,7 +572,8 @@ static void output_path(char *out, size_t len)
 {
     const struct scal_config *cfg = &scal_tool_state.cfg;
     char name[512];
-    snprintf(name, sizeof(name), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
+    snprintf(name, sizeof(name), "scal-%s-%d.h5", scal_program_name(),
+             scal_tool_state.measured_pid);
     if (!cfg->output[0])
         snprintf(out, len, "%s", name);
     else if (cfg->output_is_dir) {
@@ -621,7 +622,7 @@ static int save_snapshot(const struct scal_snap_builder *b, const char *path, ch
 {
     char name[4300];
     const struct scal_tool *ts = &scal_tool_state;
-    struct scal_snap_info info = {.pid = getpid(),
+    struct scal_snap_info info = {.pid = ts->measured_pid,
                                   .tool_start_unix = ts->tool_start_unix,
                                   .flags = ts->cfg.verbose ? SCAL_SNAP_VERBOSE : 0};
     snprintf(info.final_path, sizeof(info.final_path), "%s", path);
@@ -652,10 +653,11 @@ static void writer_program(char *out, size_t len)
 
 extern char **environ;
 
-/* Hands the snapshot to the writer program in a session of its own (the terminal's ^C is the
- * program's, not the writer's; stdout is not kept open), and waits for it only when asked
- * (SCAL_WAIT_WRITER=1): the program's end does not wait for HDF5. The writer inherits stderr for
- * its own errors. */
+/* Hands the snapshot to the writer program, which writes the HDF5 run file: normally this process
+ * is the program's forked copy and becomes the writer (exec); when the fork failed, the writer is
+ * started in a session of its own (the terminal's ^C is the program's, not the writer's; stdout
+ * is not kept open) and waited for only when asked (SCAL_WAIT_WRITER=1). The writer inherits
+ * stderr for its own errors. */
 static int start_writer(const char *snap)
 {
     char prog[4300];
@@ -669,6 +671,15 @@ static int start_writer(const char *snap)
     n = 0;
     for (char **e = environ; e && *e; e++) /* a preloaded runtime is the program's affair */
         if (strncmp(*e, "LD_PRELOAD=", 11) != 0) env[n++] = *e;
+    if (scal_tool_state.in_writer_copy) {
+        /* This process is the measured program's forked copy (flush.c): it becomes the writer,
+         * keeping no descriptor of the program's but stderr (stdin and stdout are /dev/null). */
+        close_range(3, ~0u, 0);
+        execve(prog, argv, env);
+        int e = errno;
+        free(env);
+        return scal__fail(SCAL_EIO, "cannot start the run-file writer '%s': %s", prog, strerror(e));
+    }
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
     sigset_t none;
@@ -720,7 +731,8 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
         char first[1200];
         snprintf(first, sizeof(first), "%s", scal__last_error(rc));
         if (snap[0]) unlink(snap);
-        snprintf(path, sizeof(path), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
+        snprintf(path, sizeof(path), "scal-%s-%d.h5", scal_program_name(),
+                 scal_tool_state.measured_pid);
         fprintf(stderr, "scal: %s (SCAL_OUTPUT='%s'); writing %s instead\n", first,
                 scal_tool_state.cfg.output, path);
         snap[0] = '\0';
@@ -741,8 +753,7 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
         char left[4300];
         snprintf(left, sizeof(left), "%s" SCAL_SNAP_SUFFIX, path);
         if (rename(snap, left) != 0) {
-            fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", snap, left,
-                    strerror(errno));
+            fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", snap, left, strerror(errno));
             return SCAL_EIO;
         }
         return SCAL_OK;

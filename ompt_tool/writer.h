@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Declarations shared by the run-file writer's sources (libscal_ompt_writer.so only, loaded at
  * flush). The writer records the run file's content as a run snapshot (common/run_snapshot.h):
- * neither it nor the tool maps HDF5; a writer process or the runner turns the snapshot into HDF5. */
+ * neither it nor the tool maps HDF5; a writer process or the runner turns the snapshot into HDF5.
+ */
 #ifndef SCAL_TOOL_WRITER_H
 #define SCAL_TOOL_WRITER_H
 
@@ -22,7 +23,7 @@ extern bool scal_writer_saw_gomp;
 struct scal_sensor_session;
 /* region_of_node maps node ids (below nnodes) to the region ids of /regions. */
 int scal_sensor_session_write(struct scal_sensor_session *s, struct scal_snap_builder *file,
-                              struct scal_strtab *st,
-                              uint32_t nnodes, const uint32_t *region_of_node);
+                              struct scal_strtab *st, uint32_t nnodes,
+                              const uint32_t *region_of_node);
 
 #endif

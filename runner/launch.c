@@ -246,6 +246,8 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
     r->started_unix = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
     double t0 = now_s();
     pid_t parent = getpid();
+    /* orphans of the run (the tool's writer) become our children, so that we can wait for them */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0); /* its own group: a timeout stops the program and its children */
@@ -284,7 +286,7 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
     setpgid(pid, pid);
     struct pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
     int open_fds = 2, status = 0;
-    bool exited = false, term_sent = false;
+    bool exited = false, main_done = false, term_sent = false;
     double kill_at = 0;
     struct rusage ru;
     while (!exited) {
@@ -303,10 +305,20 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
                 open_fds--;
             }
         }
-        if (wait4(pid, &status, WNOHANG, &ru) == pid) {
-            exited = true;
+        if (!main_done && wait4(pid, &status, WNOHANG, &ru) == pid) {
+            main_done = true;
+            r->wall_s = now_s() - t0;
+        }
+        /* then the rest of its process group, re-parented to us (PR_SET_CHILD_SUBREAPER): the
+         * tool's writer, a forked copy of the program recording the run's snapshot, must have
+         * finished before the run is committed and the next run starts */
+        while (main_done) {
+            pid_t got = waitpid(-pid, NULL, WNOHANG);
+            if (got > 0) continue;
+            if (got < 0) exited = true; /* ECHILD: nobody of the group is left */
             break;
         }
+        if (exited) break;
         double t = now_s();
         if (!term_sent &&
             ((timeout_s > 0 && t - t0 > timeout_s) || (interrupted && *interrupted))) {
@@ -319,7 +331,6 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
             kill_at = t + 3600;
         }
     }
-    r->wall_s = now_s() - t0;
     for (int k = 0; k < 2; k++) /* what is left in the pipes */
         if (fds[k].fd >= 0) {
             char buf[4096];

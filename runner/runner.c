@@ -575,7 +575,13 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     if (access(snapfile, F_OK) == 0 &&
         (rc = scal_snap_convert(snapfile, SCAL_SNAP_CONVERT_QUIET, NULL, 0)) < 0) {
         size_t used = strlen(message);
-        snprintf(message + used, sizeof(message) - used, "%s%s", used ? "; " : "",
+        if (row.status == SCAL_RUN_OK) { /* the measurements exist but could not be kept */
+            row.status = SCAL_RUN_NODATA;
+            used = 0;
+        }
+        snprintf(message + used, sizeof(message) - used, "%s%s%s", used ? "; " : "",
+                 row.status == SCAL_RUN_NODATA ? "exited 0 but its run file could not be written: "
+                                               : "",
                  scal__last_error(rc));
     }
     struct scal_commit_ack ack = {0};
