@@ -28,13 +28,15 @@ def drain_orphans():
 
 
 def one(prog, env):
+    """Wall and CPU milliseconds of one whole process (its own CPU, not its writer's)."""
     t0 = time.monotonic()
     p = subprocess.Popen([prog], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    p.wait()
+    _, status, ru = os.wait4(p.pid, 0)
     dt = (time.monotonic() - t0) * 1e3
+    p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         raise SystemExit("%s exited %d" % (prog, p.returncode))
-    return dt
+    return dt, (ru.ru_utime + ru.ru_stime) * 1e3
 
 
 def main():
@@ -66,16 +68,19 @@ def main():
                 with_tool = one(a.prog, tool)
                 bare = one(a.prog, base)
             drain_orphans()  # the writer of this pair's run file, before the next pair
-            rows.append({"pair": k, "bare_ms": bare, "tool_ms": with_tool, "extra_ms": with_tool - bare})
+            rows.append({"pair": k, "bare_ms": bare[0], "tool_ms": with_tool[0], "extra_ms": with_tool[0] - bare[0],
+                         "bare_cpu_ms": bare[1], "tool_cpu_ms": with_tool[1], "extra_cpu_ms": with_tool[1] - bare[1]})
         files = [f for f in os.listdir(work) if f.endswith(".h5")]
         left = [f for f in os.listdir(work) if not f.endswith(".h5")]
     expected = a.pairs + 3
     bare = statistics.median(r["bare_ms"] for r in rows)
     tool_ms = statistics.median(r["tool_ms"] for r in rows)
     extra = statistics.median(r["extra_ms"] for r in rows)
+    extra_cpu = statistics.median(r["extra_cpu_ms"] for r in rows)
     print("%d pairs%s: program alone %.2f ms, under scal %.2f ms (medians); fixed cost per process "
-          "(median of the paired differences) %.2f ms; goal <= 3 ms" %
-          (a.pairs, " (SCAL_WAIT_WRITER=1)" if a.wait_writer else "", bare, tool_ms, extra))
+          "(median of the paired differences) %.2f ms, CPU time %.2f ms; goal <= 3 ms; load average %.1f" %
+          (a.pairs, " (SCAL_WAIT_WRITER=1)" if a.wait_writer else "", bare, tool_ms, extra, extra_cpu,
+           os.getloadavg()[0]))
     print("run files written: %d of %d%s" % (len(files), expected, "; left over: %s" % left if left else ""))
     if len(files) != expected:
         raise SystemExit("some run files are missing")
