@@ -722,10 +722,11 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
     close_open_regions(end_ns);
     scal_snap_builder_init(&b);
     rc = record_run(&b, end_ns);
+    bool recorded = rc == SCAL_OK;
     output_path(path, sizeof(path));
     snap[0] = '\0';
-    if (rc == SCAL_OK) rc = save_snapshot(&b, path, snap, sizeof(snap));
-    if (rc < 0 && rc != SCAL_ENOMEM && scal_tool_state.cfg.output[0]) {
+    if (recorded) rc = save_snapshot(&b, path, snap, sizeof(snap));
+    if (recorded && rc < 0 && scal_tool_state.cfg.output[0]) {
         /* The requested place is unusable: keep the data in the current directory rather than lose
          * it. */
         char first[1200];
