@@ -104,3 +104,33 @@ int scal_safe_publish(const char *tmp, const char *final, bool replace)
         sync_dir_of(final);
     return rc;
 }
+
+int scal_safe_copy_temp(const char *src, const char *final, bool replace, char *tmp, size_t len)
+{
+    char buf[65536];
+    int rc = scal_safe_create_temp(final, replace, tmp, len);
+    if (rc < 0) return rc;
+    int in = open(src, O_RDONLY | O_CLOEXEC), out = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    ssize_t n = 0;
+    errno = 0;
+    while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+        if (write(out, buf, (size_t)n) != n) {
+            n = -1;
+            break;
+        }
+    if (in < 0 || out < 0 || n < 0)
+        rc = scal__fail(SCAL_EIO, "cannot copy '%s' to '%s': %s", src, final,
+                        strerror(errno ? errno : ENOSPC));
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out) < 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", final, strerror(errno));
+    if (rc < 0) unlink(tmp);
+    return rc;
+}
+
+int scal_safe_copy(const char *src, const char *final, bool replace)
+{
+    char tmp[3 * 4096];
+    int rc = scal_safe_copy_temp(src, final, replace, tmp, sizeof(tmp));
+    return rc < 0 ? rc : scal_safe_publish(tmp, final, replace);
+}

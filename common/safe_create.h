@@ -19,5 +19,10 @@ int scal_safe_create_temp(const char *final, bool replace, char *tmp, size_t len
  * (no window where it could be overwritten); a final that is not a regular file is always refused.
  * On error tmp is removed. */
 int scal_safe_publish(const char *tmp, const char *final, bool replace);
+/* A copy of src under an exclusive temporary name next to final (its name in tmp), for the caller
+ * to change and publish, or to unlink. */
+int scal_safe_copy_temp(const char *src, const char *final, bool replace, char *tmp, size_t len);
+/* A copy of src at final: scal_safe_copy_temp, then scal_safe_publish. */
+int scal_safe_copy(const char *src, const char *final, bool replace);
 
 #endif

@@ -164,6 +164,11 @@ static bool is_flag(const char *a)
            !strcmp(a, "-q") || !strcmp(a, "--quiet");
 }
 
+bool scal_run_plan_is_flag(const char *a)
+{
+    return is_flag(a) || !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
 /* Options without a value (is_flag); false when a is none of them. */
 static bool parse_flag(struct scal_run_plan *p, const char *a)
 {
@@ -213,7 +218,11 @@ static const char *const option_names[] = {"-c",           "--threads",
                                            "--stdin",      "--dry-run",
                                            "--fail-fast",  "--keep-runs",
                                            "-q",           "--quiet",
-                                           "--help",       NULL};
+                                           "--help",
+                                           /* taken out by runner/slurm.c before the plan */
+                                           "--slurm",      "--sbatch-opt",
+                                           "--slurm-runs-per-task", "--no-wait",
+                                           "--collect",    NULL};
 
 static bool known_option(const char *a)
 {
