@@ -431,7 +431,7 @@ static int write_merged(const char *out, const char *const *in, size_t nin,
     struct scal_cw *w = NULL;
     struct repetitions numbers = {.next = calloc(m->nconfigs + 1, sizeof(*numbers.next))};
     int rc = numbers.next ? scal_safe_create_temp(out, false, tmp, sizeof(tmp))
-                       : scal__fail(SCAL_ENOMEM, "out of memory merging");
+                          : scal__fail(SCAL_ENOMEM, "out of memory merging");
     bool made = rc == SCAL_OK;
     if (rc == SCAL_OK) rc = scal_cw_create(tmp, &meta, m->configs, m->nconfigs, &w);
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++)
@@ -508,8 +508,8 @@ static int drop_collected(const struct source *campaign, struct source *s, const
     qsort(keys, campaign->nruns, sizeof(*keys), cmp_run_key);
     size_t kept = 0;
     for (size_t r = 0; r < s->nruns; r++) {
-        struct run_key k = {cmap[s->runs[r].config], s->runs[r].started_unix, s->runs[r].wall_s,
-                            0, 0};
+        struct run_key k = {cmap[s->runs[r].config], s->runs[r].started_unix, s->runs[r].wall_s, 0,
+                            0};
         if (!bsearch(&k, keys, campaign->nruns, sizeof(*keys), cmp_run_key))
             s->runs[kept++] = s->runs[r];
     }
@@ -519,8 +519,8 @@ static int drop_collected(const struct source *campaign, struct source *s, const
 }
 
 /* The campaign's copy with every piece's runs added, put in its place. */
-static int add_pieces(const char *campaign, size_t nin, struct source *src,
-                      uint32_t *const *cmap, struct repetitions *reps, size_t *nadded)
+static int add_pieces(const char *campaign, size_t nin, struct source *src, uint32_t *const *cmap,
+                      struct repetitions *reps, size_t *nadded)
 {
     char tmp[4096 + 64];
     struct scal_cw *w = NULL;
@@ -551,7 +551,8 @@ int scal_merge_pieces(const char *campaign, const char *const *pieces, size_t np
     struct merged m = {0};
     struct repetitions reps = {.keep_own = true};
     *nadded = 0;
-    int rc = in && src && cmap ? SCAL_OK : scal__fail(SCAL_ENOMEM, "out of memory for %zu pieces", npieces);
+    int rc = in && src && cmap ? SCAL_OK
+                               : scal__fail(SCAL_ENOMEM, "out of memory for %zu pieces", npieces);
     if (rc == SCAL_OK) {
         in[0] = campaign;
         memcpy(in + 1, pieces, npieces * sizeof(*in));

@@ -218,11 +218,7 @@ static const char *const option_names[] = {"-c",           "--threads",
                                            "--stdin",      "--dry-run",
                                            "--fail-fast",  "--keep-runs",
                                            "-q",           "--quiet",
-                                           "--help",
-                                           /* taken out by runner/slurm.c before the plan */
-                                           "--slurm",      "--sbatch-opt",
-                                           "--slurm-runs-per-task", "--no-wait",
-                                           "--collect",    NULL};
+                                           "--help",       NULL};
 
 static bool known_option(const char *a)
 {

@@ -97,7 +97,7 @@ static void usage(FILE *out)
           "On a cluster (Slurm): the plan as one job array, each array task running its slice\n"
           "into a piece of the campaign (FILE.pieces/), merged into FILE when the job is done:\n"
           "      --slurm            submit the campaign with sbatch --array and wait for it\n"
-          "      --sbatch-opt OPT   an sbatch option (repeatable), e.g. --sbatch-opt=--partition=p\n"
+          "      --sbatch-opt OPT   an sbatch option (repeatable): --sbatch-opt=--partition=P\n"
           "                         (default: --cpus-per-task = the largest thread count)\n"
           "      --slurm-runs-per-task N   runs per array task (default 1; more above 1000 runs)\n"
           "      --no-wait          submit and return; then scal run --collect FILE\n"

@@ -112,15 +112,16 @@ static int take_options(int argc, char **argv, struct slurm_opts *o)
     }
     for (; i < argc; i++)
         o->rest[o->nrest++] = argv[i];
-    if (o->collect && (o->slurm || o->nsbatch || o->per_task || o->no_wait || o->nrest > 1 + o->quiet))
+    if (o->collect &&
+        (o->slurm || o->nsbatch || o->per_task || o->no_wait || o->nrest > 1 + o->quiet))
         return scal__fail(SCAL_EINVAL,
                           "--collect FILE takes no other option (but -q): it collects what FILE's "
                           "job array left");
     if (!o->collect && !o->slurm)
         return scal__fail(SCAL_EINVAL, "%s needs --slurm",
-                          o->nsbatch    ? "--sbatch-opt"
-                          : o->no_wait  ? "--no-wait"
-                                        : "--slurm-runs-per-task");
+                          o->nsbatch   ? "--sbatch-opt"
+                          : o->no_wait ? "--no-wait"
+                                       : "--slurm-runs-per-task");
     return SCAL_OK;
 }
 
@@ -178,10 +179,11 @@ static bool state_is(const char *s, const char *const *names)
 /* The job's array tasks by state (squeue). *gone: the job has left the queue. */
 static int job_states(const char *job, struct task_states *t, bool *gone)
 {
-    static const char *const pending[] = {"PENDING", "REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD",
-                                          "RESV_DEL_HOLD", NULL};
-    static const char *const running[] = {"RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED",
-                                          "STOPPED", "RESIZING", "SIGNALING", "STAGE_OUT", NULL};
+    static const char *const pending[] = {"PENDING",      "REQUEUED",      "REQUEUE_FED",
+                                          "REQUEUE_HOLD", "RESV_DEL_HOLD", NULL};
+    static const char *const running[] = {"RUNNING",   "CONFIGURING", "COMPLETING",
+                                          "SUSPENDED", "STOPPED",     "RESIZING",
+                                          "SIGNALING", "STAGE_OUT",   NULL};
     char *argv[] = {"squeue", "-h", "-r", "-t", "all", "-j", (char *)job, "-o", "%T", NULL};
     char *out = NULL, *err = NULL;
     int rc = scal_slurm_command(argv, &out, &err);
@@ -235,7 +237,9 @@ static int wait_for_job(const char *job, size_t ntasks, bool quiet)
         size_t done = gone ? ntasks : active < ntasks ? ntasks - active : 0;
         if (!quiet && (t.pending != last.pending || t.running != last.running || gone || tty)) {
             clock_gettime(CLOCK_MONOTONIC, &now);
-            fprintf(stderr, "%sscal run: job %s: %zu array tasks: %zu pending, %zu running, %zu done (%.0f s)%s",
+            fprintf(stderr,
+                    "%sscal run: job %s: %zu array tasks: %zu pending, %zu running, %zu done (%.0f "
+                    "s)%s",
                     tty ? "\r" : "", job, ntasks, gone ? 0 : t.pending, gone ? 0 : t.running, done,
                     (double)(now.tv_sec - t0.tv_sec), tty && !gone ? "\033[K" : "\n");
         }
@@ -352,8 +356,10 @@ static int collect(const char *campaign, bool wait, bool quiet)
         if (access(path, F_OK) != 0) continue; /* collected before */
         int prc = usable_piece(path);
         if (prc < 0) {
-            fprintf(stderr, "scal run: piece %zu is kept, not merged: %s\n", i,
-                    scal__last_error(prc));
+            fprintf(stderr,
+                    "scal run: piece %zu is kept, not merged: %s (remove %s and its .slots to "
+                    "run its runs again)\n",
+                    i, scal__last_error(prc), path);
             nbad++;
             continue;
         }
@@ -387,7 +393,8 @@ static int collect(const char *campaign, bool wait, bool quiet)
         bool all = ndone == plan.nslots;
         if (!nbad) scal_slurm_pieces_done(&ps, all);
         if (all && !nbad) scal_runner_drop_kept_runs(campaign, plan.keep_runs);
-        fprintf(stderr, "scal run: collected %zu runs from %zu pieces into %s: %zu of %zu runs done\n",
+        fprintf(stderr,
+                "scal run: collected %zu runs from %zu pieces into %s: %zu of %zu runs done\n",
                 nadded, nmerged, campaign, ndone, plan.nslots);
         if (!all)
             fprintf(stderr,
@@ -479,7 +486,7 @@ static void print_argv(FILE *out, char *const *argv)
 /* Runs sbatch; *jobid on success. Errors carry sbatch's own words. */
 static int run_sbatch(struct submission *sub, bool test_only, char *jobid, size_t len)
 {
-    char buf[3 * PATH_MAX + 1024], *out = NULL, *err = NULL;
+    char buf[4 * PATH_MAX + 2048], *out = NULL, *err = NULL;
     char **argv = sbatch_argv(sub, test_only, buf, sizeof(buf));
     if (!argv) return SCAL_ENOMEM;
     int rc = scal_slurm_command(argv, &out, &err);
@@ -507,13 +514,14 @@ static int write_script(const struct submission *sub)
     int rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
     if (rc < 0) return rc;
     FILE *f = fopen(tmp, "w");
-    bool ok = f && fputs("#!/bin/sh\n"
-                         "# Written by scal run --slurm. Array task N runs piece N of the campaign:\n"
-                         "#   job.sh SCAL PIECES_DIR  ->  SCAL run --resume PIECES_DIR/piece-NNNN.h5\n"
-                         ": \"${SLURM_ARRAY_TASK_ID:?run by sbatch --array}\"\n"
-                         "piece=$(printf '%s/piece-%04d.h5' \"$2\" \"$SLURM_ARRAY_TASK_ID\")\n"
-                         "exec \"$1\" run --resume \"$piece\"\n",
-                         f) >= 0;
+    bool ok =
+        f && fputs("#!/bin/sh\n"
+                   "# Written by scal run --slurm. Array task N runs piece N of the campaign:\n"
+                   "#   job.sh SCAL PIECES_DIR  ->  SCAL run --resume PIECES_DIR/piece-NNNN.h5\n"
+                   ": \"${SLURM_ARRAY_TASK_ID:?run by sbatch --array}\"\n"
+                   "piece=$(printf '%s/piece-%04d.h5' \"$2\" \"$SLURM_ARRAY_TASK_ID\")\n"
+                   "exec \"$1\" run --resume \"$piece\"\n",
+                   f) >= 0;
     if (f && fclose(f) != 0) ok = false;
     if (!ok) {
         unlink(tmp);
@@ -556,7 +564,7 @@ static int planned(void *ctx, const struct scal_runner_view *v)
         return 0;
     }
     if (sub->o->dry_run) {
-        char buf[3 * PATH_MAX + 1024];
+        char buf[4 * PATH_MAX + 2048];
         char **argv = sbatch_argv(sub, false, buf, sizeof(buf));
         printf("slurm: %zu runs in %zu array tasks (at most %zu each), one piece each in %s\n",
                sub->nslots, sub->npieces, sub->first[1] - sub->first[0], sub->ps.dir);
@@ -577,8 +585,8 @@ static int planned(void *ctx, const struct scal_runner_view *v)
 static int opened(void *ctx, const struct scal_runner_view *v)
 {
     struct submission *sub = ctx;
-    int rc = scal_slurm_pieces_create(&sub->ps, sub->campaign, sub->slots, sub->first,
-                                      sub->npieces);
+    int rc =
+        scal_slurm_pieces_create(&sub->ps, sub->campaign, sub->slots, sub->first, sub->npieces);
     if (rc == SCAL_OK) rc = scal_slurm_options_write(&sub->ps, sub->options, sub->noptions);
     if (rc == SCAL_OK) rc = write_script(sub);
     if (rc == SCAL_OK) rc = run_sbatch(sub, false, sub->ps.job, sizeof(sub->ps.job));
@@ -588,7 +596,8 @@ static int opened(void *ctx, const struct scal_runner_view *v)
         for (size_t i = 0; i < sub->npieces; i++)
             scal_slurm_piece_remove(&sub->ps, i, false, false);
         scal_slurm_pieces_done(&sub->ps, false);
-        fprintf(stderr, "scal run: %s is kept with its plan: scal run --resume %s --slurm submits it\n",
+        fprintf(stderr,
+                "scal run: %s is kept with its plan: scal run --resume %s --slurm submits it\n",
                 v->output, v->output);
         return 2;
     }

@@ -59,7 +59,8 @@ void scal_slurm_pieces_done(const struct scal_slurm_pieces *ps, bool complete);
 /* ---- Slurm's client commands (slurm_cmd.c) ---- */
 
 /* Runs argv (a Slurm command, found on PATH, no shell), its whole stdout and stderr in malloc'ed
- * strings; the exit status (or 128+signal), or SCAL_ENOENT (message recorded) when it cannot run. */
+ * strings; the exit status (or 128+signal), or SCAL_ENOENT (message recorded) when it cannot run.
+ */
 int scal_slurm_command(char *const *argv, char **out, char **err);
 
 /* ---- collecting (merge.c) ---- */

@@ -95,8 +95,7 @@ int scal_slurm_command(char *const *argv, char **out, char **err)
     rc = drain(po[0], pe[0], &bo, &be);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (rc == SCAL_OK)
-        rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (rc == SCAL_OK) rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 done:
     for (int k = 0; k < 2; k++) {
         if (po[k] >= 0) close(po[k]);

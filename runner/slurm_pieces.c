@@ -54,8 +54,9 @@ int scal_slurm_job_read(struct scal_slurm_pieces *ps)
     snprintf(path, sizeof(path), "%s/job", ps->dir);
     FILE *f = fopen(path, "r");
     if (!f)
-        return errno == ENOENT ? SCAL_ENOENT
-                               : scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
+        return errno == ENOENT
+                   ? SCAL_ENOENT
+                   : scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
     int have = 0;
     while (fgets(line, sizeof(line), f)) {
         char word[64];
@@ -78,7 +79,8 @@ int scal_slurm_job_write(const struct scal_slurm_pieces *ps)
 {
     char path[sizeof(ps->dir) + 16], text[256];
     snprintf(path, sizeof(path), "%s/job", ps->dir);
-    snprintf(text, sizeof(text), "# scal run --slurm: the job array whose tasks fill the pieces\njob %s\npieces %zu\n",
+    snprintf(text, sizeof(text),
+             "# scal run --slurm: the job array whose tasks fill the pieces\njob %s\npieces %zu\n",
              ps->job[0] ? ps->job : "none", ps->npieces);
     return write_text(path, text);
 }
@@ -158,7 +160,10 @@ int scal_slurm_options_read(const struct scal_slurm_pieces *ps, char ***opts, si
     *opts = NULL;
     *n = 0;
     FILE *f = fopen(path, "r");
-    if (!f) return errno == ENOENT ? SCAL_OK : scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
+    if (!f)
+        return errno == ENOENT
+                   ? SCAL_OK
+                   : scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
     int rc = SCAL_OK;
     while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
         line[strcspn(line, "\n")] = 0;
@@ -184,7 +189,8 @@ int scal_slurm_options_write(const struct scal_slurm_pieces *ps, char *const *op
         cap += strlen(opts[k]) + 1;
     char *text = malloc(cap);
     if (!text) return SCAL_ENOMEM;
-    size_t used = (size_t)snprintf(text, cap, "# scal run --slurm: the sbatch options of the last submission\n");
+    size_t used = (size_t)snprintf(
+        text, cap, "# scal run --slurm: the sbatch options of the last submission\n");
     for (size_t k = 0; k < n; k++)
         used += (size_t)snprintf(text + used, cap - used, "%s\n", opts[k]);
     snprintf(path, sizeof(path), "%s/sbatch-options", ps->dir);
@@ -213,8 +219,7 @@ void scal_slurm_piece_remove(const struct scal_slurm_pieces *ps, size_t i, bool 
         return;
     }
     /* the output of a task whose runs are missing tells why: kept under the job's name */
-    snprintf(kept, sizeof(kept), "%s/failed-%s_%zu.out", ps->dir, ps->job[0] ? ps->job : "none",
-             i);
+    snprintf(kept, sizeof(kept), "%s/failed-%s_%zu.out", ps->dir, ps->job[0] ? ps->job : "none", i);
     rename(path, kept);
 }
 
