@@ -45,7 +45,7 @@ struct submission {
     char campaign[PATH_MAX], scal[PATH_MAX];
     char **options; /* the sbatch options used (given, or the last submission's) */
     size_t noptions;
-    bool keep_runs;
+    bool keep_runs, program_changed;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -436,6 +436,7 @@ static int slice_plan(struct submission *sub, const struct scal_runner_view *v)
     for (size_t t = 0; t < p->nthreads; t++)
         if (p->threads[t] > sub->max_threads) sub->max_threads = p->threads[t];
     sub->keep_runs = p->keep_runs;
+    sub->program_changed = p->program_changed_ok;
     const char *prog = strrchr(p->program[0], '/');
     snprintf(sub->program, sizeof(sub->program), "%s", prog ? prog + 1 : p->program[0]);
     return SCAL_OK;
@@ -472,6 +473,7 @@ static char **sbatch_argv(const struct submission *sub, bool test_only, char *bu
     used += (size_t)snprintf(buf + used, len - used, "%s/job.sh", sub->ps.dir) + 1;
     argv[n++] = (char *)sub->scal;
     argv[n++] = (char *)sub->ps.dir;
+    if (sub->program_changed) argv[n++] = "--program-changed"; /* the pieces hold the old plan */
     argv[n] = NULL;
     return used < len ? argv : (free(argv), NULL);
 }
@@ -517,10 +519,13 @@ static int write_script(const struct submission *sub)
     bool ok =
         f && fputs("#!/bin/sh\n"
                    "# Written by scal run --slurm. Array task N runs piece N of the campaign:\n"
-                   "#   job.sh SCAL PIECES_DIR  ->  SCAL run --resume PIECES_DIR/piece-NNNN.h5\n"
+                   "#   job.sh SCAL PIECES_DIR [OPTIONS]  ->\n"
+                   "#   SCAL run --resume PIECES_DIR/piece-NNNN.h5 [OPTIONS]\n"
                    ": \"${SLURM_ARRAY_TASK_ID:?run by sbatch --array}\"\n"
+                   "scal=$1\n"
                    "piece=$(printf '%s/piece-%04d.h5' \"$2\" \"$SLURM_ARRAY_TASK_ID\")\n"
-                   "exec \"$1\" run --resume \"$piece\"\n",
+                   "shift 2\n"
+                   "exec \"$scal\" run --resume \"$piece\" \"$@\"\n",
                    f) >= 0;
     if (f && fclose(f) != 0) ok = false;
     if (!ok) {
