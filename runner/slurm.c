@@ -322,7 +322,7 @@ static int usable_piece(const char *piece)
 static int collect(const char *campaign, bool wait, bool quiet)
 {
     struct scal_slurm_pieces ps;
-    struct scal_run_plan plan;
+    struct scal_run_plan plan = {0};
     uint8_t *done = NULL;
     size_t ndone = 0, nmerged = 0, nadded = 0, nbad = 0;
     char **paths = NULL;
