@@ -135,6 +135,36 @@ def scenario_nowait(args):
     check("no Slurm pieces" in p.stderr, "collecting twice: nothing to collect: " + p.stderr.strip())
 
 
+def scenario_damaged(args):
+    """A task cancelled in its third run, its piece then damaged: the collection rebuilds the piece
+    from the runs it kept, and --resume --slurm runs the one missing run."""
+    fifo, work = os.path.join(args.work, "fifo"), args.work
+    os.mkfifo(fifo)
+    wrap = os.path.join(work, "wrap.sh")
+    with open(wrap, "w") as f:
+        f.write('n=0; while ! mkdir %s/started-$n 2>/dev/null; do n=$((n+1)); done\n'
+                'if [ $n -eq 2 ]; then echo running > %s; exec sleep 100000; fi\nexec %s "$@"\n' % (work, fifo, args.prog))
+    c = os.path.join(work, "damaged.h5")
+    p = scal(args, "run", "--slurm", "--no-wait", "--slurm-runs-per-task", "3", "-c", "1", "-r", "3", "-i", "20",
+             "-o", c, "--", "/bin/sh", wrap, "{input}")
+    job = p.stderr.split("submitted job ")[1].split(":")[0]
+    with open(fifo) as f:
+        check(f.read().strip() == "running", "the task's third run is under way")
+    subprocess.run(["scancel", job], check=True)
+    wait_until("job %s left the queue" % job, lambda: not squeue("-j", job, "-o", "%T"))
+    piece = os.path.join(c + ".pieces", "piece-0000.h5")
+    check(len([x for x in os.listdir(piece + ".runs") if x.endswith(".commit")]) == 2, "the piece kept its two finished runs")
+    with open(piece, "wb") as f:
+        f.write(b"damaged")
+    p = scal(args, "run", "--collect", c, expect=1)
+    check("2 of 3 runs done" in p.stderr, "the damaged piece was rebuilt from its kept runs and merged:\n" + p.stderr)
+    p = scal(args, "run", "--resume", c, "--slurm")
+    check("1 runs in 1 array tasks" in p.stderr and "3 of 3 runs done" in p.stderr, "resume runs the missing run:\n" + p.stderr)
+    _, pairs = runs_of(c)
+    check(sorted(pairs) == [(0, 0), (0, 1), (0, 2)], "three repetitions, once each: %s" % sorted(pairs))
+    check("ok" in scal(args, "check", c).stdout, "scal check passes")
+
+
 def scenario_errors(args):
     # sbatch missing: refused before anything is created
     c = os.path.join(args.work, "nosbatch.h5")
