@@ -53,6 +53,7 @@ class Scal(CMakePackage):
     depends_on("papi@6:", when="+papi")
     # Text in the diagrams needs fontconfig.
     depends_on("cairo@1.14:+png+ft+fc", when="+cairo")
+    depends_on("libpng@1.6:", when="+cairo")  # the report encodes its PNG files with libpng
     extends("python", when="+python")
     depends_on("py-h5py", type="run", when="+python")
     depends_on("py-numpy", type="run", when="+python")

@@ -10,7 +10,7 @@ import sys
 import types
 
 DEBIAN = {"hdf5": "1.10.8", "papi": "7.0.0", "llvm-openmp": "14.0.6", "elfutils": "0.188", "cairo": "1.16.0",
-          "jansson": "2.14", "cmake": "3.25.1"}
+          "jansson": "2.14", "cmake": "3.25.1", "libpng": "1.6.39"}
 recorded = {"versions": [], "variants": [], "depends": [], "requires": [], "conflicts": []}
 
 
@@ -55,7 +55,7 @@ deps = {}
 for a, k in recorded["depends"]:
     m = re.match(r"([a-z0-9-]+)(?:@([^~+ ]*))?", a[0])
     deps[m.group(1)] = m.group(2) or ""
-for name in ("cmake", "hdf5", "elfutils", "llvm-openmp", "papi", "cairo", "jansson"):
+for name in ("cmake", "hdf5", "elfutils", "llvm-openmp", "papi", "cairo", "jansson", "libpng"):
     if name not in deps:
         failures.append("no dependency on %s" % name)
         continue
