@@ -26,7 +26,8 @@ class Scal(CMakePackage):
     license("BSD-3-Clause")
 
     version("develop", branch="main")
-    version("0.1.0", tag="v0.1.0")
+    # pinned to its commit: the release is exactly this tree, whether or not a mirror carries tags
+    version("0.1.0", commit="8a1f9b05a43a45ec2c493bba230aa6f1207110da")
 
     requires("platform=linux", msg="scal measures through OMPT, ELF and /proc: Linux only")
 
