@@ -94,8 +94,10 @@ int scal_cw_payload_from_run_files(const char *path, unsigned open_flags,
                                    struct scal_cw_payload *p);
 /* Whether the run left any file (path itself or a rank file of it). */
 bool scal_cw_run_files_exist(const char *path);
-/* Calls fn(path_i, ctx) for the run file and each rank file that exists; stops at fn's first
- * error, which it returns. */
-int scal_cw_run_files_each(const char *path, int (*fn)(const char *file, void *ctx), void *ctx);
+/* Calls fn(file, ctx) for path+suffix and each rank file path-stem.rank<R>.h5+suffix that exists
+ * (suffix "": the run files; SCAL_SNAP_SUFFIX: their snapshots); stops at fn's first error, which
+ * it returns. */
+int scal_cw_run_files_each(const char *path, const char *suffix,
+                           int (*fn)(const char *file, void *ctx), void *ctx);
 
 #endif

@@ -179,7 +179,7 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
         snprintf(ack->message, sizeof(ack->message), "%s", message);
     if (have) scal_cw_payload_free(&p);
     if (run_file && *run_file && !keep && ack->status == SCAL_OK)
-        scal_cw_run_files_each(run_file, unlink_file, NULL);
+        scal_cw_run_files_each(run_file, "", unlink_file, NULL);
 }
 
 static int committer_main(int in, int out, const char *path)
@@ -310,7 +310,8 @@ int scal_committer_keep(const char *path, const struct scal_run_row *row, const 
 {
     char tmp[4200];
     /* the tool wrote it (or each MPI rank its own); on disk before it counts */
-    int rc = run_file && *run_file ? scal_cw_run_files_each(run_file, sync_file, NULL) : SCAL_OK;
+    int rc =
+        run_file && *run_file ? scal_cw_run_files_each(run_file, "", sync_file, NULL) : SCAL_OK;
     if (rc < 0) return rc;
     rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
     if (rc < 0) return rc;

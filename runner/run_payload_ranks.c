@@ -31,8 +31,8 @@ static void rank_prefix(const char *path, char *dir, size_t dlen, char *prefix, 
     snprintf(prefix, plen, "%.*s.rank", (int)n, name);
 }
 
-/* The rank of a rank file's name (prefix, digits, ".h5"), or -1. */
-static long rank_of(const char *name, const char *prefix)
+/* The rank of a rank file's name (prefix, digits, ".h5", suffix), or -1. */
+static long rank_of(const char *name, const char *prefix, const char *suffix)
 {
     size_t p = strlen(prefix);
     if (strncmp(name, prefix, p)) return -1;
@@ -41,7 +41,7 @@ static long rank_of(const char *name, const char *prefix)
     if (*digits < '0' || *digits > '9') return -1;
     errno = 0;
     long r = strtol(digits, &end, 10);
-    if (errno || r > INT32_MAX || strcmp(end, ".h5")) return -1;
+    if (errno || r > INT32_MAX || strncmp(end, ".h5", 3) || strcmp(end + 3, suffix)) return -1;
     return r;
 }
 
@@ -56,8 +56,9 @@ static int by_rank(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* The rank files of path, sorted by rank (*out malloc'ed, *n of them). */
-static int list_rank_files(const char *path, struct rank_file **out, size_t *n)
+/* The rank files of path (with suffix after their ".h5"), sorted by rank (*out malloc'ed, *n of
+ * them). */
+static int list_rank_files(const char *path, const char *suffix, struct rank_file **out, size_t *n)
 {
     char dir[PATH_MAX], prefix[NAME_MAX + 16];
     rank_prefix(path, dir, sizeof(dir), prefix, sizeof(prefix));
@@ -69,7 +70,7 @@ static int list_rank_files(const char *path, struct rank_file **out, size_t *n)
     size_t cap = 0;
     int rc = SCAL_OK;
     while ((e = readdir(d)) != NULL) {
-        long r = rank_of(e->d_name, prefix);
+        long r = rank_of(e->d_name, prefix, suffix);
         if (r < 0) continue;
         if (*n == cap) {
             struct rank_file *v = realloc(*out, (cap = cap ? 2 * cap : 8) * sizeof(*v));
@@ -93,17 +94,20 @@ bool scal_cw_run_files_exist(const char *path)
     struct rank_file *files = NULL;
     size_t n = 0;
     if (access(path, F_OK) == 0) return true;
-    list_rank_files(path, &files, &n);
+    list_rank_files(path, "", &files, &n);
     free(files);
     return n > 0;
 }
 
-int scal_cw_run_files_each(const char *path, int (*fn)(const char *file, void *ctx), void *ctx)
+int scal_cw_run_files_each(const char *path, const char *suffix,
+                           int (*fn)(const char *file, void *ctx), void *ctx)
 {
     struct rank_file *files = NULL;
     size_t n = 0;
-    int rc = access(path, F_OK) == 0 ? fn(path, ctx) : SCAL_OK;
-    if (rc == SCAL_OK) rc = list_rank_files(path, &files, &n);
+    char own[PATH_MAX + 64];
+    snprintf(own, sizeof(own), "%s%s", path, suffix);
+    int rc = access(own, F_OK) == 0 ? fn(own, ctx) : SCAL_OK;
+    if (rc == SCAL_OK) rc = list_rank_files(path, suffix, &files, &n);
     for (size_t i = 0; i < n && rc == SCAL_OK; i++)
         rc = fn(files[i].path, ctx);
     free(files);
@@ -222,7 +226,7 @@ int scal_cw_payload_from_run_files(const char *path, unsigned open_flags, struct
     size_t n = 0;
     memset(p, 0, sizeof(*p));
     if (access(path, F_OK) == 0) return scal_cw_payload_from_run_file(path, open_flags, p);
-    int rc = list_rank_files(path, &files, &n);
+    int rc = list_rank_files(path, "", &files, &n);
     if (rc == SCAL_OK && !n) rc = scal__fail(SCAL_ENOENT, "'%s' does not exist", path);
     if (rc == SCAL_OK) rc = from_rank_files(path, files, n, open_flags, p);
     free(files);
