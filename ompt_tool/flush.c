@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sensor_hooks.h"
+#include "team.h"
 #include "tool.h"
 #include "tool_access.h"
 
@@ -79,6 +80,7 @@ void scal_flush(const char *reason)
     uint64_t end = scal_now_ns();
     snprintf(st->exit_reason, sizeof(st->exit_reason), "%s", reason);
     scal_user_regions_detach();
+    scal_teams_settle_all(); /* instances still awaiting settlement (team.h) */
     if (st->sensors) scal_sensor_session_stop(st->sensors); /* run sensors' end readings */
     write_through_writer(end);
     if (st->sensors) scal_sensor_session_close(st->sensors);
