@@ -30,8 +30,8 @@ static void settle(struct scal_thread *t, struct scal_instance *inst)
         uint64_t tb = atomic_load_explicit(&s->barrier_ns, memory_order_acquire);
         uint64_t wb = atomic_load_explicit(&s->work_begin_ns, memory_order_relaxed);
         if (wb < begin) continue; /* this member never started this instance */
-        if (tb == 0 || tb > now || tb < wb) tb = now;
-        uint64_t busy = tb - wb;
+        if (tb == 0 || tb > now) tb = now;
+        uint64_t busy = tb > wb ? tb - wb : 0;
         uint64_t inner = atomic_load_explicit(&s->inner_wait_ns, memory_order_relaxed);
         uint64_t lock = atomic_load_explicit(&s->lock_ns, memory_order_relaxed);
         /* written before the runtime saw the member's last task complete, hence before now */
