@@ -52,7 +52,9 @@ static inline bool at_top_level(const struct scal_thread *t)
     return t->is_initial && t->depth == 1 && t->frames[0].role == SCAL_FRAME_ROOT;
 }
 
-/* Serial code between two consecutive top-level regions of the initial thread is a node too. */
+/* Serial code between two consecutive top-level regions of the initial thread is a node too. Its
+ * length goes into the gap node's statistics later (scal_serial_gap_settle), where the thread waits
+ * at the next region's closing barrier, not on the way from one region to the next. */
 void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t now)
 {
     if (!at_top_level(t)) return;
@@ -64,10 +66,18 @@ void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t 
         root->gap_cache_node = scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node,
                                                 (int32_t)next_node);
     }
-    uint32_t gap = root->gap_cache_node;
-    struct scal_node_stats *row = scal_thread_row(t, gap);
-    scal_stats_add_time(row, now > root->last_child_end_ns ? now - root->last_child_end_ns : 0);
+    scal_serial_gap_settle(t); /* the previous one, if no closing barrier came in between */
+    t->gap_pending_ns = now > root->last_child_end_ns ? now - root->last_child_end_ns : 0;
+    t->gap_pending_node = root->gap_cache_node;
+}
+
+void scal_serial_gap_settle(struct scal_thread *t)
+{
+    if (!t->gap_pending_node) return;
+    struct scal_node_stats *row = scal_thread_row(t, t->gap_pending_node);
+    scal_stats_add_time(row, t->gap_pending_ns);
     scal_stats_add_team(row, 1, 1);
+    t->gap_pending_node = 0;
 }
 
 void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now)
@@ -165,8 +175,10 @@ static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t no
     t->member_frame = f->prev_member;
     t->depth--;
     /* the primary thread's member frame sits right above its encountering frame of f->inst */
-    if (f->team_index == 0 && t->depth >= 1 && t->frames[t->depth - 1].inst == f->inst)
+    if (f->team_index == 0 && t->depth >= 1 && t->frames[t->depth - 1].inst == f->inst) {
         scal_team_settle(t, t->depth - 1);
+        scal_serial_gap_settle(t);
+    }
 }
 
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,

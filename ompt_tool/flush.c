@@ -80,7 +80,7 @@ void scal_flush(const char *reason)
     uint64_t end = scal_now_ns();
     snprintf(st->exit_reason, sizeof(st->exit_reason), "%s", reason);
     scal_user_regions_detach();
-    scal_teams_settle_all(); /* instances still awaiting settlement (team.h) */
+    scal_settle_all(); /* what still awaits settlement (team.h) */
     if (st->sensors) scal_sensor_session_stop(st->sensors); /* run sensors' end readings */
     write_through_writer(end);
     if (st->sensors) scal_sensor_session_close(st->sensors);

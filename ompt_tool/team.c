@@ -4,7 +4,7 @@
 // next closing barrier, at its next instance's end, or at flush.
 //
 // Runs on the encountering thread (hot path: no allocation, no lock, no printing), except
-// scal_teams_settle_all, which the flush runs for every thread.
+// scal_settle_all, which the flush runs for every thread (instances and serial gaps).
 #include "team.h"
 
 _Static_assert(SCAL_MAX_DEPTH <= 64, "pending_depths has one bit per depth");
@@ -108,7 +108,7 @@ void scal_team_end(struct scal_thread *t, struct scal_instance *inst, uint32_t d
 /* At a normal end every other thread is idle in the runtime; after exit() inside a region or a
  * signal some may still run while their pending instances are settled here: a best-effort read of
  * their state, like the writer's reading of their stacks, kept out of TSan's view. */
-__attribute__((no_sanitize("thread"))) void scal_teams_settle_all(void)
+__attribute__((no_sanitize("thread"))) void scal_settle_all(void)
 {
     uint32_t n = scal_threads_count();
     for (uint32_t i = 0; i < n; i++) {
@@ -120,5 +120,6 @@ __attribute__((no_sanitize("thread"))) void scal_teams_settle_all(void)
             mask &= mask - 1;
             settle_depth(t, d);
         }
+        scal_serial_gap_settle(t);
     }
 }

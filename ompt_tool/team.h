@@ -58,9 +58,10 @@ void scal_team_end(struct scal_thread *t, struct scal_instance *inst, uint32_t d
 /* Settles the instance pending at `depth` of thread t, if any (called by t itself). */
 void scal_team_settle(struct scal_thread *t, uint32_t depth);
 
-/* Settles the pending instances of every thread (the flush, before the data is read). Other
+/* Settles the pending instances and serial gaps (scal_serial_gap_settle) of every thread (the
+ * flush, before the data is read). Other
  * threads are idle at a normal end; after exit() inside a region or a signal they may still run
  * (a best effort, as the writer's reading of their stacks). */
-void scal_teams_settle_all(void);
+void scal_settle_all(void);
 
 #endif

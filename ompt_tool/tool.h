@@ -269,6 +269,9 @@ struct scal_thread {
         uint32_t node;
     } node_cache[SCAL_NODE_CACHE_SLOTS];
     uint64_t wait_begin_ns, lock_begin_ns;
+    /* the serial gap before the current top-level region, not yet in its node's statistics */
+    uint32_t gap_pending_node; /* 0 = none */
+    uint64_t gap_pending_ns;
     /* Explicit tasks (task_schedule): tied tasks nest LIFO on a thread. Level 0 is the implicit
      * task; time at a level >= 1 whose task is not inside a synchronisation region is task code,
      * counted in task_ns (work) and in the level's own time (its task construct's node). */
@@ -368,6 +371,8 @@ void scal_root_open(struct scal_thread *t);
 /* Top-level bookkeeping of the initial thread: the serial gap before a new top-level region, and
  * where the last one ended. No-ops below the top level. */
 void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t now);
+/* Adds the gap recorded by scal_serial_gap_before to its node's statistics, if one waits. */
+void scal_serial_gap_settle(struct scal_thread *t);
 void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now);
 
 /* ---- call sites (callsite.c) --------------------------------------------------------------- */
