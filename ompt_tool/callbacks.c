@@ -212,8 +212,9 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         f->task_data = task_data;
         f->prev_member = t->member_frame;
         t->join_slot = NULL;
-        /* The primary thread's readings belong to its encountering frame below. */
-        f->sensed = index != 0 && t->sensors != NULL;
+        /* The primary thread's readings belong to its encountering frame below; other members
+         * read only when some metric is thread-scoped. */
+        f->sensed = index != 0 && scal_sensor_member_reads(t->sensors);
         t->member_frame = (int)t->depth;
         t->depth++;
         if (f->slot) {
