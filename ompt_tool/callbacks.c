@@ -172,6 +172,7 @@ static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t no
     }
     if (f->sensed)
         scal_sensor_exit(t->sensors, scal_frame_level(t, f), scal_frame_node(f), f->team_index, 0);
+    SCAL_TEAM_JOIN_RELEASE(f->inst); /* after this member's last read of the instance */
     t->member_frame = f->prev_member;
     t->depth--;
     /* the primary thread's member frame sits right above its encountering frame of f->inst */
@@ -265,6 +266,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
         return;
     }
     uint32_t node = f->node;
+    SCAL_TEAM_JOIN_ACQUIRE(f->inst);
     if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), node, 0, 1);
     t->depth--;
     scal_team_end(t, f->inst, t->depth, f->set, f->begin_ns, now);
