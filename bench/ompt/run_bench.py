@@ -236,6 +236,20 @@ def main():
             per[name] = (r, t)
             print("%-36s %14.0f %14.0f" % (name, r, t))
             rows.append(["callgrind", name, "%.0f" % r, "%.0f" % t, "", "", "instructions per region / per task"])
+        sde = os.path.join(a.bin, "empty_regions_sde")
+        if os.path.exists(sde):
+            # The papi sensor reading one SDE event at region boundaries: what it adds per region.
+            plugins = os.path.join(tmp, "plugins")
+            os.makedirs(plugins, exist_ok=True)
+            papi = os.path.join(os.path.dirname(a.tool), "scal", "plugins", "libscal_papi.so")
+            subprocess.run(["objcopy", "--strip-debug", papi, os.path.join(plugins, "libscal_papi.so")], check=True)
+            es = dict(e, SCAL_PLUGIN_PATH=plugins)
+            ep = dict(es, SCAL_PLUGINS="papi", SCAL_PAPI_EVENTS="sde:::Bench::regions")
+            for name, lib in tools[1:]:
+                without = callgrind_instructions(tmp, lib, sde, ["1000"], ["2000"], 1000, es)
+                with_papi = callgrind_instructions(tmp, lib, sde, ["1000"], ["2000"], 1000, ep)
+                print("%-36s papi sensor, one SDE event: +%.0f instructions per region" % (name, with_papi - without))
+                rows.append(["callgrind papi_sde", name, "%.0f" % (with_papi - without), "", "", "", "instructions per region"])
 
     if a.csv:
         with open(a.csv, "w", newline="") as f:
