@@ -3,7 +3,7 @@
 #
 #   run_bench.py --bin DIR --tool LIBSCAL_OMPT [--baseline-tool OLD_LIBSCAL_OMPT] [--rounds 7]
 #                [--regions 200000] [--only empty,fib,constructs,listing1,memory,callgrind]
-#                [--memory-instances 10000000]
+#                [--memory-instances 10000000] [--sched-fifo]
 #                [--csv out.csv]
 # --baseline-tool adds another build of the tool (e.g. from an earlier commit) as a variant.
 # DIR holds empty_regions, constructs, listing1, fib_tasks, libscal_floor_tool.so and many_regions
@@ -24,8 +24,11 @@ import sys
 import tempfile
 
 
+PREFIX = []  # --sched-fifo: ["chrt", "-f", "1"]
+
+
 def run(cmd, env):
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    p = subprocess.run(PREFIX + cmd, env=env, capture_output=True, text=True, check=True)
     return float(p.stdout.strip().splitlines()[-1])
 
 
@@ -137,8 +140,13 @@ def main():
     ap.add_argument("--fib", type=int, default=22, help="fib_tasks argument (28 655 tasks at 22)")
     ap.add_argument("--memory-instances", type=int, default=10_000_000, help="region instances of the large memory run")
     ap.add_argument("--only", default="empty,fib,constructs,listing1,memory,callgrind")
+    ap.add_argument("--sched-fifo", action="store_true",
+                    help="run the timed programs under SCHED_FIFO (chrt -f 1; root): on a busy machine the "
+                         "timings otherwise measure the scheduler (the kernel's RT throttling leaves others 5 %%)")
     ap.add_argument("--csv")
     a = ap.parse_args()
+    if a.sched_fifo:
+        PREFIX[:] = ["chrt", "-f", "1"]
     only = set(a.only.split(","))
     tmp = tempfile.mkdtemp(prefix="scal-bench-")
     rows = []
@@ -159,8 +167,13 @@ def main():
         have_sde = os.path.exists(empty_sde[0])
         v = list(variants)
         if have_sde:  # the same program with an SDE counter registered: without and with the papi sensor
+            papi = {"SCAL_PLUGINS": "papi", "SCAL_PAPI_EVENTS": "sde:::Bench::regions",
+                    "SCAL_PLUGIN_PATH": os.path.join(os.path.dirname(a.tool), "scal", "plugins")}
             v += [("scal, SDE program, no sensor", env_for(a.tool, None, tmp)),
-                  ("scal + papi (1 SDE event)", env_for(a.tool, {"SCAL_PLUGINS": "papi", "SCAL_PAPI_EVENTS": "sde:::Bench::regions"}, tmp))]
+                  ("scal + papi (1 SDE event)", env_for(a.tool, papi, tmp))]
+            if a.baseline_tool:  # the baseline with this build's papi plugin
+                v += [("baseline, SDE program, no sensor", env_for(a.baseline_tool, None, tmp)),
+                      ("baseline + papi (1 SDE event)", env_for(a.baseline_tool, papi, tmp))]
         s = interleaved(lambda n: empty_sde if "SDE" in n else empty, v, a.rounds, "empty")
         report_table("Empty parallel region, 2 threads, %d regions x %d interleaved rounds (ns per region, median; added: paired with the round's no-tool run)"
                      % (a.regions, a.rounds), s, v, "ns/region", rows)
@@ -172,6 +185,10 @@ def main():
             q1, q3 = quartiles(d)
             print("papi sensor, one SDE event: +%.1f ns per region instance (q1..q3 %.1f..%.1f; 2 threads; goal <= 150)" % (statistics.median(d), q1, q3))
             rows.append(["papi_sde", "added per region", "%.1f" % statistics.median(d), "", "%.1f" % q1, "%.1f" % q3, "ns"])
+            if a.baseline_tool:
+                d = [x - y for x, y in zip(s["baseline + papi (1 SDE event)"], s["baseline, SDE program, no sensor"])]
+                q1, q3 = quartiles(d)
+                print("baseline: papi sensor, one SDE event: +%.1f ns per region instance (q1..q3 %.1f..%.1f)" % (statistics.median(d), q1, q3))
 
     if "fib" in only:
         # Task-heavy code: recursive fib with one task per call, against the floor with the same callbacks.
