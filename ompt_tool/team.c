@@ -91,7 +91,7 @@ void scal_team_settle(struct scal_thread *t, uint32_t depth)
 void scal_team_end(struct scal_thread *t, struct scal_instance *inst, uint32_t depth, unsigned set,
                    uint64_t begin_ns, uint64_t end_ns)
 {
-    settle_depth(t, depth); /* not settled at a closing barrier: e.g. a serialized team */
+    settle_depth(t, depth); /* not settled when its primary's member frame ended */
     struct scal_team_pending *p = &inst->pending;
     p->begin_ns = begin_ns;
     p->end_ns = end_ns;

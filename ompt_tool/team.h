@@ -9,9 +9,9 @@
  * The encountering thread instead records the ended instance as pending and settles it at its next
  * closing barrier at the same depth, where it waits for its team anyway. Its members meanwhile
  * write the other slot set (alternate instances use alternate sets), so the pending set stays
- * intact. A pending instance is also settled before another one is recorded at its depth (a team
- * without a closing barrier the tool sees, e.g. a serialized one) and, for every thread, at flush.
- */
+ * intact. (A team of one has no closing barrier: its primary thread's implicit-task end settles.)
+ * A pending instance is also settled before another one is recorded at its depth (a primary thread
+ * with no room for its member frame on the tool's stack) and, for every thread, at flush. */
 #ifndef SCAL_TEAM_H
 #define SCAL_TEAM_H
 
