@@ -147,6 +147,9 @@ def main():
     a = ap.parse_args()
     if a.sched_fifo:
         PREFIX[:] = ["chrt", "-f", "1"]
+        probe = subprocess.run(PREFIX + ["true"], capture_output=True, text=True)
+        if probe.returncode != 0:
+            sys.exit("run_bench.py: --sched-fifo: chrt -f 1 fails here (%s); it needs root or CAP_SYS_NICE" % probe.stderr.strip())
     only = set(a.only.split(","))
     tmp = tempfile.mkdtemp(prefix="scal-bench-")
     rows = []
