@@ -20,16 +20,18 @@
 #include <string.h>
 
 #include "sensor_hooks.h"
+#include "team.h"
 #include "tool.h"
 
 /* parallel_data belongs to the runtime: libomp copies it into the team after parallel_begin
  * returns and publishes the team to the workers through its own synchronisation, which TSan cannot
  * see (libomp is not instrumented). The one read of it is therefore kept out of TSan's view; the
- * memory it points to (our instance) is published with release/acquire on its generation. */
+ * memory it points to (our instance) is published with release/acquire on its generation. It holds
+ * the instance tagged with its slot set (team.h). */
 __attribute__((no_sanitize("thread"))) static struct scal_instance *
-instance_of(const ompt_data_t *parallel_data)
+instance_of(const ompt_data_t *parallel_data, unsigned *set)
 {
-    return parallel_data ? parallel_data->ptr : NULL;
+    return scal_team_untag(parallel_data ? parallel_data->ptr : NULL, set);
 }
 
 #define MAX_DEPTH (scal_tool_state.cfg.max_depth)
@@ -50,7 +52,9 @@ static inline bool at_top_level(const struct scal_thread *t)
     return t->is_initial && t->depth == 1 && t->frames[0].role == SCAL_FRAME_ROOT;
 }
 
-/* Serial code between two consecutive top-level regions of the initial thread is a node too. */
+/* Serial code between two consecutive top-level regions of the initial thread is a node too. Its
+ * length goes into the gap node's statistics later (scal_serial_gap_settle), where the thread waits
+ * at the next region's closing barrier, not on the way from one region to the next. */
 void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t now)
 {
     if (!at_top_level(t)) return;
@@ -62,10 +66,18 @@ void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t 
         root->gap_cache_node = scal_node_lookup(SCAL_KIND_SERIAL, 0, 0, NULL, root->last_child_node,
                                                 (int32_t)next_node);
     }
-    uint32_t gap = root->gap_cache_node;
-    struct scal_node_stats *row = scal_thread_row(t, gap);
-    scal_stats_add_time(row, now > root->last_child_end_ns ? now - root->last_child_end_ns : 0);
+    scal_serial_gap_settle(t); /* the previous one, if no closing barrier came in between */
+    t->gap_pending_ns = now > root->last_child_end_ns ? now - root->last_child_end_ns : 0;
+    t->gap_pending_node = root->gap_cache_node;
+}
+
+void scal_serial_gap_settle(struct scal_thread *t)
+{
+    if (!t->gap_pending_node) return;
+    struct scal_node_stats *row = scal_thread_row(t, t->gap_pending_node);
+    scal_stats_add_time(row, t->gap_pending_ns);
     scal_stats_add_team(row, 1, 1);
+    t->gap_pending_node = 0;
 }
 
 void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now)
@@ -129,6 +141,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     f->role = SCAL_FRAME_ENCOUNTER;
     f->begin_ns = now;
     f->inst = inst;
+    f->set = (uint8_t)scal_team_next_set(inst); /* the previous instance may await settlement */
     f->sensed = t->sensors != NULL;
     inst->node = node;
     inst->requested = (int32_t)requested_parallelism;
@@ -140,17 +153,18 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     atomic_store_explicit(&inst->generation,
                           atomic_load_explicit(&inst->generation, memory_order_relaxed) + 1,
                           memory_order_release);
-    parallel_data->ptr = inst;
+    parallel_data->ptr = scal_team_tag(inst, f->set);
     if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
 }
 
 /* A member reached the join barrier (or its implicit task ended without one): its work is done.
- * Explicit tasks it runs from now on until the barrier ends go to its slot's join_task_ns. */
+ * Explicit tasks it runs from now on until the barrier ends go to its slot's join_task_ns. The
+ * primary thread then settles the previous instance at this depth (team.h): it waits for the team
+ * now, and the slots of that instance are no longer written. */
 static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t now)
 {
-    struct scal_instance *inst = f->inst;
-    if (f->team_index < MAX_TEAM) {
-        struct scal_slot *s = &scal_inst_slots(inst)[f->team_index];
+    struct scal_slot *s = f->slot;
+    if (s) {
         atomic_store_explicit(&s->join_task_ns, 0, memory_order_relaxed);
         atomic_store_explicit(&s->barrier_ns, now, memory_order_release);
         t->join_slot = s;
@@ -158,8 +172,14 @@ static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t no
     }
     if (f->sensed)
         scal_sensor_exit(t->sensors, scal_frame_level(t, f), scal_frame_node(f), f->team_index, 0);
+    SCAL_TEAM_JOIN_RELEASE(f->inst); /* after this member's last read of the instance */
     t->member_frame = f->prev_member;
     t->depth--;
+    /* the primary thread's member frame sits right above its encountering frame of f->inst */
+    if (f->team_index == 0 && t->depth >= 1 && t->frames[t->depth - 1].inst == f->inst) {
+        scal_team_settle(t, t->depth - 1);
+        scal_serial_gap_settle(t);
+    }
 }
 
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
@@ -170,7 +190,8 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     struct scal_thread *t = scal_thread_get();
     if (!t) return;
     if (endpoint == ompt_scope_begin) {
-        struct scal_instance *inst = instance_of(parallel_data);
+        unsigned set;
+        struct scal_instance *inst = instance_of(parallel_data, &set);
         if (!inst) {
             scal_diag_count(SCAL_DIAG_unknown_parallel);
             return;
@@ -188,15 +209,17 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         f->team_index = index;
         f->begin_ns = now;
         f->inst = inst;
+        f->slot = index < MAX_TEAM ? scal_team_slot(inst, set, index) : NULL;
         f->task_data = task_data;
         f->prev_member = t->member_frame;
         t->join_slot = NULL;
-        /* The primary thread's readings belong to its encountering frame below. */
-        f->sensed = index != 0 && t->sensors != NULL;
+        /* The primary thread's readings belong to its encountering frame below; other members
+         * read only when some metric is thread-scoped. */
+        f->sensed = index != 0 && scal_sensor_member_reads(t->sensors);
         t->member_frame = (int)t->depth;
         t->depth++;
-        if (index < MAX_TEAM) {
-            struct scal_slot *s = &scal_inst_slots(inst)[index];
+        if (f->slot) {
+            struct scal_slot *s = f->slot;
             atomic_store_explicit(&s->work_begin_ns, now, memory_order_relaxed);
             atomic_store_explicit(&s->inner_wait_ns, 0, memory_order_relaxed);
             atomic_store_explicit(&s->lock_ns, 0, memory_order_relaxed);
@@ -221,12 +244,14 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
  * strictly, so the region ending is this thread's innermost ENCOUNTER frame. The runtime's
  * parallel_data only says whether the tool tracked the region at all: libomp 14 reads it from the
  * team after returning the team to its pool, so with nested teams another thread's region, forked
- * meanwhile on the reused team, can already have replaced it. */
+ * meanwhile on the reused team, can already have replaced it. The instance's times and team are
+ * recorded for settlement at this thread's next closing barrier (team.h). */
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
                             int flags, const void *codeptr_ra)
 {
     struct scal_thread *t = scal_thread_get();
-    if (!t || !instance_of(parallel_data)) return;
+    unsigned set;
+    if (!t || !instance_of(parallel_data, &set)) return;
     uint64_t now = scal_now_ns();
     struct scal_frame *f = top_frame(t);
     /* The primary thread's own member frame (its implicit-task end did not pop it). */
@@ -240,66 +265,11 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
         scal_diag_count(SCAL_DIAG_unmatched_end); /* e.g. a user region left open inside it */
         return;
     }
-    struct scal_instance *inst = f->inst;
     uint32_t node = f->node;
-    struct scal_node_stats *row = scal_thread_row(t, node);
-    int32_t actual = atomic_load_explicit(&inst->actual, memory_order_relaxed);
-    scal_stats_add_time(row, now - f->begin_ns);
-    scal_stats_add_team(row, inst->requested, actual);
-
-    uint32_t n = actual > 0 ? (uint32_t)actual : 0, members = 0;
-    if (n > MAX_TEAM) n = MAX_TEAM;
-    uint64_t sum_work = 0, max_work = 0, min_work = UINT64_MAX, sum_bar = 0, max_bar = 0,
-             sum_lock = 0, max_lock = 0;
-    struct scal_slot *slots = scal_inst_slots(inst);
-    for (uint32_t i = 0; i < n; i++) {
-        struct scal_slot *s = &slots[i];
-        uint64_t tb = atomic_load_explicit(&s->barrier_ns, memory_order_acquire);
-        uint64_t wb = atomic_load_explicit(&s->work_begin_ns, memory_order_relaxed);
-        if (wb < inst->begin_ns) continue; /* this member never started this instance */
-        if (tb == 0 || tb > now) tb = now;
-        uint64_t busy = tb > wb ? tb - wb : 0;
-        uint64_t inner = atomic_load_explicit(&s->inner_wait_ns, memory_order_relaxed);
-        uint64_t lock = atomic_load_explicit(&s->lock_ns, memory_order_relaxed);
-        /* written before the runtime saw the member's last task complete, hence before now */
-        uint64_t joined = atomic_load_explicit(&s->join_task_ns, memory_order_relaxed);
-        if (joined > now - tb) joined = now - tb;
-        uint64_t work = (busy > inner + lock ? busy - inner - lock : 0) + joined;
-        uint64_t bar = inner + (now - tb) - joined;
-        struct scal_team_total *tt = &row->team[i];
-        tt->instances++;
-        tt->work_ns += work;
-        tt->barrier_ns += bar;
-        tt->lock_ns += lock;
-        if (i + 1 > row->team_tracked) row->team_tracked = i + 1;
-        sum_work += work;
-        sum_bar += bar;
-        sum_lock += lock;
-        if (work > max_work) max_work = work;
-        if (work < min_work) min_work = work;
-        if (bar > max_bar) max_bar = bar;
-        if (lock > max_lock) max_lock = lock;
-        members++;
-        if (t->trace) {
-            uint32_t gtid = atomic_load_explicit(&s->gtid, memory_order_relaxed);
-            scal_trace_state(t, gtid, node, SCAL_STATE_WORK, wb, tb);
-            scal_trace_state(t, gtid, node, SCAL_STATE_BARRIER, tb, now);
-        }
-    }
-    if (members) {
-        row->work_ns += sum_work;
-        row->work_inst_max_ns += max_work;
-        row->work_inst_min_ns =
-            row->work_inst_min_ns == UINT64_MAX ? min_work : row->work_inst_min_ns + min_work;
-        row->barrier_ns += sum_bar;
-        row->barrier_inst_max_ns += max_bar;
-        row->lock_ns += sum_lock;
-        row->lock_inst_max_ns += max_lock;
-        row->inst_mean_work_ns += (double)sum_work / members;
-    }
-    if (t->trace) scal_trace_instance(t, node, f->begin_ns, now);
+    SCAL_TEAM_JOIN_ACQUIRE(f->inst);
     if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), node, 0, 1);
     t->depth--;
+    scal_team_end(t, f->inst, t->depth, f->set, f->begin_ns, now);
     t->join_slot = NULL;
     scal_child_ended(t, node, now);
 }
@@ -308,9 +278,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
 
 static inline struct scal_slot *member_slot(struct scal_thread *t)
 {
-    if (t->member_frame < 0) return NULL;
-    struct scal_frame *m = &t->frames[t->member_frame];
-    return m->team_index < MAX_TEAM ? &scal_inst_slots(m->inst)[m->team_index] : NULL;
+    return t->member_frame < 0 ? NULL : t->frames[t->member_frame].slot;
 }
 
 /* A member reads the instance's call site, written by the encountering thread at parallel_begin

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sensor_hooks.h"
+#include "team.h"
 #include "tool.h"
 #include "tool_access.h"
 
@@ -121,6 +122,7 @@ void scal_flush(const char *reason)
     uint64_t end = scal_now_ns();
     snprintf(st->exit_reason, sizeof(st->exit_reason), "%s", reason);
     scal_user_regions_detach();
+    scal_settle_all(); /* what still awaits settlement (team.h) */
     if (st->sensors) scal_sensor_session_stop(st->sensors); /* run sensors' end readings */
     st->measured_pid = (int)getpid();
     write_in_copy(st, end);

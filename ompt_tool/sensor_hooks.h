@@ -8,6 +8,7 @@
 #ifdef SCAL_HAVE_PLUGIN_HOST
 #include "sensor_session.h"
 #else
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "scal/status.h"
@@ -24,6 +25,10 @@ static inline struct scal_sensor_thread_ctx *
 scal_sensor_thread_attach(struct scal_sensor_session *s, uint32_t i)
 {
     return 0;
+}
+static inline bool scal_sensor_member_reads(const struct scal_sensor_thread_ctx *t)
+{
+    return false;
 }
 static inline void scal_sensor_enter(struct scal_sensor_thread_ctx *t, uint32_t level, int e) {}
 static inline void scal_sensor_exit(struct scal_sensor_thread_ctx *t, uint32_t level, uint32_t r,

@@ -22,11 +22,12 @@ static inline uint32_t bucket_of(uint64_t ns)
 
 void scal_stats_add_time(struct scal_node_stats *s, uint64_t ns)
 {
-    if (s->count++ == 0) s->shift_ns = ns;
+    if (__builtin_expect(s->count++ == 0, 0)) s->shift_ns = ns;
     s->sum_ns += ns;
     if (ns < s->min_ns) s->min_ns = ns;
     if (ns > s->max_ns) s->max_ns = ns;
-    double d = (double)ns - (double)s->shift_ns;
+    /* one signed conversion (an unsigned 64-bit one is a branch and two); exact below 2^53 ns */
+    double d = (double)(int64_t)(ns - s->shift_ns);
     s->sum_d += d;
     s->sum_d2 += d * d;
     if (s->nsamples < SCAL_EXACT_SAMPLES) s->samples[s->nsamples++] = ns;

@@ -9,7 +9,7 @@
 
 static struct scal_thread **registry;
 static _Atomic uint32_t registered;
-static _Thread_local struct scal_thread *self __attribute__((tls_model("initial-exec")));
+_Thread_local struct scal_thread *scal_self __attribute__((tls_model("initial-exec")));
 static _Thread_local bool self_failed __attribute__((tls_model("initial-exec")));
 
 int scal_threads_init(void)
@@ -33,9 +33,7 @@ static struct scal_thread *create_thread_state(void)
     }
     size_t off_frames = scal_cache_align(sizeof(struct scal_thread));
     size_t off_insts = off_frames + scal_cache_align(cfg->max_depth * sizeof(struct scal_frame));
-    size_t off_slots = off_insts + scal_cache_align(cfg->max_depth * sizeof(struct scal_instance));
-    size_t off_map = off_slots + scal_cache_align((size_t)cfg->max_depth * cfg->max_team *
-                                                  sizeof(struct scal_slot));
+    size_t off_map = off_insts + (size_t)cfg->max_depth * scal_tool_state.inst_stride;
     size_t off_rows = off_map + scal_cache_align((size_t)cfg->max_regions * sizeof(uint32_t));
     size_t total = off_rows + (size_t)cfg->max_regions * scal_tool_state.row_size;
     unsigned char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
@@ -58,13 +56,14 @@ static struct scal_thread *create_thread_state(void)
     return t;
 }
 
-struct scal_thread *scal_thread_get(void)
+/* The slow path of scal_thread_get (tool.h): the calling thread's first event. */
+struct scal_thread *scal_thread_create_self(void)
 {
-    if (__builtin_expect(self != NULL, 1)) return self;
+    if (scal_self) return scal_self;
     if (self_failed || !registry) return NULL;
-    self = create_thread_state();
-    if (!self) self_failed = true;
-    return self;
+    scal_self = create_thread_state();
+    if (!scal_self) self_failed = true;
+    return scal_self;
 }
 
 struct scal_instance *scal_thread_inst(struct scal_thread *t, uint32_t depth)

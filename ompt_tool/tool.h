@@ -7,9 +7,10 @@
  *  - the node table (global; lock-free lookups, insertions of new nodes serialised by a spin flag
  *    because they happen once per distinct node), and
  *  - the per-instance team slots of a parallel region: each team member writes its own slot, the
- *    encountering thread reads them all at parallel_end (release/acquire on the slot's barrier
- * time). Nothing is allocated after a thread's first event: per-thread memory is reserved then and
- * touched lazily. Anomalies are counted (struct scal_diag) and reported at flush. */
+ *    encountering thread reads them all when it settles the instance, at its next closing barrier
+ *    (team.h; release/acquire on the slot's barrier time). Nothing is allocated after a thread's
+ *    first event: per-thread memory is reserved then and touched lazily. Anomalies are counted
+ *    (struct scal_diag) and reported at flush. */
 #ifndef SCAL_TOOL_H
 #define SCAL_TOOL_H
 
@@ -172,9 +173,10 @@ void scal_hist_bucket_bounds(uint32_t bucket, double *lo_ns, double *hi_ns);
 /* ---- per-thread state (thread_state.c) ---------------------------------------------------- */
 
 /* One member's measurements for one parallel-region instance, written by that member only, read by
- * the encountering thread at parallel_end (after the acquire of barrier_ns). A slot from an earlier
- * instance is recognised by work_begin_ns < the instance's begin_ns, so nobody resets slots. One
- * cache line each; relaxed atomics compile to plain moves and keep TSan informed. */
+ * the encountering thread when it settles the instance (team.h), after the acquire of barrier_ns. A
+ * slot from an earlier instance is recognised by work_begin_ns < the instance's begin_ns, so nobody
+ * resets slots. One cache line each; relaxed atomics compile to plain moves and keep TSan informed.
+ */
 struct scal_slot {
     _Atomic uint64_t work_begin_ns;
     _Atomic uint64_t inner_wait_ns; /* explicit and workshare barriers, taskwait, taskgroup */
@@ -185,9 +187,22 @@ struct scal_slot {
     _Atomic uint64_t join_task_ns;
 } __attribute__((aligned(SCAL_CACHE_LINE)));
 
+/* An ended instance whose per-member sums are not yet in the encountering thread's statistics:
+ * settled at that thread's next closing barrier at the same depth (while it waits for its team),
+ * before it records another ended instance there, or at flush (team.h). Owner-only; whether one
+ * waits is the thread's pending_depths. */
+struct scal_team_pending {
+    uint64_t begin_ns, end_ns;
+    uint32_t node;
+    int32_t requested, actual;
+    uint8_t set; /* the slot set its members wrote */
+};
+
 /* A parallel-region instance, owned by its encountering thread, shared with the team through
- * parallel_data->ptr. Its config.max_team slots follow it in memory, so a member finds its slot
- * without reading the instance (whose cache line the encountering thread has just written). */
+ * parallel_data->ptr (tagged with the slot set in use, team.h). Two sets of config.max_team slots
+ * follow it in memory, used by alternate instances, so a member finds its slot without reading the
+ * instance (whose cache line the encountering thread has just written) and the members of one
+ * instance write theirs while the encountering thread still has to settle the previous one. */
 struct scal_instance {
     uint32_t node;
     int32_t requested;
@@ -195,12 +210,9 @@ struct scal_instance {
     _Atomic uint32_t generation; /* incremented (release) at every instance; lazy readers acquire */
     uint64_t begin_ns;
     const void *codeptr; /* the region's codeptr_ra (recognises its join barrier) */
+    /* the encountering thread's alone, on its own cache line */
+    struct scal_team_pending pending __attribute__((aligned(SCAL_CACHE_LINE)));
 } __attribute__((aligned(SCAL_CACHE_LINE)));
-
-static inline struct scal_slot *scal_inst_slots(struct scal_instance *inst)
-{
-    return (struct scal_slot *)(inst + 1);
-}
 
 /* Member frames of workers learn their node only when something needs it (a nested region, a user
  * region, a sensor): reading it at implicit-task begin would cost a cache miss per region. */
@@ -215,6 +227,8 @@ struct scal_frame {
     uint32_t team_index;
     uint64_t begin_ns;
     struct scal_instance *inst; /* parallel frames */
+    struct scal_slot *slot;     /* member frames: this member's slot, NULL beyond SCAL_MAX_TEAM */
+    uint8_t set;                /* encountering frames: the instance's slot set */
     void *task_data;            /* member frames: the implicit task's ompt_data_t */
     uint64_t name_hash;         /* user frames: hash of the name given to scal_region_begin */
     int prev_member;            /* member frames: the enclosing member frame's index, -1 none */
@@ -241,6 +255,8 @@ struct scal_thread {
     uint32_t gtid; /* 0 = the process's initial thread */
     bool is_initial;
     uint32_t depth; /* frames in use */
+    /* bit d: the instance at depth d waits for settlement (team.h); owner-written, read at flush */
+    _Atomic uint64_t pending_depths;
     struct scal_frame *frames;
     unsigned char *inst_area; /* per depth: an instance followed by its slots */
     uint32_t *row_of_node;    /* node id -> 1 + index into rows, 0 = none */
@@ -255,6 +271,9 @@ struct scal_thread {
         uint32_t node;
     } node_cache[SCAL_NODE_CACHE_SLOTS];
     uint64_t wait_begin_ns, lock_begin_ns;
+    /* the serial gap before the current top-level region, not yet in its node's statistics */
+    uint32_t gap_pending_node; /* 0 = none */
+    uint64_t gap_pending_ns;
     /* Explicit tasks (task_schedule): tied tasks nest LIFO on a thread. Level 0 is the implicit
      * task; time at a level >= 1 whose task is not inside a synchronisation region is task code,
      * counted in task_ns (work) and in the level's own time (its task construct's node). */
@@ -282,8 +301,17 @@ static inline uint32_t scal_frame_level(const struct scal_thread *t, const struc
 }
 
 /* The calling thread's state, created at its first event (NULL when the thread table is full or
- * memory could not be reserved: the event is then not measured). */
-struct scal_thread *scal_thread_get(void);
+ * memory could not be reserved: the event is then not measured). Inline: every callback starts
+ * with it, and an initial-exec TLS load is one instruction. */
+struct scal_thread *scal_thread_create_self(void);
+#ifndef SCAL_TOOL_WRITER
+extern _Thread_local struct scal_thread *scal_self __attribute__((tls_model("initial-exec")));
+static inline struct scal_thread *scal_thread_get(void)
+{
+    struct scal_thread *t = scal_self;
+    return __builtin_expect(t != NULL, 1) ? t : scal_thread_create_self();
+}
+#endif
 struct scal_instance *scal_thread_inst(struct scal_thread *t, uint32_t depth);
 
 static inline uint32_t scal_frame_node(struct scal_frame *f)
@@ -307,7 +335,7 @@ struct scal_node_stats *scal_thread_row_if_any(const struct scal_thread *t, uint
 struct scal_tool {
     struct scal_config cfg;
     size_t row_size;
-    size_t inst_stride; /* an instance and its slots */
+    size_t inst_stride; /* an instance and its two slot sets (team.h) */
     uint64_t start_ns;
     double start_unix;
     char omp_runtime[256];
@@ -349,6 +377,8 @@ void scal_root_open(struct scal_thread *t);
 /* Top-level bookkeeping of the initial thread: the serial gap before a new top-level region, and
  * where the last one ended. No-ops below the top level. */
 void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t now);
+/* Adds the gap recorded by scal_serial_gap_before to its node's statistics, if one waits. */
+void scal_serial_gap_settle(struct scal_thread *t);
 void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now);
 
 /* ---- call sites (callsite.c) --------------------------------------------------------------- */

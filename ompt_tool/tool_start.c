@@ -8,6 +8,7 @@
 
 #include "scal/export.h"
 #include "sensor_hooks.h"
+#include "team.h"
 #include "tool.h"
 
 struct scal_tool scal_tool_state;
@@ -61,8 +62,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     st->start_unix =
         (double)wall.tv_sec + wall.tv_nsec * 1e-9 - (double)(now - st->start_ns) * 1e-9;
     st->row_size = scal_node_stats_size(st->cfg.max_team);
-    st->inst_stride =
-        sizeof(struct scal_instance) + (size_t)st->cfg.max_team * sizeof(struct scal_slot);
+    st->inst_stride = scal_team_stride(st->cfg.max_team);
     if (st->cfg.messages[0])
         fputs(st->cfg.messages, stderr); /* once, at start: bad SCAL_* values */
     if (scal_nodes_init(st->cfg.max_regions) != 0 || scal_threads_init() != 0) {

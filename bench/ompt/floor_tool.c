@@ -3,9 +3,10 @@
 // each event into a small thread-local ring. What it costs is what OMPT dispatch plus a clock read
 // cost; scal's added cost is compared against this one.
 //
-// FLOOR_SYNC=0 registers only parallel_begin/end and implicit_task (the minimal floor);
-// the default also registers sync_region, mutex_acquire/acquired, work, task_create and
-// task_schedule, like scal.
+// FLOOR_SYNC=0 registers only thread_begin, parallel_begin/end and implicit_task (the issue's
+// minimal floor); the default also registers sync_region, mutex_acquire/acquired, work,
+// task_create and task_schedule: the same set as scal (ompt_tool/callbacks.c,
+// scal_callbacks_register).
 #include <omp-tools.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -67,10 +68,16 @@ static void on_task_schedule(ompt_data_t *p, ompt_task_status_t s, ompt_data_t *
     stamp();
 }
 
+static void on_thread_begin(ompt_thread_t type, ompt_data_t *d)
+{
+    stamp();
+}
+
 static int floor_initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t *data)
 {
     ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
     const char *v = getenv("FLOOR_SYNC");
+    set(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
     set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
     set(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);
     set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);

@@ -29,28 +29,47 @@ static int errno_status(int e)
     return SCAL_EIO;
 }
 
-int scal__sysfs_read(const char *root, const char *rel, char *buf, size_t buflen, char *why,
-                     size_t whylen)
+/* Reads the whole small file behind fd from offset 0 (sysfs regenerates an attribute's text on
+ * every read from 0) into buf, without its trailing whitespace. */
+static int read_at_zero(int fd, const char *path, char *buf, size_t buflen, char *why,
+                        size_t whylen)
 {
-    char path[4096];
-    scal__sysfs_path(root, rel, path, sizeof(path));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
+    ssize_t got;
+    do
+        got = pread(fd, buf, buflen > 0 ? buflen - 1 : 0, 0);
+    while (got < 0 && errno == EINTR);
+    if (got < 0) {
         int e = errno;
         return scal__why(why, whylen, errno_status(e), "cannot read %s: %s", path, strerror(e));
     }
-    ssize_t got;
-    do
-        got = read(fd, buf, buflen > 0 ? buflen - 1 : 0);
-    while (got < 0 && errno == EINTR);
-    int e = errno;
-    close(fd);
-    if (got < 0)
-        return scal__why(why, whylen, errno_status(e), "cannot read %s: %s", path, strerror(e));
     buf[got] = '\0';
     while (got > 0 && isspace((unsigned char)buf[got - 1]))
         buf[--got] = '\0';
     return SCAL_OK;
+}
+
+int scal__sysfs_open(const char *root, const char *rel, int *fd, char *path, size_t pathlen,
+                     char *why, size_t whylen)
+{
+    scal__sysfs_path(root, rel, path, pathlen);
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0) {
+        int e = errno;
+        return scal__why(why, whylen, errno_status(e), "cannot read %s: %s", path, strerror(e));
+    }
+    return SCAL_OK;
+}
+
+int scal__sysfs_read(const char *root, const char *rel, char *buf, size_t buflen, char *why,
+                     size_t whylen)
+{
+    char path[4096];
+    int fd;
+    int rc = scal__sysfs_open(root, rel, &fd, path, sizeof(path), why, whylen);
+    if (rc != SCAL_OK) return rc;
+    rc = read_at_zero(fd, path, buf, buflen, why, whylen);
+    close(fd);
+    return rc;
 }
 
 int scal__sysfs_write(const char *root, const char *rel, const char *text, char *why, size_t whylen)
@@ -86,23 +105,33 @@ int scal__sysfs_write(const char *root, const char *rel, const char *text, char 
     return rc;
 }
 
-int scal__sysfs_read_u64(const char *root, const char *rel, uint64_t *value, char *why,
-                         size_t whylen)
+static int parse_u64(const char *path, const char *buf, uint64_t *value, char *why, size_t whylen)
 {
-    char buf[64];
-    int rc = scal__sysfs_read(root, rel, buf, sizeof(buf), why, whylen);
-    if (rc != SCAL_OK) return rc;
     char *end = NULL;
     errno = 0;
     unsigned long long v = strtoull(buf, &end, 10);
-    if (!isdigit((unsigned char)buf[0]) || *end != '\0' || errno != 0) {
-        char path[4096];
-        scal__sysfs_path(root, rel, path, sizeof(path));
+    if (!isdigit((unsigned char)buf[0]) || *end != '\0' || errno != 0)
         return scal__why(why, whylen, SCAL_EFORMAT, "%s holds '%s', not a non-negative integer",
                          path, buf);
-    }
     *value = (uint64_t)v;
     return SCAL_OK;
+}
+
+int scal__sysfs_read_u64(const char *root, const char *rel, uint64_t *value, char *why,
+                         size_t whylen)
+{
+    char buf[64], path[4096];
+    int rc = scal__sysfs_read(root, rel, buf, sizeof(buf), why, whylen);
+    if (rc != SCAL_OK) return rc;
+    scal__sysfs_path(root, rel, path, sizeof(path));
+    return parse_u64(path, buf, value, why, whylen);
+}
+
+int scal__sysfs_pread_u64(int fd, const char *path, uint64_t *value, char *why, size_t whylen)
+{
+    char buf[64];
+    int rc = read_at_zero(fd, path, buf, sizeof(buf), why, whylen);
+    return rc == SCAL_OK ? parse_u64(path, buf, value, why, whylen) : rc;
 }
 
 int scal__sysfs_unwritable(const char *path, int e, char *why, size_t whylen)

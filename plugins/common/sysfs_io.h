@@ -29,6 +29,15 @@ int scal__sysfs_write(const char *root, const char *rel, const char *text, char 
 /* scal__sysfs_read + a non-negative decimal integer (SCAL_EFORMAT naming the path otherwise). */
 int scal__sysfs_read_u64(const char *root, const char *rel, uint64_t *value, char *why,
                          size_t whylen);
+/* A file read again and again (a counter read at every region boundary): opened once here
+ * (read-only, close-on-exec; the full path goes to path for messages), then read with
+ * scal__sysfs_pread_u64, one system call per read instead of open+read+close. The caller closes
+ * fd. Same errors as scal__sysfs_read. */
+int scal__sysfs_open(const char *root, const char *rel, int *fd, char *path, size_t pathlen,
+                     char *why, size_t whylen);
+/* Reads the integer in the file behind fd from offset 0 (sysfs makes the text anew at every read
+ * from 0). Same errors as scal__sysfs_read_u64; why names path. */
+int scal__sysfs_pread_u64(int fd, const char *path, uint64_t *value, char *why, size_t whylen);
 /* Explains why access(path, W_OK) failed with errno e: "permission denied writing <path> (needs
  * root)" or the system's reason; returns SCAL_EUNAVAIL for a missing file, else SCAL_EPERM. */
 int scal__sysfs_unwritable(const char *path, int e, char *why, size_t whylen);

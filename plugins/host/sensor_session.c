@@ -63,6 +63,7 @@ static void start_plugin(struct scal_sensor_session *s, const char *name)
         p->process_only = true;
         for (size_t m = 0; m < p->nmetrics; m++)
             p->process_only &= p->metrics[m].scope == SCAL_SCOPE_PROCESS;
+        s->member_reads |= !p->process_only;
         for (size_t m = 0; m < p->nmetrics; m++) {
             s->region_plugin[s->nregion] = s->nplugins - 1;
             s->region_metric[s->nregion++] = (uint32_t)m;
@@ -177,6 +178,7 @@ struct scal_sensor_thread_ctx *scal_sensor_thread_attach(struct scal_sensor_sess
     size_t nm = s->nregion, nn = s->max_nodes;
     if (!t) return NULL;
     t->session = s;
+    t->member_reads = s->member_reads;
     t->gtid = gtid;
     t->begin = calloc((size_t)s->max_levels * nm, sizeof(double));
     t->now = calloc(nm, sizeof(double));

@@ -43,6 +43,8 @@ struct scal_sensor_sample {
  * opened (indexed by the frame's level, so they follow the tool's own stack) and the per-node
  * sums. */
 struct scal_sensor_thread_ctx {
+    /* a copy of the session's member_reads, on the line the hot path reads anyway */
+    bool member_reads;
     uint32_t failed_plugins; /* bit i: plugin i's thread_init failed on this thread */
     struct scal_sensor_session *session;
     uint32_t gtid;
@@ -66,6 +68,7 @@ struct scal_sensor_session {
     uint32_t nplugins;
     /* region-timed metrics, all plugins concatenated */
     uint32_t nregion;
+    bool member_reads; /* some region-timed metric is thread-scoped (scal_sensor_member_reads) */
     uint32_t region_plugin[SCAL_SENSOR_MAX_METRICS];
     uint32_t region_metric[SCAL_SENSOR_MAX_METRICS];
     uint32_t max_nodes;
@@ -93,6 +96,14 @@ int scal_sensor_session_open(struct scal_sensor_session **s, const char *spec, u
 /* The calling thread's context (created on first use, on that thread). */
 struct scal_sensor_thread_ctx *scal_sensor_thread_attach(struct scal_sensor_session *s,
                                                          uint32_t gtid);
+/* Whether team members other than the encountering thread have anything to read at region
+ * boundaries: only thread-scoped metrics are attributed to them (process-scope ones, such as PAPI
+ * SDE counters, only on the encountering thread), so without one the tool skips their enter/exit,
+ * which would record nothing. */
+static inline bool scal_sensor_member_reads(const struct scal_sensor_thread_ctx *t)
+{
+    return t && t->member_reads;
+}
 /* Region boundaries on the calling thread, keyed by the level (index) of the tool's frame that
  * opens or closes: enter takes the readings of that level, exit attributes the difference since
  * then to (node, team_index). The tool calls exit only for a frame it called enter for, so no

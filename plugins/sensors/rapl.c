@@ -11,6 +11,8 @@
 // below one energy unit per wrap). Values are the accumulated energy in joules since the zone's
 // counter origin: the first read equals energy_uj / 1e6, later reads add the unwrapped deltas.
 // Reads must come at least once per wrap period (minutes at full power) to stay exact.
+// Region readings happen at every region boundary: each zone's energy_uj stays open from init to
+// fini and is read with pread (one system call per zone and read, no open/close).
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plugin_util.h"
 #include "scal/plugin.h"
@@ -30,6 +33,7 @@ struct rapl_zone {
     bool is_sub;
     char dir[528];
     char energy_path[560];
+    int energy_fd;   // energy_path, open from init to fini (-1 before)
     char name[64];   // the zone's own name file ("package-0", "core")
     char metric[96]; // "rapl.package-0.core"
     uint64_t max_range;
@@ -112,16 +116,19 @@ static void name_zones(struct scal_sensor_state *s)
     }
 }
 
+static int permission_why(const struct rapl_zone *z, char *why, size_t whylen)
+{
+    return scal__why(why, whylen, SCAL_EPERM,
+                     "permission denied reading %s (root-only since Linux 5.10; run as root "
+                     "or `chmod a+r` the energy_uj files)",
+                     z->energy_path);
+}
+
 // Reads a zone's raw counter; a failure is reported in why (may be NULL) with the status.
 static int read_raw(const struct rapl_zone *z, uint64_t *raw, char *why, size_t whylen)
 {
-    int rc = scal__sysfs_read_u64(NULL, z->energy_path, raw, why, whylen);
-    if (rc == SCAL_EPERM)
-        return scal__why(why, whylen, SCAL_EPERM,
-                         "permission denied reading %s (root-only since Linux 5.10; run as root "
-                         "or `chmod a+r` the energy_uj files)",
-                         z->energy_path);
-    return rc;
+    int rc = scal__sysfs_pread_u64(z->energy_fd, z->energy_path, raw, why, whylen);
+    return rc == SCAL_EPERM ? permission_why(z, why, whylen) : rc;
 }
 
 static int load_zone(struct rapl_zone *z, char *why, size_t whylen)
@@ -130,11 +137,20 @@ static int load_zone(struct rapl_zone *z, char *why, size_t whylen)
     if (rc == SCAL_OK)
         rc = scal__sysfs_read_u64(z->dir, "max_energy_range_uj", &z->max_range, why, whylen);
     if (rc != SCAL_OK) return rc;
-    snprintf(z->energy_path, sizeof(z->energy_path), "%s/energy_uj", z->dir);
+    rc = scal__sysfs_open(z->dir, "energy_uj", &z->energy_fd, z->energy_path,
+                          sizeof(z->energy_path), why, whylen);
+    if (rc == SCAL_EPERM) return permission_why(z, why, whylen);
+    if (rc != SCAL_OK) return rc;
     rc = read_raw(z, &z->last_raw, why, whylen);
     if (rc != SCAL_OK) return rc;
     z->total_uj = z->last_raw;
     return SCAL_OK;
+}
+
+static void close_zones(struct scal_sensor_state *s)
+{
+    for (size_t i = 0; i < s->nzones; i++)
+        if (s->zones[i].energy_fd >= 0) close(s->zones[i].energy_fd);
 }
 
 static int rapl_init(const struct scal_plugin_env *env, scal_sensor_state **state, char *why,
@@ -163,6 +179,7 @@ static int rapl_init(const struct scal_plugin_env *env, scal_sensor_state **stat
         if (s->nzones == RAPL_MAX_ZONES) break;
         struct rapl_zone *z = &s->zones[s->nzones++];
         z->pkg = pkg, z->sub = sub, z->is_sub = is_sub;
+        z->energy_fd = -1;
         snprintf(z->dir, sizeof(z->dir), "%s/%.32s", base, de->d_name);
     }
     if (s->nzones == 0) {
@@ -185,6 +202,7 @@ static int rapl_init(const struct scal_plugin_env *env, scal_sensor_state **stat
     return SCAL_OK;
 fail:
     if (dir) closedir(dir);
+    close_zones(s);
     free(s);
     return rc;
 }
@@ -219,8 +237,8 @@ static int rapl_read(scal_sensor_state *s, double *values)
 }
 
 // Region timing: energy is process-wide, so a region read is the same read as a run read; the
-// host only attributes process-scope metrics on the encountering thread. The mutex is held for a
-// few file reads (RAPL has no cheaper interface from user space).
+// host only attributes process-scope metrics on the encountering thread. The mutex is held for one
+// pread per zone (RAPL has no cheaper interface from user space).
 static int rapl_thread_read(scal_sensor_state *s, scal_sensor_thread *t, double *values)
 {
     (void)t;
@@ -230,6 +248,7 @@ static int rapl_thread_read(scal_sensor_state *s, scal_sensor_thread *t, double 
 static void rapl_fini(scal_sensor_state *s)
 {
     if (!s) return;
+    close_zones(s);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

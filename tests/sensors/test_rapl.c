@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Tests the rapl sensor against fake powercap trees: names, joules, wraparound, permission,
-// absence, bad content, concurrent reads.
+// absence, bad content, concurrent reads, zone files opened once.
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -179,6 +180,61 @@ static void test_permission(void)
     chmod(path, 0644);
 }
 
+static int open_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return -1;
+    for (struct dirent *de; (de = readdir(d)) != NULL;)
+        n += de->d_name[0] != '.';
+    closedir(d);
+    return n - 1; /* the directory's own descriptor */
+}
+
+// Each zone's energy_uj is opened once, at init, and kept open: reads at every region boundary do
+// not open the file again (one pread each), and fini closes what init opened.
+static void test_open_once(void)
+{
+    scal_test_reload_sensor(&plugin, NULL, 0, root);
+    int before = open_fds();
+    scal_sensor_state *st = NULL;
+    char why[512] = "";
+    int rc = plugin.desc->sensor->init(&plugin.env, &st, why, sizeof(why));
+    CHECK(rc == 0, "init rc %d: %s", rc, why);
+    if (rc != 0) return;
+    int after_init = open_fds();
+    CHECK(after_init == before + 4, "%d descriptors after init, want %d (one per zone)", after_init,
+          before + 4);
+    double v[4] = {0};
+    for (int i = 0; i < 100; i++) {
+        rc = plugin.desc->sensor->thread_read(st, NULL, v);
+        CHECK(rc == 0 && open_fds() == after_init, "read %d: rc %d, %d descriptors", i, rc,
+              open_fds());
+        if (rc != 0 || open_fds() != after_init) break;
+    }
+    // Writes in place are seen (the file is read from offset 0 each time)...
+    scal_test_tree_write(root, PC "intel-rapl:0/energy_uj", "2000000\n");
+    rc = plugin.desc->sensor->read(st, v);
+    CHECK(rc == 0 && near(v[0], 2.0), "package-0 %g after an in-place write, want 2", v[0]);
+    // ...while a file put in its place is not: the one opened at init is what is read.
+    char path[700], tmp[720];
+    snprintf(path, sizeof(path), "%s/" PC "intel-rapl:0/energy_uj", root);
+    snprintf(tmp, sizeof(tmp), "%s.new", path);
+    FILE *f = fopen(tmp, "w");
+    CHECK(f != NULL, "cannot create %s", tmp);
+    if (f) {
+        fputs("7000000\n", f);
+        fclose(f);
+        CHECK(rename(tmp, path) == 0, "rename %s", tmp);
+        rc = plugin.desc->sensor->read(st, v);
+        CHECK(rc == 0 && near(v[0], 2.0), "package-0 %g after the file was replaced: reopened?",
+              v[0]);
+    }
+    plugin.desc->sensor->fini(st);
+    CHECK(open_fds() == before, "%d descriptors after fini, want %d", open_fds(), before);
+    scal_test_tree_write(root, PC "intel-rapl:0/energy_uj", "1000000\n");
+}
+
 static void test_garbage(void)
 {
     scal_test_tree_write(root, PC "intel-rapl:1/energy_uj", "lots\n");
@@ -209,6 +265,7 @@ int main(int argc, char **argv)
     test_absent();
     test_values(true);
     test_values(false);
+    test_open_once();
     test_permission();
     test_garbage();
     scal_test_tree_free(root);

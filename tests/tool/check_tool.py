@@ -134,6 +134,10 @@ class RunFile:
         if name == "thread_ids":
             th = self.f["threads"][:]
             return sorted(int(t) for t in set(th["thread"][th["region"] == row]))
+        if name == "thread_instances":  # instances of its /threads rows, by team index
+            th = self.f["threads"][:]
+            mine = sorted((int(x["thread"]), int(x["instances"])) for x in th[th["region"] == row])
+            return [n for _, n in mine]
         if name == "children_time_s":
             return float(sum(x["time_total_s"] for x in self.regions if x["parent"] == row))
         if name == "trace":

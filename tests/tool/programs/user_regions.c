@@ -27,6 +27,8 @@ int main(int argc, char **argv)
     for (volatile int it = 0; it < 5; it++) {
         // REGION[user_regions,user_region_left_open] outer: user outer count=5
         // CHECK[user_regions] outer: parent=0
+        // REGION[user_regions]: serial start->outer count=1
+        // REGION[user_regions]: serial outer->outer count=4
         scal_region_begin("outer");
         // REGION[user_regions] par: parallel @LINE+1 parent=outer count=5
 #pragma omp parallel num_threads(3)
@@ -39,6 +41,13 @@ int main(int argc, char **argv)
         }
         scal_region_end("outer");
     }
+    // A last top-level region without a parallel region inside: no closing barrier follows the
+    // serial gap before it, which reaches its node's statistics at flush.
+    // REGION[user_regions] tail: user tail count=1
+    // REGION[user_regions]: serial outer->tail count=1
+    scal_region_begin("tail");
+    __atomic_fetch_add(&sink, 1, __ATOMIC_RELAXED);
+    scal_region_end("tail");
     if (argc > 1 && strcmp(argv[1], "leave-open") == 0) {
         // REGION[user_region_left_open]: user unclosed
 #pragma omp parallel num_threads(2)
