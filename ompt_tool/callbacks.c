@@ -47,7 +47,8 @@ static inline int32_t current_parent(struct scal_thread *t)
 
 static inline bool at_top_level(const struct scal_thread *t)
 {
-    return t->is_initial && t->depth == 1 && t->frames[0].role == SCAL_FRAME_ROOT;
+    return t->is_initial && t->depth == 1 && t->frames[0].role == SCAL_FRAME_ROOT &&
+           t->task_level == 0;
 }
 
 /* Serial code between two consecutive top-level regions of the initial thread is a node too. */
@@ -104,7 +105,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     uint64_t now = scal_now_ns();
     if (__builtin_expect(scal_callsite_in_runtime(codeptr_ra), 0))
         codeptr_ra = scal_callsite_outside_runtime(codeptr_ra);
-    int32_t parent = current_parent(t);
+    int32_t parent = scal_region_parent(t);
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
     /* call sites are at least 16 bytes apart in practice: the low bits carry little */
     unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
@@ -370,7 +371,9 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     if (!t) return;
     /* A task created by a task belongs to the creating task's region: the creating task may run in
      * the closing barrier, after this thread left the region's frame. */
-    int32_t parent = t->task_level ? t->task_parent[task_index(t)] : current_parent(t);
+    int32_t parent = t->task_level && t->task_depth[task_index(t)] == t->depth
+                         ? t->task_parent[task_index(t)]
+                         : current_parent(t);
     if (t->taskloop_codeptr && scal_callsite_in_runtime(codeptr_ra))
         codeptr_ra = t->taskloop_codeptr;
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
@@ -407,6 +410,7 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
             t->task_parent[i] = (int32_t)(v >> 32) - 1;
             t->task_own_ns[i] = 0;
             t->task_waits[i] = 0;
+            t->task_depth[i] = t->depth;
         }
     } else {
         if (task_data_get(prior_task_data) == 0) return;

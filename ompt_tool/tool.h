@@ -269,6 +269,7 @@ struct scal_thread {
     uint32_t task_node[SCAL_TASK_LEVELS];
     int32_t task_parent[SCAL_TASK_LEVELS]; /* the region node the task belongs to */
     uint64_t task_own_ns[SCAL_TASK_LEVELS];
+    uint32_t task_depth[SCAL_TASK_LEVELS]; /* frames in use when the task started or resumed */
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;
 };
@@ -291,6 +292,17 @@ static inline uint32_t scal_frame_node(struct scal_frame *f)
         f->node = f->inst->node;
     }
     return f->node;
+}
+/* The node a region, user region or task created now belongs to: the innermost frame's, or the
+ * explicit task running at this frame depth (a region created inside a task is the task node's
+ * child; one inside a region inside the task is that region's). */
+static inline int32_t scal_region_parent(struct scal_thread *t)
+{
+    if (t->task_level) {
+        uint32_t i = (t->task_level < SCAL_TASK_LEVELS ? t->task_level : SCAL_TASK_LEVELS) - 1;
+        if (t->task_depth[i] == t->depth) return (int32_t)t->task_node[i];
+    }
+    return t->depth ? (int32_t)scal_frame_node(&t->frames[t->depth - 1]) : 0;
 }
 /* Thread states for the flush (every thread that ever had an event). */
 uint32_t scal_threads_count(void);

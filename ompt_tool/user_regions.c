@@ -26,7 +26,7 @@ static int user_begin(const char *name)
     struct scal_thread *t = scal_thread_get();
     if (!t) return SCAL_OK;
     uint64_t now = scal_now_ns();
-    int32_t parent = t->depth ? (int32_t)scal_frame_node(&t->frames[t->depth - 1]) : 0;
+    int32_t parent = scal_region_parent(t);
     uint64_t hash = name_hash(name);
     uint32_t node = scal_node_lookup(SCAL_KIND_USER, parent, hash, name, -1, -1);
     scal_serial_gap_before(t, node, now);
