@@ -263,7 +263,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
         uint64_t inner = atomic_load_explicit(&s->inner_wait_ns, memory_order_relaxed);
         uint64_t lock = atomic_load_explicit(&s->lock_ns, memory_order_relaxed);
         /* written before the runtime saw the member's last task complete, hence before now */
-        uint64_t joined = atomic_load_explicit(&s->join_task_ns, memory_order_relaxed);
+        uint64_t joined = atomic_load_explicit(&s->join_task_ns, memory_order_acquire);
         if (joined > now - tb) joined = now - tb;
         uint64_t work = (busy > inner + lock ? busy - inner - lock : 0) + joined;
         uint64_t bar = inner + (now - tb) - joined;
@@ -427,7 +427,7 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
         t->task_level--;
         if (t->task_level == 0 && t->join_slot)
             atomic_store_explicit(&t->join_slot->join_task_ns, t->task_ns - t->join_task_mark,
-                                  memory_order_relaxed);
+                                  memory_order_release);
     }
     task_recompute(t);
 }

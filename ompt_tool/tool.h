@@ -357,6 +357,17 @@ void scal_root_open(struct scal_thread *t);
 void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t now);
 void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now);
 
+/* The user-kind node of a name under parent (user_regions.c). */
+uint32_t scal_user_node_lookup(int32_t parent, const char *name);
+
+/* ---- the OpenMP runtime's start-up (startup.c) ------------------------------------------- */
+
+#define SCAL_STARTUP_NAME "OpenMP runtime start-up"
+/* At ompt_start_tool (the runtime begins to initialise) and at the end of the tool's initialize
+ * (it is done), on the initial thread: records the span as its own node. */
+void scal_startup_begin(void);
+void scal_startup_end(struct scal_thread *t);
+
 /* ---- call sites (callsite.c) --------------------------------------------------------------- */
 
 /* Learns the address ranges of the OpenMP runtime (from one of its functions) and of this tool. */

@@ -21,6 +21,11 @@ static uint64_t name_hash(const char *s)
     return h;
 }
 
+uint32_t scal_user_node_lookup(int32_t parent, const char *name)
+{
+    return scal_node_lookup(SCAL_KIND_USER, parent, name_hash(name), name, -1, -1);
+}
+
 static int user_begin(const char *name)
 {
     struct scal_thread *t = scal_thread_get();
@@ -28,7 +33,7 @@ static int user_begin(const char *name)
     uint64_t now = scal_now_ns();
     int32_t parent = scal_region_parent(t);
     uint64_t hash = name_hash(name);
-    uint32_t node = scal_node_lookup(SCAL_KIND_USER, parent, hash, name, -1, -1);
+    uint32_t node = scal_user_node_lookup(parent, name);
     scal_serial_gap_before(t, node, now);
     if (t->depth >= scal_tool_state.cfg.max_depth) {
         scal_diag_count(SCAL_DIAG_stack_overflow);

@@ -37,6 +37,10 @@
 // CHECK[nested] outer,inner,flat: time_min_s<=time_median_s time_median_s<=time_max_s
 // REGION root: root
 // CHECK[nested] root: parent=-1 count=1 children_time_s<=time_total_s*1.01
+// The runtime's start-up before the first region is a node of its own, taken out of the first gap:
+// REGION startup: user "OpenMP runtime start-up" parent=root count=1 team_actual_max=1
+// CHECK startup: time_total_s>0 time_total_s<root.time_total_s
+// CHECK[nested] root: children_time_s>=time_total_s*0.99
 // REGION[nested]: serial start->outer
 // REGION[nested]: serial outer->outer count=2
 // REGION[nested]: serial flat->end
