@@ -142,6 +142,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
                           atomic_load_explicit(&inst->generation, memory_order_relaxed) + 1,
                           memory_order_release);
     parallel_data->ptr = inst;
+    scal_wall_enter(node, now);
     if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
 }
 
@@ -247,6 +248,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     int32_t actual = atomic_load_explicit(&inst->actual, memory_order_relaxed);
     scal_stats_add_time(row, now - f->begin_ns);
     scal_stats_add_team(row, inst->requested, actual);
+    scal_wall_exit(node, now);
 
     uint32_t n = actual > 0 ? (uint32_t)actual : 0, members = 0;
     if (n > MAX_TEAM) n = MAX_TEAM;

@@ -38,6 +38,7 @@ static const struct scal_tool_access writer_access = {
     .stats_add_team = scal_stats_add_team,
     .hist_bucket_bounds = scal_hist_bucket_bounds,
     .callsite_in_runtime = scal_callsite_in_runtime,
+    .wall_ns = scal_wall_ns,
 };
 
 /* The writer (HDF5, libdw) lives in its own library next to this one and is loaded only now: the

@@ -28,6 +28,8 @@ void scal_startup_end(struct scal_thread *t)
     if (!row) return;
     scal_stats_add_time(row, span);
     scal_stats_add_team(row, 1, 1);
+    scal_wall_enter(node, startup_begin_ns);
+    scal_wall_exit(node, now);
     /* the first serial gap runs from the process's start to the first region: without the start-up
      */
     root->last_child_end_ns =

@@ -360,6 +360,16 @@ void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now);
 /* The user-kind node of a name under parent (user_regions.c). */
 uint32_t scal_user_node_lookup(int32_t parent, const char *name);
 
+/* ---- wall-clock time per node (wall.c) --------------------------------------------------- */
+
+/* Reserves the per-node counters (at initialisation). */
+int scal_wall_init(uint32_t capacity);
+/* An instance of `node` begins / ends at `now` on the calling thread (any thread; lock-free). */
+void scal_wall_enter(uint32_t node, uint64_t now);
+void scal_wall_exit(uint32_t node, uint64_t now);
+/* The union of the node's instance intervals so far (open ones end at end_ns). */
+uint64_t scal_wall_ns(uint32_t node, uint64_t end_ns);
+
 /* ---- the OpenMP runtime's start-up (startup.c) ------------------------------------------- */
 
 #define SCAL_STARTUP_NAME "OpenMP runtime start-up"

@@ -65,7 +65,8 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
         sizeof(struct scal_instance) + (size_t)st->cfg.max_team * sizeof(struct scal_slot);
     if (st->cfg.messages[0])
         fputs(st->cfg.messages, stderr); /* once, at start: bad SCAL_* values */
-    if (scal_nodes_init(st->cfg.max_regions) != 0 || scal_threads_init() != 0) {
+    if (scal_nodes_init(st->cfg.max_regions) != 0 || scal_threads_init() != 0 ||
+        scal_wall_init(st->cfg.max_regions) != 0) {
         fprintf(stderr, "scal: cannot reserve memory for %u regions; not measuring this run\n",
                 st->cfg.max_regions);
         return 0;

@@ -48,6 +48,7 @@ static int user_begin(const char *name)
     f->name_hash = hash; /* matched at the end: the node may be the overflow node */
     f->prev_member = -1;
     f->sensed = t->sensors != NULL;
+    scal_wall_enter(node, now);
     if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
     return SCAL_OK;
 }
@@ -65,6 +66,7 @@ static int user_end(const char *name)
     struct scal_node_stats *row = scal_thread_row(t, f->node);
     scal_stats_add_time(row, now - f->begin_ns);
     scal_stats_add_team(row, 1, 1); /* a user region runs on one thread */
+    scal_wall_exit(f->node, now);
     if (t->trace) scal_trace_instance(t, f->node, f->begin_ns, now);
     if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), f->node, 0, 1);
     t->depth--;

@@ -132,8 +132,9 @@ class RunFile:
         if name == "thread_ids":
             th = self.f["threads"][:]
             return sorted(int(t) for t in set(th["thread"][th["region"] == row]))
-        if name == "children_time_s":
-            return float(sum(x["time_total_s"] for x in self.regions if x["parent"] == row))
+        if name in ("children_time_s", "children_wall_s"):
+            member = "time_total_s" if name == "children_time_s" else "time_wall_s"
+            return float(sum(x[member] for x in self.regions if x["parent"] == row))
         if name == "trace":
             return self.trace_agreement(row)
         if name in self.regions.dtype.names:
