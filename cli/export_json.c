@@ -205,13 +205,22 @@ static bool in_cell(const struct tidy *t, const struct export_opts *o, size_t s,
 }
 
 /* Hatchet metric names and the statistics they come from. */
-static const char *const hatchet_metrics[] = {"time (inc)",   "count",     "work",
-                                              "barrier wait", "lock wait", "imbalance"};
+static const char *const hatchet_metrics[] = {
+    "time (inc)", "time summed over threads", "count", "work", "barrier wait", "lock wait",
+    "imbalance"};
 
+/* "time (inc)" is the wall-clock time (never above the parent's, so exclusive times add up);
+ * files from before time_wall_s give the summed time. */
 static double hatchet_value(const struct scal_region_stat_row *s, size_t metric)
 {
-    const double v[] = {s->time_total_s,    (double)s->count, s->work_total_s,
-                        s->barrier_total_s, s->lock_total_s,  s->imbalance};
+    const double wall = isnan(s->time_wall_s) ? s->time_total_s : s->time_wall_s;
+    const double v[] = {wall,
+                        s->time_total_s,
+                        (double)s->count,
+                        s->work_total_s,
+                        s->barrier_total_s,
+                        s->lock_total_s,
+                        s->imbalance};
     return v[metric];
 }
 

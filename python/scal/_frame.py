@@ -11,6 +11,7 @@ from ._labels import region_labels
 STAT_COLUMNS = (
     ("count", "count"),
     ("time_total_s", "total_s"),
+    ("time_wall_s", "wall_s"),  # added later: NaN for files written before it
     ("time_mean_s", "mean_s"),
     ("time_median_s", "median_s"),
     ("time_min_s", "min_s"),
@@ -76,7 +77,9 @@ def tree(path):
 
 
 def _stats_frame(rows):
-    out = pd.DataFrame({col: rows[member] for member, col in STAT_COLUMNS})
+    names = rows.dtype.names
+    out = pd.DataFrame({col: rows[member] if member in names else np.full(len(rows), np.nan)
+                        for member, col in STAT_COLUMNS})
     empty = out["count"] == 0
     for col in ("mean_s", "median_s", "min_s", "max_s"):  # no instance: no time statistics
         out.loc[empty, col] = np.nan

@@ -29,10 +29,10 @@ INPUTS = ["small", "big"]
 COLUMNS = [
     "run", "repetition", "input", "threads", "team", "frequency_khz", "status",
     "region", "region_id", "parent_id", "kind", "file", "line_begin", "line_end", "function",
-    "count", "total_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance",
+    "count", "total_s", "wall_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance",
 ]
 INT64 = ["threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count"]
-FLOAT = ["total_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance"]
+FLOAT = ["total_s", "wall_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance"]
 
 
 def sh(args, cmd, expect=0, env=None):
@@ -139,7 +139,7 @@ def scenario_campaign(args):
     for st in t["region_stats"]:
         row = by_key.loc[(int(st["run"]), int(st["region"]))]
         reg = t["regions"][st["region"]]
-        if not (row["total_s"] == st["time_total_s"] and row["count"] == st["count"] and row["median_s"] == st["time_median_s"]
+        if not (row["total_s"] == st["time_total_s"] and row["wall_s"] == st["time_wall_s"] and row["count"] == st["count"] and row["median_s"] == st["time_median_s"]
                 and row["work_s"] == st["work_total_s"] and row["barrier_s"] == st["barrier_total_s"] and row["imbalance"] == st["imbalance"]
                 and row["min_s"] == st["time_min_s"] and row["max_s"] == st["time_max_s"] and row["lock_s"] == st["lock_total_s"]
                 and row["kind"] == ["root", "parallel", "serial", "user"][reg["kind"]] and row["function"] == s[reg["function"]]):
@@ -290,7 +290,7 @@ def scenario_run(args):
         f["meta"].attrs["requested_threads"] = -1  # OMP_NUM_THREADS unset
     u = scal.load(unset)
     check(u["threads"].isna().all() and (u["team"] == 2).all(), "threads <NA> when OMP_NUM_THREADS was unset; team still 2")
-    check(list(df["total_s"]) == list(t["regions"]["time_total_s"]) and list(df["count"]) == list(t["regions"]["count"]), "times and counts of /regions")
+    check(list(df["wall_s"]) == list(t["regions"]["time_wall_s"]) and list(df["total_s"]) == list(t["regions"]["time_total_s"]) and list(df["count"]) == list(t["regions"]["count"]), "times and counts of /regions")
     check(list(df["kind"]) == [["root", "parallel", "serial", "user"][k] for k in t["regions"]["kind"]], "kinds decoded")
     check("setup" in set(df.loc[df["kind"] == "user", "region"]), "user region 'setup' by name")
     nested = df[df["parent_id"] == int(df.loc[df["region"] == "setup", "region_id"].iloc[0])]
