@@ -39,6 +39,9 @@ static const struct column_meta metas[] = {
     {NULL, "count", "count", "number of instances of the region"},
     {NULL, "time_total_s", "s",
      "summed duration of all instances over the threads that encountered them (CPU-like)"},
+    {NULL, "loops_unknown", "1",
+     "1 when loops the runtime never sees may run in the region (gcc's inlined static schedules): "
+     "loops and loop_iterations count only the others; 0 when read from older files"},
     {NULL, "time_wall_s", "s",
      "wall-clock time: length of the union of the instances' intervals over the threads that "
      "encountered them (never above the parent's); NaN when the file predates it"},
@@ -151,6 +154,8 @@ static const struct {
 } added_later[] = {
     {"regions", "time_wall_s"},
     {"region_stats", "time_wall_s"},
+    {"regions", "loops_unknown"},
+    {"region_stats", "loops_unknown"},
 };
 
 int scal_column_added_later(const char *table, const char *member)

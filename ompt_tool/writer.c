@@ -150,6 +150,7 @@ struct identity {
     uint32_t name, module, build_id, file, function;
     int32_t line_first, line_last;
     uint64_t offset;
+    bool gomp; /* forked through gcc's GOMP entry points */
 };
 
 static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct identity *ids)
@@ -204,6 +205,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
         out->line_last = res->line_last;
         const char *k = n->kind == SCAL_KIND_TASK ? "task " : "";
         if (res->gomp) scal_writer_saw_gomp = true;
+        out->gomp = res->gomp;
         if (res->via_tail_call && res->file[0]) {
             /* the caller's line is not the pragma's: named honestly, identified by address */
             scal_diag_count(SCAL_DIAG_tail_call_unresolved);
@@ -371,6 +373,8 @@ static void fill_region_row(struct scal_region_row *r, uint32_t nid, const struc
     r->imbalance = m.work_max > 0 ? 1.0 - m.inst_mean_work / (double)m.work_max : 0.0;
     r->loops = m.loops;
     r->loop_iterations = m.iters;
+    /* gcc inlines static loop schedules: the runtime, hence OMPT, never sees those loops */
+    r->loops_unknown = n->kind == SCAL_KIND_PARALLEL && ids[rep].gomp;
 }
 
 /* time_wall_s of region row r (rows before it are filled): parallel and user regions, the union

@@ -14,7 +14,7 @@ STRING_MEMBERS = {"name", "module", "build_id", "file", "function", "input_label
 REGION_MEMBERS = {"region", "parent", "gap_prev", "gap_next"}
 # Members appended after files were written without them (common/column_meta.c: readers accept
 # their absence, f64 members read as NaN; scal check too).
-ADDED_LATER = {"time_wall_s"}
+ADDED_LATER = {"time_wall_s", "loops_unknown"}
 
 
 def macro_fields(name):

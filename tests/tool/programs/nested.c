@@ -16,6 +16,8 @@
 // RUN[nested_gcc_O2]: LD_PRELOAD=%libomp OMP_MAX_ACTIVE_LEVELS=2 %prog
 // RUN[nested_clang_O0]: OMP_MAX_ACTIVE_LEVELS=2 %prog
 // CHECK[nested_gcc_O0,nested_gcc_O2] /meta: omp_entry_points=GOMP_*
+// CHECK[nested_gcc_O0,nested_gcc_O2] outer,inner,flat: loops_unknown=1
+// CHECK[nested,nested_clang_O0] outer,inner,flat: loops_unknown=0
 // CHECK[nested] /meta: omp_entry_points=__kmpc_*
 // REGION[nested_gcc_O0,nested_gcc_O2,nested_clang_O0]: parallel nodes=3
 //
