@@ -74,6 +74,7 @@ void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now)
     if (at_top_level(t)) {
         t->frames[0].last_child_end_ns = now;
         t->frames[0].last_child_node = (int32_t)node;
+        scal_modules_refresh(); /* in no team: may wait for the dynamic loader */
     }
 }
 

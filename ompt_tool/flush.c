@@ -39,6 +39,7 @@ static const struct scal_tool_access writer_access = {
     .hist_bucket_bounds = scal_hist_bucket_bounds,
     .callsite_in_runtime = scal_callsite_in_runtime,
     .wall_ns = scal_wall_ns,
+    .module_of = scal_module_of,
 };
 
 /* The writer (HDF5, libdw) lives in its own library next to this one and is loaded only now: the
@@ -81,6 +82,7 @@ void scal_flush(const char *reason)
     snprintf(st->exit_reason, sizeof(st->exit_reason), "%s", reason);
     scal_user_regions_detach();
     if (st->sensors) scal_sensor_session_stop(st->sensors); /* run sensors' end readings */
+    scal_modules_refresh(); /* modules of regions still queued (while they are loaded) */
     write_through_writer(end);
     if (st->sensors) scal_sensor_session_close(st->sensors);
 }

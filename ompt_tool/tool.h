@@ -360,6 +360,17 @@ void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now);
 /* The user-kind node of a name under parent (user_regions.c). */
 uint32_t scal_user_node_lookup(int32_t parent, const char *name);
 
+/* ---- modules of region code (modules.c) ----------------------------------------------- */
+
+/* Queues a region's return address whose module is not known yet (at node creation, under the
+ * node table's insertion lock; lock-free). */
+void scal_module_note(uint64_t addr);
+/* Learns the modules of queued addresses from the dynamic loader: only on the initial thread at
+ * its top level, and at flush (the loader's lock is never waited for inside a team). */
+void scal_modules_refresh(void);
+/* The module noted for an address (path and load base), also after it was dlclose()d. */
+bool scal_module_of(uint64_t addr, const char **path, uint64_t *base);
+
 /* ---- wall-clock time per node (wall.c) --------------------------------------------------- */
 
 /* Reserves the per-node counters (at initialisation). */

@@ -29,6 +29,7 @@ struct scal_tool_access {
     void (*hist_bucket_bounds)(uint32_t bucket, double *lo_ns, double *hi_ns);
     bool (*callsite_in_runtime)(const void *codeptr);
     uint64_t (*wall_ns)(uint32_t node, uint64_t end_ns);
+    bool (*module_of)(uint64_t addr, const char **path, uint64_t *base);
 };
 
 /* The writer library, found next to libscal_ompt.so, and its one exported entry: writes the run

@@ -109,3 +109,8 @@ uint64_t scal_wall_ns(uint32_t node, uint64_t end_ns)
 {
     return tool->wall_ns(node, end_ns);
 }
+
+bool scal_module_of(uint64_t addr, const char **path, uint64_t *base)
+{
+    return tool->module_of(addr, path, base);
+}
