@@ -259,10 +259,10 @@ static void free_file_regions(struct file_regions *fr)
 }
 
 /* A region's time in the report: its wall-clock time (never above its parent's), or the summed
- * time for files from before time_wall_s. */
+ * time for files from before time_wall_s (or whose writer left it unset). */
 static double region_time(double total_s, double wall_s)
 {
-    return isnan(wall_s) ? total_s : wall_s;
+    return isfinite(wall_s) && wall_s > 0 ? wall_s : total_s;
 }
 
 static bool valid_time(double t)

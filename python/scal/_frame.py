@@ -174,8 +174,10 @@ def load(path):
       the whole program), ``kind`` (categorical: root, parallel, serial, user), ``file`` (the source
       path as stored), ``line_begin``, ``line_end`` (<NA> when unknown), ``function`` (file and
       function are "" when unknown);
-    - ``count`` (instances), ``total_s``, ``mean_s``, ``median_s``, ``min_s``, ``max_s`` (wall time of
-      an instance on the encountering thread; NaN without instances), ``work_s``, ``barrier_s``,
+    - ``count`` (instances), ``total_s``, ``mean_s``, ``median_s``, ``min_s``, ``max_s`` (time of
+      an instance on the encountering thread, the total summed over every thread that encountered
+      one; NaN without instances), ``wall_s`` (wall-clock time: the union of the instances'
+      intervals, never above the parent's; NaN in files from before it), ``work_s``, ``barrier_s``,
       ``lock_s`` (summed over instances and team members), ``imbalance`` (1 - mean work / max work);
     - one column per sensor metric, named with its unit like ``"rusage.utime [s]"``: the whole team's
       value (sum over threads, or the process-wide value), inclusive of nested regions; the

@@ -21,6 +21,7 @@ import h5py
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import scal  # noqa: E402  (PYTHONPATH: the source python/ folder)
@@ -178,7 +179,7 @@ def scenario_campaign(args):
         if st["region"] == rid:
             c = t["configs"][t["runs"][st["run"]]["config"]]
             rep = int(t["runs"][st["run"]]["repetition"])
-            times.setdefault((int(c["threads"]), s[c["input_label"]]), {})[rep] = float(st["time_total_s"])
+            times.setdefault((int(c["threads"]), s[c["input_label"]]), {})[rep] = float(st["time_wall_s"])
     T = {k: statistics.median(v.values()) for k, v in times.items()}
     check(all(len(v) == 2 for v in times.values()) and len(T) == 4, "2 repetitions per (threads, input)")
     for metric in ("time", "speedup", "efficiency"):
@@ -192,10 +193,17 @@ def scenario_campaign(args):
         check(True, "%s matrix values recomputed from /region_stats" % metric)
     check(scal.matrix(df, rid).equals(scal.matrix(df, label)), "a region_id selects the same region as its label")
     bad = df["region_id"].eq(rid) & df["threads"].eq(2) & df["input"].eq("big") & df["repetition"].eq(0)
-    m = scal.matrix(df.assign(total_s=df["total_s"].mask(bad, -1.0)), label, "time")
+    m = scal.matrix(df.assign(wall_s=df["wall_s"].mask(bad, -1.0), total_s=df["total_s"].mask(bad, -1.0)), label, "time")
     check(m.loc[2, "big"] == times[(2, "big")][1], "a negative time is left out of the median")
     # a third repetition, 10 times slower: the median (not the mean) of three
-    slow = df[df["repetition"] == 0].assign(repetition=2, run=df["run"] + 100, total_s=df["total_s"] * 10)
+    # files from before wall_s: the summed time
+    old = scal.matrix(df.assign(wall_s=np.nan, total_s=df["total_s"] * 3), label, "time")
+    check(all(abs(old.loc[p, i] - 3 * statistics.median(
+        float(st["time_total_s"]) for st in t["region_stats"] if st["region"] == rid
+        and int(t["configs"][t["runs"][st["run"]]["config"]]["threads"]) == p
+        and s[t["configs"][t["runs"][st["run"]]["config"]]["input_label"]] == i)) < 1e-12 for p in (1, 2) for i in INPUTS),
+        "without wall_s the matrix uses total_s")
+    slow = df[df["repetition"] == 0].assign(repetition=2, run=df["run"] + 100, wall_s=df["wall_s"] * 10)
     m3 = scal.matrix(pd.concat([df, slow]), label, "time")
     for (p, i), v in times.items():
         want = statistics.median(list(v.values()) + [10 * v[0]])
