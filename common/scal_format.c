@@ -84,6 +84,8 @@ static int write_campaign_group(hid_t file, const struct scal_campaign_info *m)
         scal_h5_attr_set_str(g, "order", m->order ? m->order : "given") < 0 ||
         (m->note && scal_h5_attr_set_str(g, "note", m->note) < 0) ||
         (m->omp_runtime && scal_h5_attr_set_str(g, "omp_runtime", m->omp_runtime) < 0) ||
+        (m->program_identity &&
+         scal_h5_attr_set_str(g, "program_identity", m->program_identity) < 0) ||
         (m->runner_argv &&
          scal_h5_write_strings(g, "runner_argv", m->runner_argv, m->nrunner_argv) < 0) ||
         scal_h5_write_strings(g, "inputs", m->inputs, m->ninputs) < 0 ||

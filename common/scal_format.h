@@ -39,7 +39,9 @@ struct scal_campaign_info {
     size_t ninputs;
     const int32_t *threads;
     size_t nthreads;
-    const char *omp_runtime;        /* NULL: not written */
+    const char *omp_runtime; /* NULL: not written */
+    const char
+        *program_identity; /* the binary's build id and size (--resume checks it); NULL: none */
     const char *const *runner_argv; /* scal run's arguments as given (for --resume); NULL: none */
     size_t nrunner_argv;
 };

@@ -161,7 +161,7 @@ static int default_threads(int64_t **v, size_t *n)
 static bool is_flag(const char *a)
 {
     return !strcmp(a, "--dry-run") || !strcmp(a, "--fail-fast") || !strcmp(a, "--keep-runs") ||
-           !strcmp(a, "-q") || !strcmp(a, "--quiet");
+           !strcmp(a, "-q") || !strcmp(a, "--quiet") || !strcmp(a, "--program-changed");
 }
 
 /* Options without a value (is_flag); false when a is none of them. */
@@ -175,6 +175,8 @@ static bool parse_flag(struct scal_run_plan *p, const char *a)
         p->keep_runs = true;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
         p->quiet = true;
+    else if (!strcmp(a, "--program-changed"))
+        p->program_changed_ok = true;
     else
         return false;
     return true;
@@ -197,23 +199,41 @@ static const struct {
 };
 
 /* Every option of scal run by name, for "needs a value" against "unknown", and "did you mean". */
-static const char *const option_names[] = {"-c",           "--threads",
-                                           "-r",           "--repetitions",
-                                           "-i",           "--input",
-                                           "--label",      "--inputs-file",
-                                           "-f",           "--frequencies",
-                                           "--idle",       "--timeout",
-                                           "--order",      "--seed",
-                                           "--ok-exit",    "--plugin-opt",
-                                           "--governor",   "--affinity",
-                                           "--cores",      "-s",
-                                           "--sensors",    "-o",
-                                           "--output",     "--tool",
-                                           "--sysfs-root", "--resume",
-                                           "--stdin",      "--dry-run",
-                                           "--fail-fast",  "--keep-runs",
-                                           "-q",           "--quiet",
-                                           "--help",       NULL};
+static const char *const option_names[] = {"-c",
+                                           "--threads",
+                                           "-r",
+                                           "--repetitions",
+                                           "-i",
+                                           "--input",
+                                           "--label",
+                                           "--inputs-file",
+                                           "-f",
+                                           "--frequencies",
+                                           "--idle",
+                                           "--timeout",
+                                           "--order",
+                                           "--seed",
+                                           "--ok-exit",
+                                           "--plugin-opt",
+                                           "--governor",
+                                           "--affinity",
+                                           "--cores",
+                                           "-s",
+                                           "--sensors",
+                                           "-o",
+                                           "--output",
+                                           "--tool",
+                                           "--sysfs-root",
+                                           "--resume",
+                                           "--stdin",
+                                           "--dry-run",
+                                           "--fail-fast",
+                                           "--keep-runs",
+                                           "-q",
+                                           "--quiet",
+                                           "--program-changed",
+                                           "--help",
+                                           NULL};
 
 static bool known_option(const char *a)
 {
@@ -449,12 +469,14 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv)
         if (!strcmp(a, "--resume"))
             k++;
         else if (strcmp(a, "-q") && strcmp(a, "--quiet") && strcmp(a, "--dry-run") &&
-                 strcmp(a, "--"))
+                 strcmp(a, "--program-changed") && strcmp(a, "--"))
             rc = scal__fail(SCAL_EINVAL,
                             "'%s' cannot be given with --resume: it runs the plan stored in the "
-                            "campaign file (only -q and --dry-run may be added)",
+                            "campaign file (only -q, --dry-run and --program-changed may be added)",
                             a);
     }
+    if (rc == SCAL_OK && p->program_changed_ok && !p->resume)
+        rc = scal__fail(SCAL_EINVAL, "--program-changed goes only with --resume");
     if (rc == SCAL_OK && p->resume && i < argc)
         rc = scal__fail(SCAL_EINVAL, "--resume runs the stored program: give no program ('%s')",
                         argv[i]);

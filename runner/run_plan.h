@@ -28,6 +28,7 @@ struct scal_run_plan {
     uint32_t repetitions;
     double idle_s, timeout_s;
     bool shuffled, dry_run, fail_fast, keep_runs, quiet;
+    bool program_changed_ok; /* --program-changed: --resume continues with a rebuilt program */
     uint64_t seed;
     char **program; /* PROGRAM ARGS..., NULL-terminated */
     size_t nprogram;

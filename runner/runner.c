@@ -25,6 +25,7 @@
 #include "launch.h"
 #include "measure.h"
 #include "omp_runtime.h"
+#include "program_identity.h"
 #include "plugin_loader.h"
 #include "progress.h"
 #include "run_plan.h"
@@ -57,6 +58,7 @@ struct campaign {
     size_t nstored;
     struct scal_run_row *runs;
     size_t nruns;
+    char *stored_identity; /* the program's identity when the campaign began (NULL: not stored) */
 };
 
 static void usage(FILE *out)
@@ -91,6 +93,7 @@ static void usage(FILE *out)
           "      --fail-fast        stop at the first failed run\n"
           "      --keep-runs        keep each run's own file in FILE.runs/\n"
           "      --tool LIB         the libscal_ompt.so to use (default: the installed one)\n"
+          "      --program-changed  with --resume: continue although the program was rebuilt\n"
           "  -q, --quiet            no progress output\n\n"
           "Exit status: 0 all runs ok, 1 some runs failed (all recorded), 2 usage or set-up\n"
           "error, 130 interrupted (the machine is restored, completed runs are kept).\n",
@@ -101,7 +104,7 @@ static void usage(FILE *out)
 
 /* Reads the stored `scal run` arguments and the finished (config, repetition) pairs. */
 static int read_resume(const char *path, char ***args, size_t *nargs, struct scal_run_row **runs,
-                       size_t *nruns)
+                       size_t *nruns, char **identity)
 {
     struct scal_h5file f;
     /* the committer of an interrupted campaign may still be closing the file: wait for it */
@@ -114,8 +117,41 @@ static int read_resume(const char *path, char ***args, size_t *nargs, struct sca
                         path);
     if (rc == SCAL_OK) rc = scal_h5_read_strings(f.id, "campaign/runner_argv", args, nargs);
     if (rc == SCAL_OK) rc = scal_table_read(f.id, &scal_table_runs, (void **)runs, nruns);
+    /* campaigns made before scal stored the program's identity have none: nothing to compare */
+    hid_t g = rc == SCAL_OK ? H5Gopen2(f.id, "campaign", H5P_DEFAULT) : H5I_INVALID_HID;
+    free(*identity);
+    *identity = NULL;
+    if (g >= 0 && H5Aexists(g, "program_identity") > 0 &&
+        scal_h5_attr_get_str(g, "program_identity", identity) < 0)
+        rc = scal__fail(SCAL_EFORMAT, "'%s': /campaign's program_identity is unreadable", path);
+    if (g >= 0) H5Gclose(g);
     scal_h5file_close(&f);
     return rc;
+}
+
+/* --resume runs the stored plan with the program found now: a rebuilt binary would mix two
+ * programs' runs in one campaign, so it is refused unless --program-changed says it is meant. */
+static int check_program_unchanged(const struct campaign *c)
+{
+    if (!c->stored_identity) return SCAL_OK;
+    char now[512];
+    int rc = scal_program_identity(c->measure.program_path, now, sizeof(now));
+    if (rc < 0 || !strcmp(now, c->stored_identity)) return rc;
+    if (c->plan.program_changed_ok) {
+        if (!c->plan.quiet)
+            fprintf(stderr,
+                    "scal run: note: %s changed since the campaign began (--program-changed): "
+                    "was %s, now %s\n",
+                    c->measure.program_path, c->stored_identity, now);
+        return SCAL_OK;
+    }
+    return scal__fail(SCAL_EINVAL,
+                      "'%s': the program %s changed since the campaign began\n"
+                      "  when it began: %s\n"
+                      "  now:           %s\n"
+                      "its runs would mix two programs; start a new campaign, or add "
+                      "--program-changed to resume with the new one",
+                      c->output, c->measure.program_path, c->stored_identity, now);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------- */
@@ -391,13 +427,20 @@ static int create_file(struct campaign *c)
         free(labels);
         return SCAL_ENOMEM;
     }
-    char cpu[256];
+    char cpu[256], identity[512];
     cpu_model(cpu, sizeof(cpu));
+    int irc = scal_program_identity(c->measure.program_path, identity, sizeof(identity));
+    if (irc < 0) {
+        free(labels);
+        free(cmd);
+        return irc;
+    }
     struct scal_campaign_info m = {
         .program = c->measure.program_path,
         .command = cmd,
         .host = host,
         .cpu_model = cpu,
+        .program_identity = identity,
         .order = p->shuffled ? "shuffled" : "given",
         .repetitions = p->repetitions,
         .seed = (int64_t)p->seed,
@@ -640,6 +683,7 @@ static void free_campaign(struct campaign *c)
     free(c->resume_args);
     scal_h5_free_strings(c->stored, c->nstored);
     free(c->runs);
+    free(c->stored_identity);
 }
 
 static bool help_requested(int argc, char **argv)
@@ -721,11 +765,13 @@ static void drop_kept_runs(struct campaign *c)
  * --quiet and --dry-run still count), and which of its runs are already done. */
 static int plan_resume(struct campaign *c)
 {
-    bool quiet = c->plan.quiet, dry = c->plan.dry_run;
+    bool quiet = c->plan.quiet, dry = c->plan.dry_run, changed_ok = c->plan.program_changed_ok;
     c->resuming = true;
     snprintf(c->output, sizeof(c->output), "%s", c->plan.resume);
     int rc = run_dir(c);
-    if (rc == SCAL_OK) rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns);
+    if (rc == SCAL_OK)
+        rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns,
+                         &c->stored_identity);
     if (rc == SCAL_EFORMAT && access(c->plan_copy, R_OK) == 0) {
         /* damaged (a full disk, an I/O error): every committed run is kept on its own */
         char why[1024];
@@ -734,7 +780,8 @@ static int plan_resume(struct campaign *c)
         if ((rc = rebuild(c, &n)) < 0) return rc;
         fprintf(stderr, "scal run: %s; rebuilt it from the plan and the %zu runs kept in %s\n", why,
                 n, c->rundir);
-        rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns);
+        rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns,
+                         &c->stored_identity);
     }
     if (rc < 0) return rc;
     c->resume_args = calloc(c->nstored + 2, sizeof(*c->resume_args));
@@ -745,6 +792,7 @@ static int plan_resume(struct campaign *c)
     if ((rc = scal_run_plan_parse(&c->plan, (int)c->nstored + 1, c->resume_args)) < 0) return rc;
     c->plan.quiet = quiet;
     c->plan.dry_run = dry;
+    c->plan.program_changed_ok = changed_ok;
     c->done = calloc(c->plan.nslots ? c->plan.nslots : 1, 1);
     if (!c->done) return SCAL_ENOMEM;
     for (size_t i = 0; i < c->nruns; i++) {
@@ -794,6 +842,7 @@ static void warn_oversubscription(const struct scal_run_plan *p)
 static int prepare_campaign(struct campaign *c)
 {
     int rc = find_runtime_and_tool(c);
+    if (rc == SCAL_OK && c->resuming) rc = check_program_unchanged(c);
     if (rc == SCAL_OK) rc = add_actuators(c);
     if (rc < 0) return rc;
     if (c->measure.omp == SCAL_OMP_LIBGOMP && !c->plan.quiet)

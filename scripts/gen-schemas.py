@@ -98,7 +98,7 @@ campaign = {
     "groups": [{"path": "campaign", "required": True, "attributes": [
         {"name": "program", "type": "string", "required": True}] + [
         {"name": n, "type": "string", "required": False} for n in
-        ("command", "created_utc", "host", "cpu_model", "order", "note", "omp_runtime")] + [
+        ("command", "created_utc", "host", "cpu_model", "order", "note", "omp_runtime", "program_identity")] + [
         {"name": n, "type": "int", "required": False} for n in ("repetitions", "seed")],
         "datasets": [{"path": "campaign/inputs", "type": "strings", "required": False},
                      {"path": "campaign/runner_argv", "type": "strings", "required": False,

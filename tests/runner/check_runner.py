@@ -512,6 +512,28 @@ def scenario_robust(args):
     stored = [x.decode() if isinstance(x, bytes) else x for x in c.f["campaign/runner_argv"][()]]
     threads = ",".join(str(int(x)) for x in c.f["campaign/threads"][()])
     check("-c" in stored and stored[stored.index("-c") + 1] == threads, "the default thread list is stored written out (%s): %s" % (threads, stored))
+    # a program rebuilt between the start and --resume: refused with both identities, unless
+    # --program-changed says it is meant
+    rebuilt = os.path.join(args.work, "rebuilt")
+    shutil.copy(args.prog, rebuilt)
+    out = os.path.join(args.work, "rebuilt.h5")
+    scal(args, "run", "-c", "1,2", "-i", "10", "-i", "fail", "--fail-fast", "-o", out, "--", rebuilt, "{input}", expect=1)
+    c = Campaign(out)
+    identity = c.f["campaign"].attrs["program_identity"]
+    identity = identity.decode() if isinstance(identity, bytes) else identity
+    check("bytes" in identity, "the program's identity is stored: " + identity)
+    c.f.close()
+    with open(rebuilt, "ab") as f:
+        f.write(b"\0" * 16)  # a different binary at the same path
+    p = scal(args, "run", "--resume", out, expect=2)
+    check("changed since the campaign began" in p.stderr and identity in p.stderr and out in p.stderr,
+          "resume refuses a rebuilt program, naming the file and both identities: " + p.stderr.strip()[-400:])
+    check(len(Campaign(out).runs) == 2, "the refused resume recorded nothing")
+    p = scal(args, "run", "--resume", out, "--program-changed", expect=1)
+    check("changed since the campaign began" in p.stderr and len(Campaign(out).runs) == 4,
+          "--program-changed resumes with the new binary and says so: " + p.stderr.strip()[-300:])
+    p = scal(args, "run", "--program-changed", "-c", "1", "--", args.prog, "10", expect=2)
+    check("only with --resume" in p.stderr, "--program-changed without --resume is refused: " + p.stderr.strip())
     # command lines are stored whole (they were cut at 8191 characters)
     out = os.path.join(args.work, "long.h5")
     scal(args, "run", "-c", "1", "-o", out, "--", args.prog, "10", "x" * 9000)
