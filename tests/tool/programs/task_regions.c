@@ -45,3 +45,7 @@ int main(void)
     printf("task_regions: %d tasks\n", done);
     return done == 4 ? 0 : 1;
 }
+// The same source built as C++ (clang++ and g++; g++'s through libomp's GOMP layer):
+// RUN[task_regions_cxx_clang]: OMP_NUM_THREADS=2 %prog
+// RUN[task_regions_cxx_gcc]: LD_PRELOAD=%libomp OMP_NUM_THREADS=2 %prog
+// CHECK[task_regions_cxx_clang,task_regions_cxx_gcc] deeper: count=4 team_actual_max=1
