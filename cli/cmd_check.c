@@ -15,6 +15,7 @@
 #include "scal_format.h"
 #include "scal/status.h"
 #include "schema.h"
+#include "validate.h"
 
 struct checker {
     const char *path;
@@ -96,23 +97,93 @@ static void check_attributes(struct checker *c, hid_t obj, const char *where, js
     }
 }
 
+/* A 1-D string attribute of a table (column_units, column_descriptions) as n strings, or NULL. */
+static char **read_string_attr(hid_t d, const char *name, size_t *n)
+{
+    hid_t a = H5Aopen(d, name, H5P_DEFAULT), s = a >= 0 ? H5Aget_space(a) : -1;
+    hid_t at = a >= 0 ? H5Aget_type(a) : -1, mt = H5Tcopy(H5T_C_S1);
+    hssize_t k = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
+    char **v = NULL;
+    H5Tset_size(mt, H5T_VARIABLE);
+    H5Tset_cset(mt, H5T_CSET_UTF8);
+    if (at >= 0 && H5Tget_class(at) == H5T_STRING && H5Tis_variable_str(at) > 0 && k > 0 &&
+        (v = calloc((size_t)k, sizeof(*v))) && H5Aread(a, mt, v) < 0) {
+        free(v);
+        v = NULL;
+    }
+    *n = v ? (size_t)k : 0;
+    H5Tclose(mt);
+    if (at >= 0) H5Tclose(at);
+    if (s >= 0) H5Sclose(s);
+    if (a >= 0) H5Aclose(a);
+    return v;
+}
+
+static void free_strings(char **v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
 /* column_units / column_descriptions: optional (files written before them stay valid), but when
- * present a string per member of the table. */
-static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_t t)
+ * present a string per member, each the one the schema lists for that member. */
+static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_t t,
+                              json_t *members)
 {
     const char *names[] = {SCAL_ATTR_COLUMN_UNITS, SCAL_ATTR_COLUMN_DESCRIPTIONS};
+    const char *keys[] = {"units", "description"};
     int nmembers = H5Tget_nmembers(t);
     for (size_t k = 0; k < 2; k++) {
         if (!scal_h5_attr_exists(d, names[k])) continue;
-        hid_t a = H5Aopen(d, names[k], H5P_DEFAULT), s = a >= 0 ? H5Aget_space(a) : -1;
-        hid_t at = a >= 0 ? H5Aget_type(a) : -1;
-        hssize_t n = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
-        if (at < 0 || H5Tget_class(at) != H5T_STRING || n != nmembers)
+        size_t n = 0;
+        char **v = read_string_attr(d, names[k], &n);
+        if (!v || n != (size_t)nmembers) {
             problem(c, "/%s: attribute '%s' is not %d strings (one per member)", path, names[k],
                     nmembers);
-        if (at >= 0) H5Tclose(at);
-        if (s >= 0) H5Sclose(s);
-        if (a >= 0) H5Aclose(a);
+            free_strings(v, n);
+            continue;
+        }
+        size_t i;
+        json_t *m;
+        json_array_foreach(members, i, m)
+        {
+            const char *name = json_string_value(json_object_get(m, "name"));
+            const char *want = json_string_value(json_object_get(m, keys[k]));
+            int idx = name ? H5Tget_member_index(t, name) : -1;
+            if (!want || idx < 0) continue;
+            if (strcmp(v[idx] ? v[idx] : "", want))
+                problem(c, "/%s member '%s': %s is '%s', the schema says '%s'", path, name,
+                        names[k], v[idx] ? v[idx] : "", want);
+        }
+        free_strings(v, n);
+    }
+}
+
+/* A member the schema lists with an enum: an HDF5 enum holding exactly those names and values
+ * (a plain integer member, as earlier versions wrote, is accepted). */
+static void check_enum(struct checker *c, const char *path, const char *name, hid_t mt,
+                       json_t *want)
+{
+    if (!json_is_object(want) || H5Tget_class(mt) != H5T_ENUM) return;
+    int n = H5Tget_nmembers(mt);
+    if (n != (int)json_object_size(want))
+        problem(c, "/%s member '%s': enum of %d names, the schema lists %zu", path, name, n,
+                json_object_size(want));
+    for (int k = 0; k < n; k++) {
+        char *label = H5Tget_member_name(mt, (unsigned)k);
+        long long value = -1;
+        unsigned char raw[8] = {0};
+        hid_t base = H5Tget_super(mt);
+        if (H5Tget_member_value(mt, (unsigned)k, raw) >= 0 && base >= 0 &&
+            H5Tconvert(base, H5T_NATIVE_LLONG, 1, raw, NULL, H5P_DEFAULT) >= 0)
+            memcpy(&value, raw, sizeof(value));
+        if (base >= 0) H5Tclose(base);
+        json_t *v = label ? json_object_get(want, label) : NULL;
+        if (!json_is_integer(v) || json_integer_value(v) != value)
+            problem(c, "/%s member '%s': enum name '%s' = %lld is not in the schema", path, name,
+                    label ? label : "?", value);
+        H5free_memory(label);
     }
 }
 
@@ -139,9 +210,10 @@ static void check_table_members(struct checker *c, const char *path, json_t *mem
         hid_t mt = H5Tget_member_type(t, (unsigned)idx);
         if (strcmp(type_name(mt), type) != 0)
             problem(c, "/%s member '%s' is %s, expected %s", path, name, type_name(mt), type);
+        check_enum(c, path, name, mt, json_object_get(m, "enum"));
         H5Tclose(mt);
     }
-    check_column_meta(c, path, d, t);
+    check_column_meta(c, path, d, t, members);
 done:
     if (t >= 0) H5Tclose(t);
     if (d >= 0) H5Dclose(d);
@@ -195,136 +267,9 @@ static void check_against_schema(struct checker *c)
     }
 }
 
-static void check_string(struct checker *c, const char *table, size_t row, const char *member,
-                         uint32_t idx)
+static void print_problem(void *arg, const char *text)
 {
-    if (idx >= c->f->nstrings)
-        problem(c, "/%s row %zu: %s refers to string %u, but /strings has %zu", table, row, member,
-                idx, c->f->nstrings);
-}
-
-/* The region tree: ids are row numbers, parents precede children, depths follow, kinds are known,
- * serial gaps name existing neighbours. */
-static void check_regions(struct checker *c, const struct scal_region_id_row *rows, size_t stride,
-                          size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const struct scal_region_id_row *r = (const void *)((const char *)rows + i * stride);
-        if (r->id != i) problem(c, "/regions row %zu: id is %u", i, r->id);
-        if (r->kind > SCAL_KIND_TASK) problem(c, "/regions row %zu: unknown kind %u", i, r->kind);
-        if (i == 0 && (r->kind != SCAL_KIND_ROOT || r->parent != -1))
-            problem(c, "/regions row 0 is not the root (kind %u, parent %d)", r->kind, r->parent);
-        if (i > 0) {
-            if (r->parent < 0 || (size_t)r->parent >= n)
-                problem(c, "/regions row %zu: parent %d does not exist", i, r->parent);
-            else if ((size_t)r->parent >= i)
-                problem(c,
-                        "/regions row %zu: parent %d is not an earlier row (the tree has a cycle "
-                        "or is out of order)",
-                        i, r->parent);
-            else {
-                const struct scal_region_id_row *p =
-                    (const void *)((const char *)rows + (size_t)r->parent * stride);
-                if (r->depth != p->depth + 1)
-                    problem(c, "/regions row %zu: depth %u under a parent of depth %u", i, r->depth,
-                            p->depth);
-            }
-        }
-        if (r->gap_prev < -1 || (r->gap_prev >= 0 && (size_t)r->gap_prev >= n))
-            problem(c, "/regions row %zu: gap_prev %d does not exist", i, r->gap_prev);
-        if (r->gap_next < -1 || (r->gap_next >= 0 && (size_t)r->gap_next >= n))
-            problem(c, "/regions row %zu: gap_next %d does not exist", i, r->gap_next);
-        check_string(c, "regions", i, "name", r->name);
-        check_string(c, "regions", i, "module", r->module);
-        check_string(c, "regions", i, "build_id", r->build_id);
-        check_string(c, "regions", i, "file", r->file);
-        check_string(c, "regions", i, "function", r->function);
-    }
-}
-
-/* Reads a table only when the schema part above found it well-formed. */
-static int read_rows(struct checker *c, const struct scal_table_desc *d, void **rows, size_t *n)
-{
-    int rc = scal_table_read(c->f->id, d, rows, n);
-    if (rc < 0) problem(c, "%s", scal__last_error(rc));
-    return rc;
-}
-
-static void check_run_content(struct checker *c)
-{
-    struct scal_region_row *regions = NULL;
-    struct scal_thread_row *threads = NULL;
-    size_t nregions = 0, nthreads = 0;
-    if (read_rows(c, &scal_table_run_regions, (void **)&regions, &nregions) == 0) {
-        if (nregions == 0) problem(c, "/regions is empty (every run has at least the root)");
-        /* The identity members lead struct scal_region_row exactly as in struct scal_region_id_row.
-         */
-        check_regions(c, (const struct scal_region_id_row *)regions, sizeof(*regions), nregions);
-    }
-    if (scal_h5_exists(c->f->id, "threads") &&
-        read_rows(c, &scal_table_threads, (void **)&threads, &nthreads) == 0)
-        for (size_t i = 0; i < nthreads; i++)
-            if (threads[i].region >= nregions)
-                problem(c, "/threads row %zu: region %u does not exist", i, threads[i].region);
-    free(regions);
-    free(threads);
-}
-
-static bool id_in(const uint32_t *ids, size_t n, uint32_t id)
-{
-    for (size_t i = 0; i < n; i++)
-        if (ids[i] == id) return true;
-    return false;
-}
-
-static void check_campaign_content(struct checker *c)
-{
-    struct scal_config_row *configs = NULL;
-    struct scal_run_row *runs = NULL;
-    struct scal_region_id_row *regions = NULL;
-    struct scal_region_stat_row *stats = NULL;
-    size_t nconfigs = 0, nruns = 0, nregions = 0, nstats = 0;
-    uint32_t *config_ids = NULL, *run_ids = NULL;
-    if (read_rows(c, &scal_table_configs, (void **)&configs, &nconfigs) < 0 ||
-        read_rows(c, &scal_table_runs, (void **)&runs, &nruns) < 0 ||
-        read_rows(c, &scal_table_campaign_regions, (void **)&regions, &nregions) < 0 ||
-        read_rows(c, &scal_table_region_stats, (void **)&stats, &nstats) < 0)
-        goto done;
-    config_ids = calloc(nconfigs + 1, sizeof(*config_ids));
-    run_ids = calloc(nruns + 1, sizeof(*run_ids));
-    if (!config_ids || !run_ids) goto done;
-    for (size_t i = 0; i < nconfigs; i++) {
-        config_ids[i] = configs[i].id;
-        check_string(c, "configs", i, "input_label", configs[i].input_label);
-        check_string(c, "configs", i, "affinity", configs[i].affinity);
-        check_string(c, "configs", i, "argv", configs[i].argv);
-        if (configs[i].threads < 1)
-            problem(c, "/configs row %zu: %d threads", i, configs[i].threads);
-    }
-    for (size_t i = 0; i < nruns; i++) {
-        run_ids[i] = runs[i].id;
-        if (!id_in(config_ids, nconfigs, runs[i].config))
-            problem(c, "/runs row %zu: configuration %u does not exist", i, runs[i].config);
-        if (runs[i].status > SCAL_RUN_NODATA)
-            problem(c, "/runs row %zu: unknown status %u", i, runs[i].status);
-        check_string(c, "runs", i, "message", runs[i].message);
-        check_string(c, "runs", i, "stdout_tail", runs[i].stdout_tail);
-        check_string(c, "runs", i, "stderr_tail", runs[i].stderr_tail);
-    }
-    if (nregions) check_regions(c, regions, sizeof(*regions), nregions);
-    for (size_t i = 0; i < nstats; i++) {
-        if (!id_in(run_ids, nruns, stats[i].run))
-            problem(c, "/region_stats row %zu: run %u does not exist", i, stats[i].run);
-        if (stats[i].region >= nregions)
-            problem(c, "/region_stats row %zu: region %u does not exist", i, stats[i].region);
-    }
-done:
-    free(config_ids);
-    free(run_ids);
-    free(configs);
-    free(runs);
-    free(regions);
-    free(stats);
+    problem(arg, "%s", text);
 }
 
 /* 0 ok, 1 problems. The open has read the whole file in a probe process: what follows cannot
@@ -346,12 +291,8 @@ static int check_file(const char *path)
         return 1;
     }
     check_against_schema(&c);
-    if (c.problems == 0) { /* content checks need a well-formed layout */
-        if (f.campaign)
-            check_campaign_content(&c);
-        else
-            check_run_content(&c);
-    }
+    if (c.problems == 0) /* content checks need a well-formed layout */
+        scal_validate(&f, print_problem, &c);
     if (c.problems == 0) {
         int64_t nregions = scal_h5_table_rows(f.id, "regions");
         if (!f.campaign)

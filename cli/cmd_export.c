@@ -45,8 +45,9 @@ static void usage(FILE *out)
         "options:\n"
         "  -o, --output OUT    write OUT (created anew; default: standard output)\n"
         "      --force         replace an existing OUT\n"
-        "      --size LABEL=N  the numeric size of input LABEL (Extra-P needs numbers; an\n"
-        "                      input whose label is a number is its own size)\n"
+        "      --size LABEL=N  the numeric size of input LABEL (Extra-P needs numbers; by\n"
+        "                      default the size given at scal run --size, else the label\n"
+        "                      when it is a number)\n"
         "      --all-runs      extrap/hatchet: also runs that did not succeed\n");
 }
 

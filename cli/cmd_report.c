@@ -52,7 +52,8 @@ static void usage(FILE *out)
             "      --no-write          do not write /analysis into the campaign file\n"
             "      --format LIST       diagram files: png (default), svg, pdf (comma-separated)\n"
             "      --compare           two campaigns: efficiency after - before per region,\n"
-            "                          ranked by improvement (compare.txt/.csv/.html)\n"
+            "                          ranked by improvement (index.html with the compare\n"
+            "                          view, compare.txt, compare.csv)\n"
             "      --plugin-dir DIR    search DIR for plugins first (after SCAL_PLUGIN_PATH)\n"
             "      --plugin-opt P.O=V  option O of plugin P (repeatable), e.g. diagrams.jobs=1;\n"
             "                          also SCAL_<P>_<O>=V in the environment\n");
@@ -276,8 +277,8 @@ int scal_cmd_report(int argc, char **argv)
     o.nfiles = (size_t)(argc - optind);
     /* Diagram and chart PNGs: the whole program and the 10 first regions by rank unless the user
      * chose the regions (--all, --top, --region); index.html holds every region. */
-    static const char *const unlimit[] = {"diagrams.limit=0", "charts.limit=0"};
-    for (int k = 0; k < 2 && (all || o.top || o.region_pattern); k++)
+    static const char *const unlimit[] = {"diagrams.limit=0", "charts.limit=0", "csv.limit=0"};
+    for (int k = 0; k < 3 && (all || o.top || o.region_pattern); k++)
         if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = unlimit[k];
     o.plugin_opts = opts;
     if (compare && o.nfiles != 2) {

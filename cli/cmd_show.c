@@ -511,7 +511,7 @@ int scal_cmd_show(int argc, char **argv)
         return 2;
     }
     struct scal_h5file f;
-    int rc = scal_h5file_open(path, SCAL_OPEN_READ, &f);
+    int rc = scal_h5file_open(path, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &f);
     if (rc < 0) {
         fprintf(stderr, "scal show: %s\n", scal__last_error(rc));
         return 1;

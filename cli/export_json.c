@@ -79,17 +79,23 @@ static int write_json(json_t *doc, FILE *out, size_t flags)
 /* ---- Extra-P ----------------------------------------------------------------------------------
  */
 
-static int input_size(const struct export_opts *o, const char *label, double *size)
+/* An input's numeric size: --size LABEL=N, else the size given at scal run (--size, stored as
+ * /campaign@input_sizes), else the label itself when it is a number. */
+static int input_size(const struct export_opts *o, const struct tidy *t, const struct tidy_run *r,
+                      double *size)
 {
+    const char *label = r->input;
     for (size_t i = 0; i < o->nsizes; i++)
         if (!strcmp(o->sizes[i].label, label)) return (*size = o->sizes[i].size), SCAL_OK;
+    if (r->input_index < t->ninput_sizes && isfinite(t->input_sizes[r->input_index]))
+        return (*size = t->input_sizes[r->input_index]), SCAL_OK;
     char *end = NULL;
     double v = strtod(label, &end);
     if (end != label && *end == '\0' && isfinite(v)) return (*size = v), SCAL_OK;
     return scal__fail(SCAL_EINVAL,
                       "input '%s' has no numeric size: Extra-P models over numbers (give "
-                      "--size %s=N)",
-                      label, label);
+                      "--size %s=N here, or -i VALUE --label %s --size N to scal run)",
+                      label, label, label);
 }
 
 /* Extra-P fits a model per call path over every measured coordinate (threads, input) and refuses
@@ -161,7 +167,7 @@ int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
             double size;
             /* one input is no parameter: Extra-P then models over the thread count alone */
             if (t->ninputs > 1) {
-                if ((rc = input_size(o, r->input, &size)) < 0) {
+                if ((rc = input_size(o, t, r, &size)) < 0) {
                     json_decref(params);
                     break;
                 }

@@ -177,14 +177,15 @@ static int load_sensor_values(struct tidy *t)
 int tidy_load(const char *path, struct tidy *t)
 {
     memset(t, 0, sizeof(*t));
-    int rc = scal_h5file_open(path, SCAL_OPEN_READ, &t->f);
+    int rc = scal_h5file_open(path, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &t->f);
     if (rc < 0) return rc;
     if (t->f.campaign) {
         if ((rc = scal_table_read(t->f.id, &scal_table_campaign_regions, (void **)&t->regions,
                                   &t->nregions)) < 0 ||
             (rc = scal_table_read(t->f.id, &scal_table_region_stats, (void **)&t->stats,
                                   &t->nstats)) < 0 ||
-            (rc = load_campaign_runs(t)) < 0)
+            (rc = load_campaign_runs(t)) < 0 ||
+            (rc = scal_format_read_input_sizes(t->f.id, &t->input_sizes, &t->ninput_sizes)) < 0)
             return rc;
     } else if ((rc = load_run_file(t)) < 0) {
         return rc;
@@ -207,6 +208,7 @@ void tidy_free(struct tidy *t)
     free(t->regions);
     free(t->runs);
     scal_h5_free_strings(t->inputs, t->ninputs);
+    free(t->input_sizes);
     free(t->stats);
     free(t->metrics);
     free(t->values);

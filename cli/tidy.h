@@ -35,6 +35,8 @@ struct tidy {
     size_t nruns;
     char **inputs; /* input labels in plan order */
     size_t ninputs;
+    double *input_sizes; /* their numeric sizes (scal run --size; NaN: none), or NULL */
+    size_t ninput_sizes;
     struct scal_region_stat_row *stats; /* (run, region) rows */
     size_t nstats;
     struct tidy_metric *metrics;

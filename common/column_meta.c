@@ -40,11 +40,9 @@ static const struct column_meta metas[] = {
     {NULL, "time_total_s", "s",
      "summed duration of all instances over the threads that encountered them (CPU-like)"},
     {NULL, "loops_unknown", "1",
-     "1 when loops the runtime never sees may run in the region (gcc's inlined static schedules): "
-     "loops and loop_iterations count only the others; 0 when read from older files"},
+     "1 when gcc's inlined static loops may run unseen: loops counts only the others"},
     {NULL, "time_wall_s", "s",
-     "wall-clock time: length of the union of the instances' intervals over the threads that "
-     "encountered them (never above the parent's); NaN when the file predates it"},
+     "wall-clock time: union of the instances' intervals over threads, at most the parent's"},
     {NULL, "time_min_s", "s", "shortest instance duration"},
     {NULL, "time_max_s", "s", "longest instance duration"},
     {NULL, "time_mean_s", "s", "mean instance duration"},

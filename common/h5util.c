@@ -104,6 +104,35 @@ int scal_h5_attr_set_f64(hid_t obj, const char *name, double value)
     return write_attr(obj, name, H5T_NATIVE_DOUBLE, &value);
 }
 
+int scal_h5_attr_set_f64_n(hid_t obj, const char *name, const double *values, size_t n)
+{
+    return write_attr_n(obj, name, H5T_NATIVE_DOUBLE, (hsize_t)n, values);
+}
+
+int scal_h5_attr_get_f64_n(hid_t obj, const char *name, double **out, size_t *n)
+{
+    int rc = SCAL_OK;
+    hid_t attr = -1, space = -1, type = -1;
+    *out = NULL, *n = 0;
+    if (H5Aexists(obj, name) <= 0)
+        return scal__fail(SCAL_EFORMAT, "attribute '%s' is missing", name);
+    attr = H5Aopen(obj, name, H5P_DEFAULT);
+    space = attr >= 0 ? H5Aget_space(attr) : -1;
+    type = attr >= 0 ? H5Aget_type(attr) : -1;
+    hssize_t k = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+    if (k < 1 || k > (1 << 24) || type < 0 || H5Tget_class(type) != H5T_FLOAT ||
+        !(*out = calloc((size_t)k, sizeof(**out))) || H5Aread(attr, H5T_NATIVE_DOUBLE, *out) < 0) {
+        free(*out);
+        *out = NULL;
+        rc = scal__fail(SCAL_EFORMAT, "attribute '%s' is not a list of numbers", name);
+    } else
+        *n = (size_t)k;
+    if (type >= 0) H5Tclose(type);
+    if (space >= 0) H5Sclose(space);
+    if (attr >= 0) H5Aclose(attr);
+    return rc;
+}
+
 static int read_attr(hid_t obj, const char *name, hid_t memtype, void *out)
 {
     int rc = SCAL_OK;

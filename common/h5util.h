@@ -18,6 +18,10 @@ void scal_h5_quiet(void);
 int scal_h5_attr_set_str(hid_t obj, const char *name, const char *value);
 int scal_h5_attr_set_i64(hid_t obj, const char *name, int64_t value);
 int scal_h5_attr_set_f64(hid_t obj, const char *name, double value);
+/* A 1-D float64 attribute of n values (n >= 1). */
+int scal_h5_attr_set_f64_n(hid_t obj, const char *name, const double *values, size_t n);
+/* Reads a float64 attribute (scalar or 1-D) into *out (malloc'ed, *n values). */
+int scal_h5_attr_get_f64_n(hid_t obj, const char *name, double **out, size_t *n);
 /* *out is malloc'd; the caller frees it. Fixed- and variable-length strings are accepted. */
 int scal_h5_attr_get_str(hid_t obj, const char *name, char **out);
 int scal_h5_attr_get_i64(hid_t obj, const char *name, int64_t *out);

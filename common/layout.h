@@ -13,6 +13,11 @@
 
 #define SCAL_FORMAT_RUN "scal-run"
 #define SCAL_FORMAT_CAMPAIGN "scal-campaign"
+/* `scal report`'s analysis of campaign C.h5: C.analysis.h5, whose /analysis group the campaign's
+ * /analysis external link (its only non-hard link) points to. */
+#define SCAL_FORMAT_ANALYSIS "scal-analysis"
+#define SCAL_ANALYSIS_SUFFIX ".analysis.h5"
+#define SCAL_ANALYSIS_LINK "analysis"
 #define SCAL_SCHEMA_VERSION 1
 /* Root attributes every scal file carries. */
 #define SCAL_ATTR_FORMAT "scal_format"

@@ -36,6 +36,14 @@ int scal_safe_check_final(const char *final, bool replace)
 
 int scal_safe_create_temp(const char *final, bool replace, char *tmp, size_t len)
 {
+    int fd = scal_safe_create_open(final, replace, tmp, len);
+    if (fd < 0) return fd;
+    close(fd);
+    return SCAL_OK;
+}
+
+int scal_safe_create_open(const char *final, bool replace, char *tmp, size_t len)
+{
     int rc = scal_safe_check_final(final, replace);
     if (rc < 0) return rc;
     const char *slash = strrchr(final, '/');
@@ -49,13 +57,13 @@ int scal_safe_create_temp(const char *final, bool replace, char *tmp, size_t len
                           "cannot create a file next to '%s': %s", final, strerror(errno));
     mode_t mask = umask(0);
     umask(mask);
-    int bad = fchmod(fd, 0666 & ~mask);
-    close(fd);
-    if (bad < 0) {
+    if (fchmod(fd, 0666 & ~mask) < 0) {
+        int e = errno;
+        close(fd);
         unlink(tmp);
-        return scal__fail(SCAL_EIO, "cannot set the mode of '%s': %s", tmp, strerror(errno));
+        return scal__fail(SCAL_EIO, "cannot set the mode of '%s': %s", tmp, strerror(e));
     }
-    return SCAL_OK;
+    return fd;
 }
 
 static int sync_path(const char *path)
@@ -80,10 +88,10 @@ static void sync_dir_of(const char *path)
     if (fd >= 0) fsync(fd), close(fd);
 }
 
-int scal_safe_publish(const char *tmp, const char *final, bool replace)
+static int publish(const char *tmp, const char *final, bool replace, bool durable)
 {
     int rc = scal_safe_check_final(final, replace);
-    if (rc == SCAL_OK && sync_path(tmp) < 0)
+    if (rc == SCAL_OK && durable && sync_path(tmp) < 0)
         rc = scal__fail(SCAL_EIO, "cannot write '%s' to disk: %s", final, strerror(errno));
     if (rc == SCAL_OK && replace && rename(tmp, final) < 0)
         rc = scal__fail(SCAL_EIO, "cannot rename '%s' to '%s': %s", tmp, final, strerror(errno));
@@ -100,7 +108,34 @@ int scal_safe_publish(const char *tmp, const char *final, bool replace)
     }
     if (rc < 0)
         unlink(tmp);
-    else
+    else if (durable)
         sync_dir_of(final);
     return rc;
+}
+
+int scal_safe_publish(const char *tmp, const char *final, bool replace)
+{
+    return publish(tmp, final, replace, true);
+}
+
+int scal_safe_publish_nosync(const char *tmp, const char *final, bool replace)
+{
+    return publish(tmp, final, replace, false);
+}
+
+int scal_safe_mkdir(const char *path)
+{
+    struct stat st;
+    if (mkdir(path, 0777) == 0) return SCAL_OK;
+    int e = errno;
+    if (e != EEXIST)
+        return scal__fail(e == EACCES || e == EPERM ? SCAL_EPERM : SCAL_EIO,
+                          "cannot create directory '%s': %s", path, strerror(e));
+    if (lstat(path, &st) < 0)
+        return scal__fail(SCAL_EIO, "cannot look at '%s': %s", path, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return scal__fail(SCAL_EEXIST,
+                          "'%s' exists and is not a directory (%s): refused, choose another output",
+                          path, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+    return SCAL_OK;
 }

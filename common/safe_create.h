@@ -19,5 +19,16 @@ int scal_safe_create_temp(const char *final, bool replace, char *tmp, size_t len
  * (no window where it could be overwritten); a final that is not a regular file is always refused.
  * On error tmp is removed. */
 int scal_safe_publish(const char *tmp, const char *final, bool replace);
+/* scal_safe_create_temp, returning the temporary file open for writing (a file descriptor >= 0,
+ * close-on-exec) instead of closing it. */
+int scal_safe_create_open(const char *final, bool replace, char *tmp, size_t len);
+/* scal_safe_publish without the fsync of the file and its directory: for outputs that are
+ * regenerated from the data (a report's thousands of files), not for data that must survive a
+ * crash. */
+int scal_safe_publish_nosync(const char *tmp, const char *final, bool replace);
+/* Creates directory path (mode 0777 minus the umask) or accepts an existing one; refuses a path
+ * that exists as anything but a directory, a symbolic link to one included (files are never
+ * written through a link planted at a directory's name). */
+int scal_safe_mkdir(const char *path);
 
 #endif

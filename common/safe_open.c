@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "probe.h"
 #include "scal/status.h"
+#include "validate.h"
 
 /* HDF5 holds an exclusive lock while a file is open for writing: a campaign a running scal run is
  * writing, or whose interrupted committer is still closing it. With wait, wait for it (at most
@@ -240,11 +241,13 @@ static int read_object(hid_t root, const char *name, struct walk *w)
 static herr_t visit_link(hid_t root, const char *name, const H5L_info_t *info, void *data)
 {
     struct walk *w = data;
+    if (info->type == H5L_TYPE_EXTERNAL && !strcmp(name, SCAL_ANALYSIS_LINK))
+        return 0; /* scal report's analysis, in a file of its own: never followed by readers */
     if (info->type != H5L_TYPE_HARD) {
         w->rc = scal__fail(SCAL_EFORMAT,
                            "'%s': '%s' is a soft or external link, which scal files never hold "
-                           "(damaged)",
-                           w->path, name);
+                           "(but for /%s, the report's analysis; damaged)",
+                           w->path, name, SCAL_ANALYSIS_LINK);
         return -1;
     }
     w->rc = read_object(root, name, w);
@@ -300,6 +303,7 @@ int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f)
     if (rc == SCAL_OK && !(f->path = strdup(path)))
         rc = scal__fail(SCAL_ENOMEM, "out of memory opening '%s'", path);
     if (rc == SCAL_OK) rc = open_checked(f, flags);
+    if (rc == SCAL_OK && (flags & SCAL_OPEN_VALIDATE)) rc = scal_validate_file(f);
     if (rc < 0) release(f);
     return rc;
 }

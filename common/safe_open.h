@@ -18,6 +18,7 @@ enum scal_open_flags {
     SCAL_OPEN_CAMPAIGN = 1u << 2, /* refuse anything but a campaign file */
     SCAL_OPEN_NO_PROBE = 1u << 3, /* this process has just read the file through a probe */
     SCAL_OPEN_WAIT = 1u << 4,     /* wait (up to 10 s) while another process has it open to write */
+    SCAL_OPEN_VALIDATE = 1u << 5, /* refuse a file whose content scal check rejects (validate.h) */
 };
 
 struct scal_h5file {

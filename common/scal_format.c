@@ -2,6 +2,9 @@
 // The run-file and campaign-file formats: tables by descriptor, root attributes, new campaigns.
 #include "scal_format.h"
 
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "errmsg.h"
@@ -91,6 +94,12 @@ static int write_campaign_group(hid_t file, const struct scal_campaign_info *m)
         scal_h5_write_strings(g, "inputs", m->inputs, m->ninputs) < 0 ||
         scal_format_write_threads(g, m->threads, m->nthreads) < 0)
         rc = scal__fail(SCAL_EHDF5, "cannot write /campaign");
+    bool sized = false;
+    for (size_t i = 0; m->input_sizes && i < m->ninputs; i++)
+        sized |= isfinite(m->input_sizes[i]);
+    if (rc == SCAL_OK && sized &&
+        scal_h5_attr_set_f64_n(g, "input_sizes", m->input_sizes, m->ninputs) < 0)
+        rc = scal__fail(SCAL_EHDF5, "cannot write /campaign@input_sizes");
     H5Gclose(g);
     return rc;
 }
@@ -118,4 +127,17 @@ int scal_campaign_file_create(const char *path, const struct scal_campaign_info 
     }
     *out = f;
     return SCAL_OK;
+}
+
+int scal_format_read_input_sizes(hid_t file, double **sizes, size_t *n)
+{
+    *sizes = NULL, *n = 0;
+    if (H5Lexists(file, "campaign", H5P_DEFAULT) <= 0) return SCAL_OK;
+    hid_t g = H5Gopen2(file, "campaign", H5P_DEFAULT);
+    if (g < 0) return scal__fail(SCAL_EFORMAT, "/campaign cannot be opened");
+    int rc = scal_h5_attr_exists(g, "input_sizes")
+                 ? scal_h5_attr_get_f64_n(g, "input_sizes", sizes, n)
+                 : SCAL_OK;
+    H5Gclose(g);
+    return rc;
 }

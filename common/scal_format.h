@@ -44,7 +44,13 @@ struct scal_campaign_info {
         *program_identity; /* the binary's build id and size (--resume checks it); NULL: none */
     const char *const *runner_argv; /* scal run's arguments as given (for --resume); NULL: none */
     size_t nrunner_argv;
+    /* ninputs numeric sizes of the inputs (scal run --size; NaN: none), written as
+     * /campaign@input_sizes when one is known; NULL: none */
+    const double *input_sizes;
 };
+/* /campaign@input_sizes of an open campaign: *sizes (malloc'ed) has one value per /campaign/inputs
+ * label, NaN where none was given; NULL and 0 when the campaign has none. */
+int scal_format_read_input_sizes(hid_t file, double **sizes, size_t *n);
 
 /* The rows a new campaign file starts with (NULL and 0 for an empty table). */
 struct scal_campaign_rows {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `scal report --compare BEFORE AFTER`: per region matched by identity, the efficiency difference
 // after - before over the cells (input label, thread count) both campaigns have; regions ranked by
-// the mean difference (improvements first); compare.txt, compare.csv and compare.html.
+// the mean difference (improvements first); compare.txt, compare.csv, and the matrices the page
+// (index.html, plugin page) draws in its compare view: compare_diff, compare_mean, compare_cells.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "errmsg.h"
-#include "plugins/json_out.h"
 #include "report.h"
 
 struct cmp_region {
@@ -45,45 +45,16 @@ static int cmp_mean(const void *x, const void *y)
     return (a->mean < b->mean) - (a->mean > b->mean);
 }
 
-static const char compare_js[] =
-    "const D=JSON.parse(document.getElementById('scal-data').textContent);\n"
-    "function mix(a,b,t){return a.map((v,i)=>Math.round(v+(b[i]-v)*t))}\n"
-    "function hex(v){return[(v>>16)&255,(v>>8)&255,v&255]}\n"
-    "function col(v,m){const t=m>0?Math.min(1,Math.abs(v)/m):0;return'rgb('+mix(hex(0xFFFFFF),"
-    "hex(v>=0?0x004337:0x5D3506),t).join(',')+')'}\n"
-    "let m=0;for(const R of D.regions)for(const r of R.d)for(const v of r)if(v!==null)"
-    "m=Math.max(m,Math.abs(v));\n"
-    "const NS='http://www.w3.org/2000/svg';const body=document.getElementById('list');\n"
-    "for(const R of D.regions){const d=document.createElement('div');d.className='region';"
-    "d.dataset.label=R.label;const h=document.createElement('h3');h.textContent=R.label+"
-    "'  mean '+(R.mean===null?'no common cell':(R.mean>=0?'+':'')+R.mean.toFixed(3))+' ('+R.n+"
-    "' cells)';d.append(h);const s=document.createElementNS(NS,'svg');const cw=40,ch=18;"
-    "s.setAttribute('width',60+cw*D.threads.length);s.setAttribute('height',20+ch*D.inputs.length);"
-    "D.inputs.forEach((inp,y)=>{const t=document.createElementNS(NS,'text');t.setAttribute('x',56);"
-    "t.setAttribute('y',(D.inputs.length-1-y)*ch+13);t.setAttribute('text-anchor','end');"
-    "t.textContent=inp;s.append(t);D.threads.forEach((th,x)=>{const v=R.d[y][x];"
-    "const r=document.createElementNS(NS,'rect');r.setAttribute('x',60+x*cw);"
-    "r.setAttribute('y',(D.inputs.length-1-y)*ch);r.setAttribute('width',cw-1);"
-    "r.setAttribute('height',ch-1);r.setAttribute('class','cell');r.setAttribute('fill',"
-    "v===null?'#bfbfbf':col(v,m));const tt=document.createElementNS(NS,'title');tt.textContent="
-    "'input '+inp+', '+th+' threads: '+(v===null?'not in both':(v>=0?'+':'')+v.toFixed(3));"
-    "r.append(tt);s.append(r)})});D.threads.forEach((th,x)=>{const t=document.createElementNS(NS,"
-    "'text');t.setAttribute('x',60+x*cw+cw/2);t.setAttribute('y',ch*D.inputs.length+14);"
-    "t.setAttribute('text-anchor','middle');t.textContent=th;s.append(t)});d.append(s);body.append("
-    "d)}\n"
-    "document.getElementById('scale').textContent='one shared scale: \\u00b1'+m.toFixed(3)+"
-    "' (green: after is better, brown: worse)';\n";
-
 static int write_outputs(const char *dir, const struct scal_pp_host *a,
                          const struct scal_pp_host *b, const struct cmp_region *cr, size_t n,
                          const char *before, const char *after, size_t only_before,
                          size_t only_after)
 {
-    char path[4200];
+    struct pp_outputs out = {.dir = dir};
     size_t ni = a->ninputs, nt = a->nthreads;
-    snprintf(path, sizeof(path), "%s/compare.txt", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) return scal__fail(SCAL_EIO, "cannot write %s", path);
+    int rc = SCAL_OK;
+    FILE *f;
+    if ((rc = pp_out_create(&out, "compare.txt", &f)) < 0) return rc;
     fprintf(f,
             "scal report --compare\n\nbefore: %s\nafter:  %s\n\nregions matched by identity, "
             "ranked by the mean efficiency difference after - before over the cells both have "
@@ -100,9 +71,9 @@ static int write_outputs(const char *dir, const struct scal_pp_host *a,
                                          : "unchanged");
     }
     fprintf(f, "\nregions only before: %zu; only after: %zu\n", only_before, only_after);
-    if (fclose(f)) return scal__fail(SCAL_EIO, "cannot write %s", path);
-    snprintf(path, sizeof(path), "%s/compare.csv", dir);
-    if (!(f = fopen(path, "w"))) return scal__fail(SCAL_EIO, "cannot write %s", path);
+    if ((rc = pp_out_commit(&out, f, true)) < 0 ||
+        (rc = pp_out_create(&out, "compare.csv", &f)) < 0)
+        goto out;
     fprintf(f, "region,input,threads,efficiency_before,efficiency_after,difference\n");
     for (size_t i = 0; i < n; i++)
         for (size_t y = 0; y < ni; y++)
@@ -113,47 +84,11 @@ static int write_outputs(const char *dir, const struct scal_pp_host *a,
                 fprintf(f, "\"%s\",%s,%d,%.9g,%.9g,%.9g\n", a->regions[cr[i].ra].label,
                         a->inputs[y], a->threads[x], ea - d, ea, d);
             }
-    if (fclose(f)) return scal__fail(SCAL_EIO, "cannot write %s", path);
     (void)b;
-    snprintf(path, sizeof(path), "%s/compare.html", dir);
-    if (!(f = fopen(path, "w"))) return scal__fail(SCAL_EIO, "cannot write %s", path);
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>scal "
-               "compare</title>\n<style>body{font:13px 'DejaVu Sans',sans-serif}"
-               "svg text{font:10px sans-serif}h3{font-size:13px;margin:10px 0 2px}</style>"
-               "</head><body>\n<h2>efficiency after &minus; before</h2><div id=\"scale\"></div>"
-               "<div id=\"list\"></div>\n<script type=\"application/json\" id=\"scal-data\">"
-               "{\"inputs\":[");
-    for (size_t y = 0; y < ni; y++) {
-        if (y) fputc(',', f);
-        pp_json_str(f, a->inputs[y]);
-    }
-    fputs("],\"threads\":[", f);
-    for (size_t x = 0; x < nt; x++)
-        fprintf(f, "%s%d", x ? "," : "", a->threads[x]);
-    fputs("],\"regions\":[", f);
-    for (size_t i = 0; i < n; i++) {
-        fputs(i ? ",\n{\"label\":" : "\n{\"label\":", f);
-        pp_json_str(f, a->regions[cr[i].ra].label);
-        if (isnan(cr[i].mean))
-            fprintf(f, ",\"mean\":null,\"n\":%zu,\"d\":[", cr[i].n);
-        else
-            fprintf(f, ",\"mean\":%.6g,\"n\":%zu,\"d\":[", cr[i].mean, cr[i].n);
-        for (size_t y = 0; y < ni; y++) {
-            fputs(y ? ",[" : "[", f);
-            for (size_t x = 0; x < nt; x++) {
-                double d = cr[i].d[y * nt + x];
-                if (isnan(d))
-                    fprintf(f, "%snull", x ? "," : "");
-                else
-                    fprintf(f, "%s%.6g", x ? "," : "", d);
-            }
-            fputc(']', f);
-        }
-        fputs("]}", f);
-    }
-    fprintf(f, "]}</script>\n<script>\n%s</script></body></html>\n", compare_js);
-    if (fclose(f)) return scal__fail(SCAL_EIO, "cannot write %s", path);
-    return SCAL_OK;
+    rc = pp_out_commit(&out, f, true);
+out:
+    pp_outputs_free(&out);
+    return rc;
 }
 
 int pp_compare_write(const char *dir, const struct pp_campaign *cb, const struct scal_pp_host *b,
@@ -194,6 +129,24 @@ int pp_compare_write(const char *dir, const struct pp_campaign *cb, const struct
         only_before += !matched[k];
     qsort(cr, n, sizeof(*cr), cmp_mean);
     rc = write_outputs(dir, a, b, cr, n, before, after, only_before, only_after);
+    /* for the page's compare view: per matched region of AFTER its difference matrix, its mean
+     * and rank; campaign-wide what was compared */
+    for (size_t i = 0; i < n && rc == SCAL_OK; i++) {
+        double mean = cr[i].mean, cells = (double)cr[i].n, rank = (double)(i + 1);
+        rc = a->put(a, cr[i].ra, 0, "compare_diff", "", SCAL_PP_FULL, cr[i].d, NULL);
+        if (rc == SCAL_OK)
+            rc = a->put(a, cr[i].ra, 0, "compare_mean", "", SCAL_PP_SCALAR, &mean, NULL);
+        if (rc == SCAL_OK)
+            rc = a->put(a, cr[i].ra, 0, "compare_cells", "", SCAL_PP_SCALAR, &cells, NULL);
+        if (rc == SCAL_OK)
+            rc = a->put(a, cr[i].ra, 0, "compare_rank", "", SCAL_PP_SCALAR, &rank, NULL);
+    }
+    char note[2400];
+    snprintf(note, sizeof(note),
+             "compare: efficiency after - before (before: %s; after: %s); %zu regions matched by "
+             "identity, %zu only before, %zu only after",
+             before, after, n, only_before, only_after);
+    if (rc == SCAL_OK) rc = a->note(a, -1, note);
 out:
     for (size_t i = 0; cr && i < n; i++)
         free(cr[i].d);

@@ -37,6 +37,7 @@ struct pp_host {
     struct bucket *b;    /* nregions * nslices */
     struct notes *notes; /* nregions + 1: [0] campaign-wide */
     unsigned char *sel;
+    struct pp_outputs out; /* the output files being written */
 };
 
 static struct pp_host *H(const struct scal_pp_host *api)
@@ -318,6 +319,21 @@ out:
     return rc;
 }
 
+static FILE *host_create(const struct scal_pp_host *api, const char *rel, char *why, size_t whylen)
+{
+    FILE *f;
+    int rc = pp_out_create(&H(api)->out, rel, &f);
+    if (rc < 0) snprintf(why, whylen, "%s", scal__last_error(rc));
+    return f;
+}
+
+static int host_commit(const struct scal_pp_host *api, FILE *f, int ok, char *why, size_t whylen)
+{
+    int rc = pp_out_commit(&H(api)->out, f, ok != 0);
+    if (rc < 0) snprintf(why, whylen, "%s", scal__last_error(rc));
+    return rc;
+}
+
 int pp_host_create(struct pp_host **out, struct pp_campaign *c, const struct scal_report_options *o)
 {
     struct pp_host *h = calloc(1, sizeof(*h));
@@ -375,6 +391,9 @@ int pp_host_create(struct pp_host **out, struct pp_campaign *c, const struct sca
     a->notes = host_notes;
     a->selected = host_selected;
     a->metrics = host_metrics;
+    a->create = host_create;
+    a->commit = host_commit;
+    h->out.dir = o->output_dir;
     if ((rc = build_base(h, a->stat, a->noise_cv)) < 0) goto fail;
     for (size_t i = 0; i < nr; i++)
         h->sel[i] = 1;
@@ -427,6 +446,7 @@ const struct scal_pp_host *pp_host_api(struct pp_host *h)
 void pp_host_free(struct pp_host *h)
 {
     if (!h) return;
+    pp_outputs_free(&h->out);
     size_t nr = h->c->nregions, ns = h->c->nfreqs;
     if (h->b)
         for (size_t i = 0; i < nr * ns; i++) {

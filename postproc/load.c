@@ -612,7 +612,7 @@ static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc,
 static int load_file(struct pp_campaign *c, struct loadctx *lc, const char *path)
 {
     struct scal_h5file f;
-    int rc = scal_h5file_open(path, SCAL_OPEN_READ, &f);
+    int rc = scal_h5file_open(path, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &f);
     if (rc < 0) return rc;
     rc = f.campaign ? load_campaign_file(c, lc, &f) : load_run_file(c, lc, &f);
     scal_h5file_close(&f);

@@ -10,6 +10,7 @@
 #include "errmsg.h"
 #include "plugin_loader.h"
 #include "report.h"
+#include "safe_create.h"
 
 static bool in_list(const char *list, const char *name)
 {
@@ -278,11 +279,7 @@ int scal_report_run(const struct scal_report_options *o,
     int rc = session_analyse(&s, o);
     if (rc < 0) goto out;
     if ((rc = pp_host_select(s.h, o->region_pattern, o->min_share, o->top)) < 0) goto out;
-    if (mkdir(o->output_dir, 0777) < 0 && errno != EEXIST) {
-        rc = scal__fail(SCAL_EIO, "cannot create output directory '%s': %s", o->output_dir,
-                        strerror(errno));
-        goto out;
-    }
+    if ((rc = scal_safe_mkdir(o->output_dir)) < 0) goto out;
     for (size_t i = 0; i < s.all.n; i++)
         if (!s.done[i] && s.all.p[i]->desc->postproc->stage == SCAL_PP_OUTPUT) {
             s.done[i] = true;
@@ -309,12 +306,17 @@ int scal_report_compare(const struct scal_report_options *o, const char *before,
         rc = session_analyse(&s[k], &ok);
         if (rc == SCAL_OK) rc = s[k].first_err;
     }
-    if (rc == SCAL_OK && mkdir(o->output_dir, 0777) < 0 && errno != EEXIST)
-        rc = scal__fail(SCAL_EIO, "cannot create output directory '%s': %s", o->output_dir,
-                        strerror(errno));
+    if (rc == SCAL_OK) rc = scal_safe_mkdir(o->output_dir);
     if (rc == SCAL_OK)
         rc = pp_compare_write(o->output_dir, &s[0].c, pp_host_api(s[0].h), &s[1].c,
                               pp_host_api(s[1].h), before, after);
+    /* index.html: the page of AFTER with its compare view (the page plugin draws compare_diff) */
+    for (size_t i = 0; rc == SCAL_OK && i < s[1].all.n; i++)
+        if (!strcmp(s[1].all.p[i]->name, "page")) {
+            int first_err = 0;
+            run_one(s[1].h, s[1].all.p[i], &first_err);
+            rc = first_err;
+        }
     if (rc == SCAL_OK) pass_notes(pp_host_api(s[1].h), note_cb, arg);
     session_free(&s[0]);
     session_free(&s[1]);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "scal/plugin.h"
 #include "scal/postproc.h"
@@ -44,8 +45,8 @@ struct scal_report_plugin_info {
 int scal_report_run(const struct scal_report_options *opts,
                     void (*note_cb)(void *arg, const char *text), void *arg);
 /* `scal report --compare BEFORE AFTER -o DIR`: both analysed, the efficiency difference after -
- * before per region matched by identity, ranked by improvement (compare.txt, compare.csv,
- * compare.html). */
+ * before per region matched by identity, ranked by improvement (compare.txt, compare.csv, and
+ * index.html: AFTER's page with its compare view). */
 int scal_report_compare(const struct scal_report_options *opts, const char *before,
                         const char *after, void (*note_cb)(void *arg, const char *text), void *arg);
 /* Lists the post-processing plugins found in the search path (plugin_dir first, may be NULL). */
@@ -98,6 +99,27 @@ int pp_campaign_load(struct pp_campaign *c, const char *const *files, size_t nfi
 void pp_campaign_free(struct pp_campaign *c);
 int pp_campaign_note(struct pp_campaign *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* ---- output files (outfile.c) ---- */
+struct pp_outfile {
+    FILE *f;
+    char *tmp, *final;
+};
+/* The files being written into dir, each under its temporary name until committed. */
+struct pp_outputs {
+    const char *dir;
+    struct pp_outfile *v;
+    size_t n;
+};
+/* Creates dir and the directories of rel below it (scal_safe_mkdir: never through a link). */
+int pp_out_mkdirs(const char *dir, const char *rel);
+/* A new file *f for dir/rel, created exclusively at a temporary name. */
+int pp_out_create(struct pp_outputs *o, const char *rel, FILE **f);
+/* Closes f; with ok renames it to its name (an earlier regular file is replaced, anything else
+ * refused), else removes it. */
+int pp_out_commit(struct pp_outputs *o, FILE *f, bool ok);
+/* Removes the temporary files never committed. */
+void pp_outputs_free(struct pp_outputs *o);
 
 /* ---- compare mode (compare.c) ---- */
 int pp_compare_write(const char *dir, const struct pp_campaign *cb, const struct scal_pp_host *b,

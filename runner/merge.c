@@ -4,6 +4,7 @@
 // configuration with another command line is a conflict), regions unified by identity, runs
 // renumbered, a repetition already taken by an earlier file moved to the next free number.
 #include <hdf5.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,6 +384,50 @@ static int refuse_shared_runs(const char *const *in, size_t nin, const struct so
     return rc;
 }
 
+/* The merged inputs' numeric sizes (scal run --size, /campaign@input_sizes) from every source, by
+ * label; *out NULL when no source has any. A label sized differently in two files is refused. The
+ * sources were read through the probe by load_source moments ago. */
+static int merge_input_sizes(const char *const *in, size_t nin, const struct merged *m,
+                             double **out)
+{
+    int rc = SCAL_OK;
+    *out = NULL;
+    for (size_t i = 0; i < nin && rc == SCAL_OK; i++) {
+        struct scal_h5file f;
+        double *sizes = NULL;
+        char **labels = NULL;
+        size_t nsizes = 0, nlabels = 0;
+        if ((rc = scal_h5file_open(in[i], SCAL_OPEN_CAMPAIGN | SCAL_OPEN_NO_PROBE, &f)) < 0) break;
+        rc = scal_format_read_input_sizes(f.id, &sizes, &nsizes);
+        if (rc == SCAL_OK && nsizes)
+            rc = scal_h5_read_strings(f.id, "campaign/inputs", &labels, &nlabels);
+        scal_h5file_close(&f);
+        if (rc == SCAL_OK && nsizes && !*out) {
+            if (!(*out = malloc((m->ninputs ? m->ninputs : 1) * sizeof(**out))))
+                rc = scal__fail(SCAL_ENOMEM, "out of memory merging");
+            for (size_t j = 0; rc == SCAL_OK && j < m->ninputs; j++)
+                (*out)[j] = NAN;
+        }
+        for (size_t k = 0; rc == SCAL_OK && k < nlabels && k < nsizes; k++) {
+            size_t j = 0;
+            while (j < m->ninputs && strcmp(m->inputs[j], labels[k]))
+                j++;
+            if (j == m->ninputs || !isfinite(sizes[k])) continue;
+            if (isfinite((*out)[j]) && (*out)[j] != sizes[k])
+                rc = scal__fail(SCAL_ECONFLICT,
+                                "input '%s' has size %g in one file and %g in '%s': give each "
+                                "input one size",
+                                labels[k], (*out)[j], sizes[k], in[i]);
+            else
+                (*out)[j] = sizes[k];
+        }
+        scal_h5_free_strings(labels, nlabels);
+        free(sizes);
+    }
+    if (rc < 0) free(*out), *out = NULL;
+    return rc;
+}
+
 /* Writes the merged campaign to an exclusive temporary name, then moves it to out (never over an
  * existing file). */
 static int write_merged(const char *out, const char *const *in, size_t nin,
@@ -405,9 +450,12 @@ static int write_merged(const char *out, const char *const *in, size_t nin,
                                       .threads = m->threads,
                                       .nthreads = m->nthreads};
     struct scal_cw *w = NULL;
+    double *sizes = NULL;
     uint32_t *next_rep = calloc(m->nconfigs + 1, sizeof(*next_rep));
-    int rc = next_rep ? scal_safe_create_temp(out, false, tmp, sizeof(tmp))
+    int rc = next_rep ? merge_input_sizes(in, nin, m, &sizes)
                       : scal__fail(SCAL_ENOMEM, "out of memory merging");
+    meta.input_sizes = sizes;
+    if (rc == SCAL_OK) rc = scal_safe_create_temp(out, false, tmp, sizeof(tmp));
     bool made = rc == SCAL_OK;
     if (rc == SCAL_OK) rc = scal_cw_create(tmp, &meta, m->configs, m->nconfigs, &w);
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++)
@@ -421,6 +469,7 @@ static int write_merged(const char *out, const char *const *in, size_t nin,
     else if (made)
         unlink(tmp);
     free(next_rep);
+    free(sizes);
     return rc;
 }
 

@@ -99,6 +99,7 @@ static int add_input(struct scal_run_plan *p, const char *label, const char *val
     p->inputs = v;
     v[p->ninputs].label = strdup(label ? label : value);
     v[p->ninputs].value = strdup(value);
+    v[p->ninputs].size = NAN;
     if (!v[p->ninputs].label || !v[p->ninputs].value) return SCAL_ENOMEM;
     p->ninputs++;
     return SCAL_OK;
@@ -233,6 +234,7 @@ static const char *const option_names[] = {"-c",
                                            "--quiet",
                                            "--program-changed",
                                            "--help",
+                                           "--size",
                                            NULL};
 
 static bool known_option(const char *a)
@@ -298,6 +300,14 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
             return scal__fail(SCAL_EINVAL, "--label '%s' must follow the -i it names", v);
         if (!*v) return scal__fail(SCAL_EINVAL, "an empty --label names nothing");
         return dup_opt(&p->inputs[p->ninputs - 1].label, v);
+    } else if (!strcmp(a, "--size")) {
+        double d = strtod(v, &end);
+        if (!p->ninputs)
+            return scal__fail(SCAL_EINVAL, "--size '%s' must follow the -i it sizes", v);
+        if (end == v || *end || !isfinite(d))
+            return scal__fail(SCAL_EINVAL, "bad --size '%s': the input's size as a number", v);
+        p->inputs[p->ninputs - 1].size = d;
+        return SCAL_OK;
     } else if (!strcmp(a, "--inputs-file")) {
         return read_inputs_file(p, v);
     } else if (!strcmp(a, "-f") || !strcmp(a, "--frequencies")) {
@@ -331,7 +341,7 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
 static bool takes_input(const char *a)
 {
     return !strcmp(a, "-i") || !strcmp(a, "--input") || !strcmp(a, "--label") ||
-           !strcmp(a, "--inputs-file");
+           !strcmp(a, "--size") || !strcmp(a, "--inputs-file");
 }
 
 static int push_arg(struct scal_run_plan *p, size_t *cap, const char *a)
@@ -382,6 +392,12 @@ static int build_stored_argv(struct scal_run_plan *p, bool threads_given)
         if (rc == SCAL_OK) rc = push_arg(p, &cap, p->inputs[k].value);
         if (rc == SCAL_OK) rc = push_arg(p, &cap, "--label");
         if (rc == SCAL_OK) rc = push_arg(p, &cap, p->inputs[k].label);
+        if (rc == SCAL_OK && isfinite(p->inputs[k].size)) {
+            char size[32];
+            snprintf(size, sizeof(size), "%.17g", p->inputs[k].size);
+            rc = push_arg(p, &cap, "--size");
+            if (rc == SCAL_OK) rc = push_arg(p, &cap, size);
+        }
     }
     if (rc == SCAL_OK) rc = push_arg(p, &cap, "--");
     for (size_t k = 0; rc == SCAL_OK && k < p->nprogram; k++)

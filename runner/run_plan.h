@@ -10,6 +10,7 @@
 
 struct scal_run_input {
     char *label, *value;
+    double size; /* --size: the input's numeric size (for Extra-P), NaN when not given */
 };
 
 struct scal_run_plan {

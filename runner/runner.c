@@ -72,7 +72,8 @@ static void usage(FILE *out)
           "  -c, --threads LIST     thread counts: 1,2,4 or 1-8, 1-16:2, 1-64*2\n"
           "                         (default: 1,2,4,... up to the number of CPUs)\n"
           "  -r, --repetitions N    runs per configuration (default 1)\n"
-          "  -i, --input VALUE      a program input (repeatable); --label L names the last one\n"
+          "  -i, --input VALUE      a program input (repeatable); --label L names the last one,\n"
+          "                         --size N gives its numeric size (scal export --format extrap)\n"
           "      --inputs-file F    inputs, one per line: VALUE or LABEL<TAB>VALUE\n"
           "  -f, --frequencies L    CPU frequencies (kHz, or 2.4GHz, 1800MHz); needs cpufreq\n"
           "      --governor G       cpufreq governor to set during the campaign\n"
@@ -414,17 +415,21 @@ static int create_file(struct campaign *c)
     int src = store_absolute_program(p);
     if (src < 0) return src;
     const char **labels = calloc(p->ninputs, sizeof(*labels));
+    double *sizes = calloc(p->ninputs, sizeof(*sizes));
     char host[256] = "";
-    if (!labels) return SCAL_ENOMEM;
+    if (!labels || !sizes) {
+        free(labels), free(sizes);
+        return SCAL_ENOMEM;
+    }
     for (size_t i = 0; i < p->ninputs; i++)
-        labels[i] = p->inputs[i].label;
+        labels[i] = p->inputs[i].label, sizes[i] = p->inputs[i].size;
     gethostname(host, sizeof(host) - 1);
     struct scal_run_launch tmpl;
     scal_launch_init(&tmpl, p->program, p->nprogram);
     char *cmd = scal_launch_command_alloc(&tmpl);
     scal_launch_free(&tmpl);
     if (!cmd) {
-        free(labels);
+        free(labels), free(sizes);
         return SCAL_ENOMEM;
     }
     char cpu[256], identity[512];
@@ -451,6 +456,7 @@ static int create_file(struct campaign *c)
         /* what --resume needs to rebuild the same plan */
         .runner_argv = (const char *const *)p->stored_argv,
         .nrunner_argv = p->nstored_argv,
+        .input_sizes = sizes,
         .omp_runtime = c->measure.omp == SCAL_OMP_LIBGOMP  ? "libgomp (run against libomp)"
                        : c->measure.omp == SCAL_OMP_LIBOMP ? "libomp"
                                                            : "none found in the program"};
@@ -469,7 +475,7 @@ static int create_file(struct campaign *c)
         else
             unlink(tmp);
     }
-    free(labels);
+    free(labels), free(sizes);
     free(cmd);
     return rc;
 }

@@ -23,6 +23,13 @@ rm -rf "$out/campaign.h5" "$out/campaign.h5.runs" "$out/report"
 "$scal" run -c 1,2,4 -r 2 -i 40 --label small -i 80 --label medium -i 160 --label large \
   -s rusage,proc -o "$out/campaign.h5" -- "$demo" '{input}'
 "$scal" report "$out/campaign.h5" -o "$out/report"
+# The page as a browser draws it: the README's docs/report-page.png is this screenshot.
+if command -v chromium > /dev/null; then
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$out/.chromium" \
+    --window-size=1600,1000 --screenshot="$out/report-page.png" \
+    "file://$(cd "$out/report" && pwd)/index.html" > /dev/null 2>&1 &&
+    echo "demo: screenshot of the report page: $out/report-page.png (docs/report-page.png)"
+fi
 # The whole table goes to a file (a pipe into head would end scal with SIGPIPE); its start is shown.
 "$scal" show "$out/campaign.h5" > "$out/campaign-table.txt"
 head -n 24 "$out/campaign-table.txt"

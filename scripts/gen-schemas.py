@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Regenerates schemas/scal-run-1.json and schemas/scal-campaign-1.json from common/layout.h (the
-# tables' X-macros) and the attribute lists below. tests/layout checks that the two stay in step.
+# tables' X-macros, the enums), common/column_meta.c (each member's units and description, the same
+# strings the writers put in the column_units / column_descriptions attributes) and the attribute
+# lists below. tests/layout checks that the two stay in step; scal check validates files against
+# the units, descriptions and enums listed here.
 #   python3 scripts/gen-schemas.py
 import json
 import os
@@ -8,6 +11,47 @@ import re
 
 root = os.path.join(os.path.dirname(__file__), "..")
 layout = open(os.path.join(root, "common/layout.h")).read()
+column_meta = open(os.path.join(root, "common/column_meta.c")).read()
+layout_c = open(os.path.join(root, "common/layout.c")).read()
+# {table or None, member, units, description} rows of common/column_meta.c
+METAS = [(None if t == "NULL" else t.strip('"'), m, u, d.replace('\\"', '"'))
+         for t, m, u, d in re.findall(r'\{(NULL|"\w+"),\s*"(\w+)",\s*"([^"]*)",\s*"((?:[^"\\]|\\.)*)"\}',
+                                      column_meta)]
+
+
+def meta_of(table, member):
+    """units and description of a member, as scal_column_meta() resolves them"""
+    t = table.split("/")[-1]
+    found = None
+    for mt, mm, u, d in METAS:
+        if mm != member:
+            continue
+        if mt == t:
+            return u, d
+        if mt is None and found is None:
+            found = (u, d)
+    return found or ("", "")
+
+
+def enum_of(function, prefix):
+    """name -> value of an enum whose names come from a switch in common/layout.c"""
+    values = {n: int(v) for n, v in re.findall(r"(%s\w+)\s*=\s*(\d+)" % prefix, layout)}
+    body = re.search(r"const char \*%s\(int \w+\)\s*\{(.*?)\n\}" % function, layout_c, re.S).group(1)
+    return {name: values[c] for c, name in re.findall(r"case (%s\w+):\s*return \"([^\"]+)\";" % prefix, body)}
+
+
+ENUMS = {("regions", "kind"): enum_of("scal_region_kind_name", "SCAL_KIND_"),
+         ("runs", "status"): enum_of("scal_run_status_name", "SCAL_RUN_")}
+
+
+def describe(schema):
+    """every table member: its units, description and (kind, status) enum"""
+    for t in schema["tables"]:
+        for m in t["members"]:
+            m["units"], m["description"] = meta_of(t["path"], m["name"])
+            e = ENUMS.get((t["path"].split("/")[-1], m["name"]))
+            if e:
+                m["enum"] = e
 TYPES = {"SCAL_H5_U8": "u8", "SCAL_H5_I32": "i32", "SCAL_H5_U32": "u32", "SCAL_H5_I64": "i64", "SCAL_H5_U64": "u64", "SCAL_H5_F64": "f64"}
 STRING_MEMBERS = {"name", "module", "build_id", "file", "function", "input_label", "affinity", "argv", "message",
                   "stdout_tail", "stderr_tail", "metric", "unit", "version", "reason", "path"}
@@ -22,27 +66,12 @@ def macro_fields(name):
     return [(t, n) for t, n in re.findall(r"X\((SCAL_H5_\w+),\s*\w+,\s*(\w+)\)", m.group(1))]
 
 
-def unit_of(member):
-    if member.endswith("_s2"):
-        return "s^2"
-    if member.endswith("_s") or member == "time_s":
-        return "s"
-    if member.endswith("_khz"):
-        return "kHz"
-    if member == "started_unix":
-        return "s since 1970"
-    return ""
-
-
 def members(*macros, prefix=()):
     out = [{"name": n, "type": t} for n, t in prefix]
     for mac in macros:
         for t, n in macro_fields(mac):
             out.append({"name": n, "type": TYPES[t]})
     for m in out:
-        u = unit_of(m["name"])
-        if u:
-            m["unit"] = u
         if m["name"] in STRING_MEMBERS:
             m["string_index"] = True
         if m["name"] in REGION_MEMBERS:
@@ -99,7 +128,9 @@ campaign = {
         {"name": "program", "type": "string", "required": True}] + [
         {"name": n, "type": "string", "required": False} for n in
         ("command", "created_utc", "host", "cpu_model", "order", "note", "omp_runtime", "program_identity")] + [
-        {"name": n, "type": "int", "required": False} for n in ("repetitions", "seed")],
+        {"name": n, "type": "int", "required": False} for n in ("repetitions", "seed")] + [
+        {"name": "input_sizes", "type": "float", "required": False,
+         "description": "numeric size of each input of campaign/inputs (scal run --size), NaN where none was given"}],
         "datasets": [{"path": "campaign/inputs", "type": "strings", "required": False},
                      {"path": "campaign/runner_argv", "type": "strings", "required": False,
                       "description": "the scal run options and program as given; scal run --resume rebuilds the plan from them"}]}],
@@ -117,6 +148,7 @@ campaign = {
     ],
 }
 for doc in (run, campaign):
+    describe(doc)
     path = os.path.join(root, "schemas", "%s-%d.json" % (doc["format"], doc["version"]))
     with open(path, "w") as f:
         json.dump(doc, f, indent=2)

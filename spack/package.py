@@ -26,7 +26,8 @@ class Scal(CMakePackage):
     license("BSD-3-Clause")
 
     version("develop", branch="main")
-    version("0.1.0", tag="v0.1.0")
+    # pinned to its commit: the release is exactly this tree, whether or not a mirror carries tags
+    version("0.1.0", commit="8a1f9b05a43a45ec2c493bba230aa6f1207110da")
 
     requires("platform=linux", msg="scal measures through OMPT, ELF and /proc: Linux only")
 
@@ -53,6 +54,7 @@ class Scal(CMakePackage):
     depends_on("papi@6:", when="+papi")
     # Text in the diagrams needs fontconfig.
     depends_on("cairo@1.14:+png+ft+fc", when="+cairo")
+    depends_on("libpng@1.6:", when="+cairo")  # the report encodes its PNG files with libpng
     extends("python", when="+python")
     depends_on("py-h5py", type="run", when="+python")
     depends_on("py-numpy", type="run", when="+python")

@@ -38,7 +38,9 @@ extern "C" {
 #endif
 
 #define SCAL_PLUGIN_ABI_MAJOR 1
-#define SCAL_PLUGIN_ABI_MINOR 2 /* 1.1: scal_launch.set_cpus; 1.2: scal_pp_host.env */
+#define SCAL_PLUGIN_ABI_MINOR                                                                      \
+    3 /* 1.1: scal_launch.set_cpus; 1.2: scal_pp_host.env;                                         \
+         1.3: scal_pp_host.create/commit */
 #define SCAL_PLUGIN_ABI_VERSION ((SCAL_PLUGIN_ABI_MAJOR << 16) | SCAL_PLUGIN_ABI_MINOR)
 #define SCAL_PLUGIN_ENTRY_NAME "scal_plugin_entry"
 

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "scal/plugin.h"
 
@@ -101,6 +102,15 @@ struct scal_pp_host {
      * SCAL_<PLUGIN>_<OPTION> or `scal report --plugin-opt PLUGIN.OPTION=VALUE`). Check
      * struct_size before use. */
     const struct scal_plugin_env *env;
+    /* ABI 1.3: output files, each created safely. create() makes the directories of
+     * output_dir/relpath (refusing a symbolic link or a file at any of their names) and opens a new
+     * file created exclusively under an unpredictable temporary name beside relpath; commit()
+     * closes it and, with ok != 0, renames it to relpath (replacing an earlier report's regular
+     * file, never a link, fifo, device or directory), else removes it. Every file a plugin writes
+     * goes this way (a link planted at an output's name is never followed). NULL / negative with a
+     * reason in why on error. Check struct_size before use. */
+    FILE *(*create)(const struct scal_pp_host *host, const char *relpath, char *why, size_t whylen);
+    int (*commit)(const struct scal_pp_host *host, FILE *f, int ok, char *why, size_t whylen);
 };
 
 struct scal_postproc_ops {

@@ -14,7 +14,7 @@
 enum { W = 820, H = 520, L = 70, R = 150, T = 50, B = 60 };
 
 static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *metric,
-                 const char *ytitle, bool ideal, const char *path)
+                 const char *ytitle, bool ideal, const char *rel, char *why, size_t whylen)
 {
     bool bars = !strcmp(metric, "speedup") || !strcmp(metric, "efficiency");
     const struct scal_pp_matrix *m = h->get(h, r, s, metric);
@@ -128,35 +128,37 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
         pp_text(cr, L, H - 8, 0, 1, h->baseline_note);
     }
     cairo_destroy(cr);
-    cairo_status_t st = cairo_surface_write_to_png(surf, path);
+    int rc = pp_write_png(h, surf, rel, why, whylen);
     cairo_surface_destroy(surf);
-    return st == CAIRO_STATUS_SUCCESS ? 0 : SCAL_EIO;
+    return rc;
 }
 
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
-    char dir[1024], path[1400], suffix[32];
+    char rel[600], suffix[32];
+    static const struct {
+        const char *metric, *file, *title;
+        bool ideal;
+    } kinds[] = {{"speedup", "speedup", "speedup", true},
+                 {"efficiency", "efficiency", "efficiency", false},
+                 {"energy", "energy", "energy [J]", false}};
     if (h->nthreads < 2) {
         return scal__why(why, whylen, SCAL_EUNAVAIL, "charts need several thread counts");
-    }
-    if (pp_subdir(h, "charts", dir, sizeof(dir)) < 0) {
-        return scal__why(why, whylen, SCAL_EIO, "cannot create %s", dir);
     }
     for (size_t r = 0; r < h->nregions; r++) {
         if (!pp_draw(h, r)) continue;
         for (size_t s = 0; s < h->nslices; s++) {
             pp_slice_suffix(h, s, suffix, sizeof(suffix));
-            snprintf(path, sizeof(path), "%s/%s%s-speedup.png", dir, h->regions[r].slug, suffix);
-            if (chart(h, r, s, "speedup", "speedup", true, path) < 0) goto fail;
-            snprintf(path, sizeof(path), "%s/%s%s-efficiency.png", dir, h->regions[r].slug, suffix);
-            if (chart(h, r, s, "efficiency", "efficiency", false, path) < 0) goto fail;
-            snprintf(path, sizeof(path), "%s/%s%s-energy.png", dir, h->regions[r].slug, suffix);
-            if (chart(h, r, s, "energy", "energy [J]", false, path) < 0) goto fail;
+            for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+                snprintf(rel, sizeof(rel), "charts/%s%s-%s.png", h->regions[r].slug, suffix,
+                         kinds[k].file);
+                int rc = chart(h, r, s, kinds[k].metric, kinds[k].title, kinds[k].ideal, rel, why,
+                               whylen);
+                if (rc < 0) return rc;
+            }
         }
     }
     return SCAL_OK;
-fail:
-    return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
 }
 
 static const char *const needs[] = {"speedup", NULL};

@@ -257,24 +257,30 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
 
 /* Draws one region and slice as FMT ("png", "svg" or "pdf": cairo's image, SVG and PDF
  * surfaces); the .geom file is written with the first format only (geom_path NULL after). */
-static int draw_format(const struct scal_pp_host *h, size_t r, size_t s, const char *dir,
-                       const char *fmt, bool with_geom, char *why, size_t whylen)
+static int draw_format(const struct scal_pp_host *h, size_t r, size_t s, const char *fmt,
+                       bool with_geom, char *why, size_t whylen)
 {
-    char path[1400], gpath[1400], suffix[32], title[600];
+    char rel[600], grel[600], suffix[32], title[600];
     int blocks = h->mode == SCAL_PP_BOTH ? 2 : 1;
     int W = blocks * 2 * PANEL_W, Ht = TITLE_H + 2 * PANEL_H + LEGEND_H;
     pp_slice_suffix(h, s, suffix, sizeof(suffix));
-    snprintf(path, sizeof(path), "%s/%s%s.%s", dir, h->regions[r].slug, suffix, fmt);
-    snprintf(gpath, sizeof(gpath), "%s/%s%s.geom", dir, h->regions[r].slug, suffix);
-    FILE *geom = fopen(with_geom ? gpath : "/dev/null", "w");
-    if (!geom) {
-        return scal__why(why, whylen, SCAL_EIO, "cannot write %s", gpath);
-    }
+    snprintf(rel, sizeof(rel), "diagrams/%s%s.%s", h->regions[r].slug, suffix, fmt);
+    snprintf(grel, sizeof(grel), "diagrams/%s%s.geom", h->regions[r].slug, suffix);
+    /* the geometry of the cells (tests, tools), with the first format only */
+    FILE *geom = with_geom ? pp_create(h, grel, why, whylen) : fopen("/dev/null", "w");
+    if (!geom) return SCAL_EIO;
     fprintf(geom, "image %d %d\n", W, Ht);
     bool png = !strcmp(fmt, "png");
+    FILE *vf = NULL;
     cairo_surface_t *surf = png ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, Ht)
-                            : !strcmp(fmt, "svg") ? cairo_svg_surface_create(path, W, Ht)
-                                                  : cairo_pdf_surface_create(path, W, Ht);
+                                : pp_vector_surface(h, fmt, rel, W, Ht, &vf, why, whylen);
+    if (!surf) {
+        if (with_geom)
+            pp_commit(h, geom, false, why, whylen);
+        else
+            fclose(geom);
+        return SCAL_EIO;
+    }
     cairo_t *cr = cairo_create(surf);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
@@ -325,25 +331,21 @@ static int draw_format(const struct scal_pp_host *h, size_t r, size_t s, const c
              100 * h->noise_cv, h->stat, base, scale && *scale ? scale : "shared");
     pp_text(cr, 238, ly + 8, 0, 0.5, lg);
     cairo_destroy(cr);
-    cairo_status_t st = CAIRO_STATUS_SUCCESS;
-    if (png)
-        st = cairo_surface_write_to_png(surf, path);
-    else { /* the vector surfaces write their file when finished */
-        cairo_surface_finish(surf);
-        st = cairo_surface_status(surf);
-    }
-    cairo_surface_destroy(surf);
-    fclose(geom);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        return scal__why(why, whylen, SCAL_EIO, "cannot write %s: %s", path,
-                         cairo_status_to_string(st));
-    }
-    return SCAL_OK;
+    int rc;
+    if (png) {
+        rc = pp_write_png(h, surf, rel, why, whylen);
+        cairo_surface_destroy(surf);
+    } else
+        rc = pp_finish_vector(h, surf, vf, rel, why, whylen);
+    if (!with_geom)
+        fclose(geom);
+    else if (pp_commit(h, geom, rc == SCAL_OK, why, whylen) < 0 && rc == SCAL_OK)
+        rc = SCAL_EIO;
+    return rc;
 }
 
 /* Every format of option `format` (a comma-separated list of png, svg, pdf; default png). */
-static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const char *dir, char *why,
-                       size_t whylen)
+static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, char *why, size_t whylen)
 {
     const char *list = pp_option(h, "format");
     if (!list || !*list) list = "png";
@@ -356,7 +358,7 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
         if (strcmp(fmt, "png") && strcmp(fmt, "svg") && strcmp(fmt, "pdf"))
             return scal__why(why, whylen, SCAL_EINVAL, "format '%.*s': use png, svg or pdf",
                              (int)len, p);
-        int rc = draw_format(h, r, s, dir, fmt, first, why, whylen);
+        int rc = draw_format(h, r, s, fmt, first, why, whylen);
         if (rc < 0) return rc;
         first = false;
         p += len + (e ? 1 : 0);
@@ -366,15 +368,11 @@ static int draw_region(const struct scal_pp_host *h, size_t r, size_t s, const c
 
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
-    char dir[1024];
     if (h->single_run || h->nthreads < 2) {
         return scal__why(why, whylen, SCAL_EUNAVAIL,
                          "the diagrams need several thread counts (this data has %zu "
                          "configuration%s)",
                          h->nthreads * h->ninputs, h->nthreads * h->ninputs == 1 ? "" : "s");
-    }
-    if (pp_subdir(h, "diagrams", dir, sizeof(dir)) < 0) {
-        return scal__why(why, whylen, SCAL_EIO, "cannot create %s", dir);
     }
     /* PNG encoding dominates (libpng's filtering): with many regions a forked child draws every
      * other region so that a second core is used. The process is single-threaded here and the
@@ -387,7 +385,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     for (size_t r = 0; r < h->nregions && rc == 0; r++) {
         if (!pp_draw(h, r) || (child >= 0 && (int)(r % 2) != part)) continue;
         for (size_t s = 0; s < h->nslices && rc == 0; s++)
-            rc = draw_region(h, r, s, dir, why, whylen);
+            rc = draw_region(h, r, s, why, whylen);
     }
     if (child == 0) _exit(rc < 0 ? 1 : 0);
     if (child > 0) {

@@ -2,7 +2,16 @@
 // Colour maps and cairo text helpers for the PNG outputs (cairo's toy font API with DejaVu Sans).
 #include "draw.h"
 
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
 #include <math.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <zlib.h>
+
+#include "util.h"
 
 static struct pp_rgb hex(unsigned v)
 {
@@ -95,4 +104,98 @@ void pp_hatch(cairo_t *cr, double x, double y, double w, double h)
     }
     cairo_stroke(cr);
     cairo_restore(cr);
+}
+
+/* libpng reports an error by longjmp to the point set below; its message is kept. */
+static void png_fail(png_structp png, png_const_charp msg)
+{
+    char *why = png_get_error_ptr(png);
+    snprintf(why, 256, "%s", msg);
+    png_longjmp(png, 1);
+}
+
+static void png_quiet(png_structp png, png_const_charp msg)
+{
+    (void)png, (void)msg;
+}
+
+/* Encodes the image into f (volatile locals: they live across libpng's longjmp). */
+static int encode_png(FILE *f, cairo_surface_t *img, char *msg)
+{
+    int w = cairo_image_surface_get_width(img), hgt = cairo_image_surface_get_height(img);
+    int stride = cairo_image_surface_get_stride(img);
+    const unsigned char *data = cairo_image_surface_get_data(img);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, msg, png_fail, png_quiet);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    unsigned char *volatile row = malloc((size_t)w * 3 + 1);
+    volatile int rc = -1;
+    if (!png || !info || !row || !data) {
+        snprintf(msg, 256, "out of memory");
+        goto out;
+    }
+    if (setjmp(png_jmpbuf(png))) goto out;
+    png_init_io(png, f);
+    png_set_compression_level(png, Z_BEST_SPEED);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)hgt, 8, PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int y = 0; y < hgt; y++) {
+        const uint32_t *px = (const uint32_t *)(const void *)(data + (size_t)y * stride);
+        for (int x = 0; x < w; x++) { /* RGB24: 0xXXRRGGBB in native byte order */
+            row[3 * x] = (unsigned char)(px[x] >> 16);
+            row[3 * x + 1] = (unsigned char)(px[x] >> 8);
+            row[3 * x + 2] = (unsigned char)px[x];
+        }
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    rc = 0;
+out:
+    free(row);
+    png_destroy_write_struct(png ? &png : NULL, info ? &info : NULL);
+    return rc;
+}
+
+int pp_write_png(const struct scal_pp_host *h, cairo_surface_t *img, const char *rel, char *why,
+                 size_t whylen)
+{
+    char msg[256] = "";
+    cairo_surface_flush(img);
+    if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS ||
+        cairo_image_surface_get_format(img) != CAIRO_FORMAT_RGB24)
+        return scal__why(why, whylen, SCAL_EINVAL, "cannot write %s: not an RGB image (%s)", rel,
+                         cairo_status_to_string(cairo_surface_status(img)));
+    FILE *f = pp_create(h, rel, why, whylen);
+    if (!f) return SCAL_EIO;
+    int bad = encode_png(f, img, msg);
+    int rc = pp_commit(h, f, !bad, why, whylen);
+    if (bad) return scal__why(why, whylen, SCAL_EIO, "cannot write %s: %s", rel, msg);
+    return rc;
+}
+
+static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int len)
+{
+    return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+cairo_surface_t *pp_vector_surface(const struct scal_pp_host *h, const char *fmt, const char *rel,
+                                   double w, double hgt, FILE **file, char *why, size_t whylen)
+{
+    if (!(*file = pp_create(h, rel, why, whylen))) return NULL;
+    return !strcmp(fmt, "svg") ? cairo_svg_surface_create_for_stream(to_file, *file, w, hgt)
+                               : cairo_pdf_surface_create_for_stream(to_file, *file, w, hgt);
+}
+
+int pp_finish_vector(const struct scal_pp_host *h, cairo_surface_t *s, FILE *file, const char *rel,
+                     char *why, size_t whylen)
+{
+    cairo_surface_finish(s); /* the vector surfaces write their file when finished */
+    cairo_status_t st = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    int rc = pp_commit(h, file, st == CAIRO_STATUS_SUCCESS, why, whylen);
+    if (st != CAIRO_STATUS_SUCCESS)
+        return scal__why(why, whylen, SCAL_EIO, "cannot write %s: %s", rel,
+                         cairo_status_to_string(st));
+    return rc;
 }

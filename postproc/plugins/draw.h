@@ -29,4 +29,18 @@ void pp_font(cairo_t *cr, double size, bool bold);
 void pp_text(cairo_t *cr, double x, double y, double ax, double ay, const char *s);
 void pp_text_vertical(cairo_t *cr, double x, double y, const char *s);
 void pp_hatch(cairo_t *cr, double x, double y, double w, double h);
+
+/* Writes an image surface (CAIRO_FORMAT_RGB24) as the PNG file output_dir/rel, created through
+ * the host's safe creation. Encoded by libpng directly at a fast compression level with the "sub"
+ * filter: the diagrams are flat colour areas, which compress almost as well that way and several
+ * times faster than cairo's default encoder. */
+int pp_write_png(const struct scal_pp_host *h, cairo_surface_t *img, const char *rel, char *why,
+                 size_t whylen);
+/* A vector surface ("svg" or "pdf") writing into output_dir/rel (created through the host's safe
+ * creation); *file receives the open file, committed by pp_finish_vector. NULL on error. */
+cairo_surface_t *pp_vector_surface(const struct scal_pp_host *h, const char *fmt, const char *rel,
+                                   double w, double hgt, FILE **file, char *why, size_t whylen);
+/* Finishes a surface of pp_vector_surface, destroys it and commits its file. */
+int pp_finish_vector(const struct scal_pp_host *h, cairo_surface_t *s, FILE *file, const char *rel,
+                     char *why, size_t whylen);
 #endif

@@ -11,6 +11,7 @@
 #include "h5util.h"
 #include "layout.h"
 #include "region_identity.h"
+#include "safe_create.h"
 #include "safe_open.h"
 #include "scal/postproc.h"
 #include "scal_format.h"
@@ -123,110 +124,103 @@ static void write_region(hid_t rg, const struct scal_pp_host *h, size_t r, size_
     H5Gclose(g);
 }
 
-static int drop_old_analysis(const char *path);
+/* The analysis file of a campaign: C.h5 -> C.analysis.h5 (C.h5.analysis.h5 without .h5). */
+static void analysis_path(const char *campaign, char *out, size_t len)
+{
+    size_t n = strlen(campaign);
+    if (n > 3 && !strcmp(campaign + n - 3, ".h5")) n -= 3;
+    snprintf(out, len, "%.*s%s", (int)n, campaign, SCAL_ANALYSIS_SUFFIX);
+}
 
+/* Writes the analysis into a new file at tmp (created exclusively by the caller). */
+static int write_analysis(const char *tmp, const struct scal_pp_host *h, const char *campaign_base,
+                          size_t joinable)
+{
+    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), a = -1, rg = -1;
+    int rc = SCAL_EHDF5;
+    if (f < 0) return SCAL_EHDF5;
+    scal_h5_attr_set_str(f, SCAL_ATTR_FORMAT, SCAL_FORMAT_ANALYSIS);
+    scal_h5_attr_set_str(f, "campaign", campaign_base);
+    if ((a = H5Gcreate2(f, "analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
+    if (write_header(a, h) < 0) goto out;
+    if ((rg = H5Gcreate2(a, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
+    for (size_t r = 0; r < h->nregions; r++)
+        write_region(rg, h, r, joinable);
+    rc = SCAL_OK;
+out:
+    if (rg >= 0) H5Gclose(rg);
+    if (a >= 0) H5Gclose(a);
+    if (H5Fclose(f) < 0) rc = SCAL_EHDF5;
+    return rc;
+}
+
+/* Whether the campaign's /analysis is already the external link to target:/analysis. */
+static bool links_to(hid_t f, const char *target)
+{
+    H5L_info_t info;
+    char buf[4096];
+    const char *file = NULL, *obj = NULL;
+    unsigned flags;
+    if (H5Lexists(f, "analysis", H5P_DEFAULT) <= 0 ||
+        H5Lget_info(f, "analysis", &info, H5P_DEFAULT) < 0 || info.type != H5L_TYPE_EXTERNAL ||
+        info.u.val_size > sizeof(buf) ||
+        H5Lget_val(f, "analysis", buf, sizeof(buf), H5P_DEFAULT) < 0 ||
+        H5Lunpack_elink_val(buf, info.u.val_size, &flags, &file, &obj) < 0)
+        return false;
+    return !strcmp(file, target) && !strcmp(obj, "/analysis");
+}
+
+/* The analysis goes into CAMPAIGN.analysis.h5, written under a temporary name and renamed over
+ * the previous one; the campaign holds only an external link /analysis to it, made once. So a
+ * report never grows or copies the campaign file (HDF5 never gives back the space of a deleted
+ * group), and a crash leaves either the old analysis or the new one. */
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
+    char apath[4200], tmp[4300];
     if (!h->write_path) {
         snprintf(why, whylen,
                  "nothing written: --no-write, or the input includes run files, "
                  "which are never modified");
         return SCAL_EUNAVAIL;
     }
-    if (drop_old_analysis(h->write_path) < 0) {
-        snprintf(why, whylen, "cannot rewrite %s without its old /analysis", h->write_path);
-        return SCAL_EIO;
-    }
+    analysis_path(h->write_path, apath, sizeof(apath));
+    const char *slash = strrchr(apath, '/'), *abase = slash ? slash + 1 : apath;
+    const char *cslash = strrchr(h->write_path, '/');
+    const char *cbase = cslash ? cslash + 1 : h->write_path;
     /* the campaign was read through a probe by this process moments ago */
     struct scal_h5file file;
-    int rc = scal_h5file_open(h->write_path,
-                              SCAL_OPEN_WRITE | SCAL_OPEN_CAMPAIGN | SCAL_OPEN_NO_PROBE, &file);
-    if (rc < 0) {
-        snprintf(why, whylen, "cannot open %s for writing: %s", h->write_path,
-                 scal__last_error(rc));
-        return SCAL_EIO;
-    }
-    hid_t f = file.id, a = H5I_INVALID_HID, rg = H5I_INVALID_HID;
-    rc = SCAL_EHDF5;
-    if (scal_h5_exists(f, "analysis") == 1 && H5Ldelete(f, "analysis", H5P_DEFAULT) < 0) goto out;
-    if ((a = H5Gcreate2(f, "analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
-    if (write_header(a, h) < 0) goto out;
-    if ((rg = H5Gcreate2(a, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
+    int rc = scal_h5file_open(h->write_path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_NO_PROBE, &file);
+    if (rc < 0)
+        return scal__why(why, whylen, rc, "cannot read %s: %s", h->write_path,
+                         scal__last_error(rc));
     size_t joinable = joinable_regions(&file);
-    for (size_t r = 0; r < h->nregions; r++)
-        write_region(rg, h, r, joinable);
-    rc = SCAL_OK;
-out:
-    if (rc < 0) snprintf(why, whylen, "cannot write /analysis into %s", h->write_path);
-    if (rg >= 0) H5Gclose(rg);
-    if (a >= 0) H5Gclose(a);
+    bool linked = links_to(file.id, abase);
     scal_h5file_close(&file);
-    return rc;
-}
-
-/* Copies one root attribute (its file type, variable-length strings included). */
-static herr_t copy_attr(hid_t src, const char *name, const H5A_info_t *info, void *dst)
-{
-    (void)info;
-    hid_t a = H5Aopen(src, name, H5P_DEFAULT), t = -1, sp = -1, b = -1;
-    void *buf = NULL;
-    herr_t rc = -1;
-    if (a < 0) return -1;
-    if ((t = H5Aget_type(a)) < 0 || (sp = H5Aget_space(a)) < 0) goto out;
-    hssize_t n = H5Sget_simple_extent_npoints(sp);
-    size_t sz = H5Tget_size(t);
-    if (n < 0 || !(buf = calloc((size_t)(n ? n : 1), sz ? sz : 1))) goto out;
-    if (H5Aread(a, t, buf) < 0) goto out;
-    if ((b = H5Acreate2(*(hid_t *)dst, name, t, sp, H5P_DEFAULT, H5P_DEFAULT)) >= 0 &&
-        H5Awrite(b, t, buf) >= 0)
-        rc = 0;
-    if (H5Tdetect_class(t, H5T_VLEN) > 0 || H5Tis_variable_str(t) > 0)
-        H5Dvlen_reclaim(t, sp, H5P_DEFAULT, buf);
-out:
-    free(buf);
-    if (b >= 0) H5Aclose(b);
-    if (sp >= 0) H5Sclose(sp);
-    if (t >= 0) H5Tclose(t);
-    H5Aclose(a);
-    return rc;
-}
-
-static herr_t copy_link(hid_t src, const char *name, const H5L_info_t *info, void *dst)
-{
-    (void)info;
-    if (!strcmp(name, "analysis")) return 0;
-    return H5Ocopy(src, name, *(hid_t *)dst, name, H5P_DEFAULT, H5P_DEFAULT) < 0 ? -1 : 0;
-}
-
-/* HDF5 does not give back the space of a deleted group (the runner's files keep no free-space
- * list), so replacing /analysis in place grows the file on every report. When there is an old
- * /analysis the file is rewritten without it (every other root object and attribute copied) into
- * PATH.tmp, which then replaces PATH. */
-static int drop_old_analysis(const char *path)
-{
-    char tmp[4200];
-    hid_t f = -1, g = -1, fcpl = -1;
-    int rc = SCAL_EHDF5;
-    snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
-    if ((f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) return SCAL_EHDF5;
-    if (scal_h5_exists(f, "analysis") != 1) {
-        H5Fclose(f);
-        return SCAL_OK;
+    if ((rc = scal_safe_create_temp(apath, true, tmp, sizeof(tmp))) < 0)
+        return scal__why(why, whylen, rc, "%s", scal__last_error(rc));
+    if (write_analysis(tmp, h, cbase, joinable) < 0) {
+        unlink(tmp);
+        return scal__why(why, whylen, SCAL_EHDF5, "cannot write the analysis into %s", tmp);
     }
-    if ((fcpl = H5Fget_create_plist(f)) < 0 ||
-        (g = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT)) < 0)
-        goto out;
-    hsize_t idx = 0;
-    if (H5Literate(f, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, copy_link, &g) < 0) goto out;
-    idx = 0;
-    if (H5Aiterate2(f, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, copy_attr, &g) < 0) goto out;
+    if ((rc = scal_safe_publish(tmp, apath, true)) < 0)
+        return scal__why(why, whylen, rc, "%s", scal__last_error(rc));
+    if (linked) return SCAL_OK;
+    /* the first report of this campaign (or one written by an older scal, whose /analysis was a
+     * group inside the campaign): the link, once */
+    rc = scal_h5file_open(h->write_path, SCAL_OPEN_WRITE | SCAL_OPEN_CAMPAIGN | SCAL_OPEN_NO_PROBE,
+                          &file);
+    if (rc < 0)
+        return scal__why(why, whylen, rc,
+                         "the analysis is in %s, but %s cannot be linked to it: %s", apath,
+                         h->write_path, scal__last_error(rc));
     rc = SCAL_OK;
-out:
-    if (fcpl >= 0) H5Pclose(fcpl);
-    if (g >= 0 && H5Fclose(g) < 0) rc = SCAL_EHDF5;
-    H5Fclose(f);
-    if (rc == SCAL_OK && rename(tmp, path) < 0) rc = SCAL_EIO;
-    if (rc < 0) unlink(tmp);
+    if ((H5Lexists(file.id, "analysis", H5P_DEFAULT) > 0 &&
+         H5Ldelete(file.id, "analysis", H5P_DEFAULT) < 0) ||
+        H5Lcreate_external(abase, "/analysis", file.id, "analysis", H5P_DEFAULT, H5P_DEFAULT) < 0)
+        rc = scal__why(why, whylen, SCAL_EHDF5, "cannot link /analysis of %s to %s", h->write_path,
+                       apath);
+    if (scal_h5file_close(&file) < 0 && rc == SCAL_OK)
+        rc = scal__why(why, whylen, SCAL_EIO, "cannot close %s", h->write_path);
     return rc;
 }
 
@@ -235,9 +229,10 @@ static const struct scal_plugin_desc desc = {
     .abi_version = SCAL_PLUGIN_ABI_VERSION,
     .struct_size = sizeof(desc),
     .name = "h5out",
-    .version = "1",
+    .version = "2",
     .kind = SCAL_PLUGIN_POSTPROC,
-    .description = "writes every matrix and finding into the campaign file's /analysis group",
+    .description = "every matrix and finding into CAMPAIGN.analysis.h5 (replaced on each report), "
+                   "linked from the campaign's /analysis",
     .postproc = &ops,
 };
 SCAL_PLUGIN_DEFINE(desc)

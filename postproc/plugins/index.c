@@ -44,7 +44,6 @@ static void visit(const struct scal_pp_host *h, size_t r, struct row *rows, size
 
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
-    char path[1100];
     struct row *rows = calloc(h->nregions, sizeof(*rows));
     size_t n = 0;
     if (!rows) return SCAL_ENOMEM;
@@ -65,13 +64,12 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
              "input %s%s%s",
              h->threads[h->nthreads - 1], h->inputs[h->ninputs - 1], *h->baseline_note ? "; " : "",
              h->baseline_note);
-    snprintf(path, sizeof(path), "%s/index.txt", h->output_dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = pp_create(h, "index.txt", why, whylen);
     if (!f) goto fail;
     fprintf(f, "%s\n%s\n", sub, head);
     for (size_t i = 0; i < n; i++)
         fprintf(f, "%s  [%s]\n", rows[i].text, h->regions[rows[i].region].slug);
-    if (fclose(f)) goto fail;
+    if (pp_commit(h, f, true, why, whylen) < 0) goto fail;
     int W = 1100, H = 70 + 18 * (int)n;
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
     cairo_t *cr = cairo_create(surf);
@@ -96,17 +94,13 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         pp_text(cr, 30, y, 0, 0, rows[i].text);
     }
     cairo_destroy(cr);
-    snprintf(path, sizeof(path), "%s/index.png", h->output_dir);
-    cairo_status_t st = cairo_surface_write_to_png(surf, path);
+    int rc = pp_write_png(h, surf, "index.png", why, whylen);
     cairo_surface_destroy(surf);
     free(rows);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
-    }
-    return SCAL_OK;
+    return rc;
 fail:
     free(rows);
-    return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
+    return SCAL_EIO;
 }
 
 static const char *const needs[] = {"time", NULL};

@@ -11,12 +11,15 @@
 #include "util.h"
 
 /* The matrices the page draws (slice 0). */
-static const char *const matrices[] = {
-    "time",           "time_min",     "time_max",   "time_cv",     "samples",   "team",
-    "speedup",        "efficiency",   "diff_input", "diff_strong", "diff_weak", "lost_cells",
-    "lost_imbalance", "lost_barrier", "lost_lock",  "lost_serial", "lost_rest", NULL};
-static const char *const scalars[] = {"rank",       "lost_share",       "lost_time",
-                                      "time_share", "baseline_threads", NULL};
+static const char *const matrices[] = {"time",           "time_min",     "time_max",  "time_cv",
+                                       "samples",        "team",         "speedup",   "efficiency",
+                                       "diff_input",     "diff_strong",  "diff_weak", "lost_cells",
+                                       "lost_imbalance", "lost_barrier", "lost_lock", "lost_serial",
+                                       "lost_rest",      "compare_diff", NULL};
+/* compare_*: scal report --compare (postproc/compare.c), null otherwise */
+static const char *const scalars[] = {"rank",          "lost_share",       "lost_time",
+                                      "time_share",    "baseline_threads", "compare_mean",
+                                      "compare_cells", "compare_rank",     NULL};
 
 static void jnotes(FILE *f, const struct scal_pp_host *h, long r)
 {
@@ -67,10 +70,8 @@ static void jregion(FILE *f, const struct scal_pp_host *h, size_t r)
 
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
-    char path[1100];
-    snprintf(path, sizeof(path), "%s/index.html", h->output_dir);
-    FILE *f = fopen(path, "w");
-    if (!f) return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
+    FILE *f = pp_create(h, "index.html", why, whylen);
+    if (!f) return SCAL_EIO;
     fprintf(f,
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
             "<title>scal report</title>\n<style>\n%s</style></head>\n<body>\n"
@@ -94,8 +95,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         jregion(f, h, r);
     }
     fprintf(f, "]}\n</script>\n<script>\n%s</script>\n</body></html>\n", page_js);
-    if (fclose(f)) return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
-    return SCAL_OK;
+    return pp_commit(h, f, true, why, whylen);
 }
 
 static const char *const needs[] = {"time", NULL};

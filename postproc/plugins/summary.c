@@ -44,12 +44,8 @@ static void breakdown(FILE *f, const struct scal_pp_host *h, size_t r)
 
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/summary.txt", h->output_dir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
-    }
+    FILE *f = pp_create(h, "summary.txt", why, whylen);
+    if (!f) return SCAL_EIO;
     const char *const *notes;
     fprintf(f, "scal report summary\n\nsources:");
     for (const char *const *s = h->sources; s && *s; s++)
@@ -89,10 +85,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         if (!n) fprintf(f, "  - (no finding)\n");
         breakdown(f, h, r);
     }
-    if (fclose(f)) {
-        return scal__why(why, whylen, SCAL_EIO, "cannot write %s", path);
-    }
-    return SCAL_OK;
+    return pp_commit(h, f, true, why, whylen);
 }
 
 static const struct scal_postproc_ops ops = {sizeof(ops), SCAL_PP_OUTPUT, NULL, NULL, run};

@@ -14,8 +14,11 @@
 // The contract (scal/postproc.h):
 //  - An ANALYSIS declares `needs` (metrics that must exist before it runs) and `produces` (what it
 //    puts); the host orders analyses by these lists and skips one whose needs nobody produces.
-//  - An OUTPUT runs after every analysis and writes files under host->output_dir; it reads any
-//    matrix with host->get() (NULL when absent) and should honour host->selected(region).
+//  - An OUTPUT runs after every analysis and writes files under host->output_dir, each through
+//    host->create(host, "sub/name.ext", ...) and host->commit(host, f, ok, ...) (ABI 1.3: the file
+//    is created exclusively at a temporary name and renamed into place; never fopen an output);
+//    it reads any matrix with host->get() (NULL when absent) and should honour
+//    host->selected(region).
 //  - Matrices are rows = inputs, columns = thread counts (shape SCAL_PP_FULL); NaN is a gap and
 //    must stay a gap (never write 0 for "unknown"). put() copies the values.
 //  - Never print and never exit: return SCAL_OK, SCAL_EUNAVAIL with a reason in `why` when there

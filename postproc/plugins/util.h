@@ -24,12 +24,22 @@ static inline const char *pp_option(const struct scal_pp_host *h, const char *na
     return h->env->get_option(h->env->options, name);
 }
 
-/* Creates output_dir/sub (one level) and writes the path into out. */
-static inline int pp_subdir(const struct scal_pp_host *h, const char *sub, char *out, size_t len)
+/* A new output file output_dir/rel, created exclusively at a temporary name (host->create). */
+static inline FILE *pp_create(const struct scal_pp_host *h, const char *rel, char *why,
+                              size_t whylen)
 {
-    snprintf(out, len, "%s/%s", h->output_dir, sub);
-    if (mkdir(out, 0777) < 0 && errno != EEXIST) return SCAL_EIO;
-    return 0;
+    if (h->struct_size < offsetof(struct scal_pp_host, commit) + sizeof(h->commit)) {
+        snprintf(why, whylen, "the host is too old to create output files safely (ABI < 1.3)");
+        return NULL;
+    }
+    return h->create(h, rel, why, whylen);
+}
+
+/* Closes an output file of pp_create: renamed into place when ok, else removed. */
+static inline int pp_commit(const struct scal_pp_host *h, FILE *f, bool ok, char *why,
+                            size_t whylen)
+{
+    return h->commit(h, f, ok, why, whylen);
 }
 
 static inline double pp_at(const struct scal_pp_matrix *m, size_t r, size_t c);

@@ -148,6 +148,37 @@ with h5py.File(os.path.join(args.work, "t.h5"), "r") as f:
     check(len(json.loads(scal("export", "bad.h5", "--format", "chrome").stdout)["traceEvents"]) ==
           len(f["trace/instances"]) + len(f["trace/states"]) + 2, "chrome: no event dropped")
 
+# ---- input sizes given at scal run (--size), kept by merge and --resume, used by extrap --------
+scal("run", "-q", "-c", "1,2", "-i", "5", "--label", "small", "--size", "1000", "-i", "10", "--label",
+     "big", "--size", "4000", "-o", "sized.h5", "--", args.prog, "{input}")
+with h5py.File(os.path.join(args.work, "sized.h5"), "r") as f:
+    check(list(f["campaign"].attrs.get("input_sizes", [])) == [1000.0, 4000.0],
+          "scal run --size is stored as /campaign@input_sizes")
+    argv = [a.decode() if isinstance(a, bytes) else a for a in f["campaign/runner_argv"][()]]
+    check("--size" in argv and "4000" in argv, "the stored plan keeps the sizes for --resume: %r" % argv)
+scal("run", "--resume", "sized.h5")  # the stored plan, --size included, parses back
+with h5py.File(os.path.join(args.work, "sized.h5"), "r") as f:
+    check(list(f["campaign"].attrs.get("input_sizes", [])) == [1000.0, 4000.0], "--resume keeps the sizes")
+meas = [json.loads(x) for x in scal("export", "sized.h5", "--format", "extrap").stdout.splitlines()]
+check(meas and {m["params"]["input"] for m in meas} == {1000.0, 4000.0},
+      "extrap: the sizes given at scal run are the input parameter (no --size needed)")
+over = [json.loads(x) for x in
+        scal("export", "sized.h5", "--format", "extrap", "--size", "big=9").stdout.splitlines()]
+check({m["params"]["input"] for m in over} == {1000.0, 9.0}, "extrap: --size at export overrides it")
+scal("run", "-q", "-c", "4", "-i", "10", "--label", "big", "--size", "4000", "-o", "sized2.h5", "--",
+     args.prog, "{input}")
+scal("merge", "sized.h5", "sized2.h5", "-o", "sized-merged.h5")
+with h5py.File(os.path.join(args.work, "sized-merged.h5"), "r") as f:
+    labels = [a.decode() if isinstance(a, bytes) else a for a in f["campaign/inputs"][()]]
+    sizes = dict(zip(labels, f["campaign"].attrs.get("input_sizes", [])))
+check(sizes == {"small": 1000.0, "big": 4000.0}, "scal merge carries the input sizes: %r" % sizes)
+scal("run", "-q", "-c", "4", "-i", "10", "--label", "big", "--size", "5", "-o", "sized3.h5", "--",
+     args.prog, "{input}")
+p = scal("merge", "sized.h5", "sized3.h5", "-o", "sized-bad.h5", rc=1)
+check("input 'big' has size" in p.stderr, "scal merge refuses one input with two sizes: %r" % p.stderr.strip())
+p = scal("run", "--size", "3", "-i", "1", "-o", "x.h5", "--", args.prog, rc=2)
+check("must follow the -i" in p.stderr, "--size before any -i is a usage error")
+
 # ---- output files and usage ------------------------------------------------------------------
 scal("export", "c.h5", "--format", "csv", "-o", "out.csv")
 check(open(os.path.join(args.work, "out.csv")).read() == out, "-o writes the same table")

@@ -6,11 +6,12 @@
 # recipe is a Spack repository where its header says, and it has a numbered version and a test.
 import os
 import re
+import subprocess
 import sys
 import types
 
 DEBIAN = {"hdf5": "1.10.8", "papi": "7.0.0", "llvm-openmp": "14.0.6", "elfutils": "0.188", "cairo": "1.16.0",
-          "jansson": "2.14", "cmake": "3.25.1"}
+          "jansson": "2.14", "cmake": "3.25.1", "libpng": "1.6.39"}
 recorded = {"versions": [], "variants": [], "depends": [], "requires": [], "conflicts": []}
 
 
@@ -55,7 +56,7 @@ deps = {}
 for a, k in recorded["depends"]:
     m = re.match(r"([a-z0-9-]+)(?:@([^~+ ]*))?", a[0])
     deps[m.group(1)] = m.group(2) or ""
-for name in ("cmake", "hdf5", "elfutils", "llvm-openmp", "papi", "cairo", "jansson"):
+for name in ("cmake", "hdf5", "elfutils", "llvm-openmp", "papi", "cairo", "jansson", "libpng"):
     if name not in deps:
         failures.append("no dependency on %s" % name)
         continue
@@ -78,8 +79,18 @@ if not any(re.match(r"cairo.*\+fc", a[0]) for a, k in recorded["depends"]):
     failures.append("cairo without +fc: the diagrams' text needs fontconfig")
 if not any(a and a[0] == "platform=linux" for a, k in recorded["requires"]):
     failures.append("no requires('platform=linux')")
-if not any(re.match(r"^\d+(\.\d+)+$", a[0]) for a, k in recorded["versions"]):
+numbered = [(a, k) for a, k in recorded["versions"] if re.match(r"^\d+(\.\d+)+$", a[0])]
+if not numbered:
     failures.append("no numbered version")
+# a numbered version names a commit of this repository (a tag alone may be missing from a mirror)
+repo = os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[1])))
+for a, k in numbered:
+    sha = k.get("commit", "")
+    if not re.match(r"^[0-9a-f]{40}$", sha):
+        failures.append("version %s is not pinned to a full commit hash" % a[0])
+    elif os.path.isdir(os.path.join(repo, ".git")) and subprocess.run(
+            ["git", "-C", repo, "cat-file", "-e", sha + "^{commit}"], capture_output=True).returncode:
+        failures.append("version %s names commit %s, which this repository does not have" % (a[0], sha))
 for name in ("py-h5py", "py-numpy", "py-pandas"):
     if not any(a[0] == name and "run" in k.get("type", ()) and k.get("when") == "+python"
                for a, k in recorded["depends"]):

@@ -53,6 +53,27 @@ for metric in ("efficiency", "diff_strong", "diff_input", "diff_weak"):
 check(len(re.findall(r'class="series"', dom)) >= 4, "the speedup and efficiency charts are drawn")
 check("where the lost time goes" in dom and 'class="bar"' in dom, "the lost-time breakdown is drawn")
 check(len(re.findall(r'class="detail"', dom)) == 2, "two regions side by side (the program and rank 1)")
+# scal report --compare BEFORE AFTER: the comparison inside index.html, ranked, with its diagram
+before, after = os.path.join(work, "before.h5"), os.path.join(work, "after.h5")
+for path, extra in ((before, []), (after, ["--improve"])):
+    subprocess.run([gen, path, "--inputs", "4", "--threads", "4", "--reps", "2", "--regions", "4"] + extra,
+                   check=True)
+cmp_out = os.path.join(work, "cmp")
+r = subprocess.run([scal, "report", "--compare", before, after, "-o", cmp_out], capture_output=True, text=True)
+check(r.returncode == 0 and not os.path.exists(os.path.join(cmp_out, "compare.html")),
+      "compare mode writes index.html, no compare.html: %s" % r.stderr[-200:])
+cdom = subprocess.run(flags + ["--dump-dom", "file://" + os.path.abspath(os.path.join(cmp_out, "index.html"))],
+                      capture_output=True, text=True, timeout=120).stdout
+ranked = re.findall(r'class="row cmprow" data-slug="([^"]*)"', cdom)
+check(len(ranked) == 4 and ranked[0] == "r002-theory.c_20-28__kernel_",
+      "the page ranks the 4 matched regions, the improved one first: %r" % ranked)
+svg = re.search(r'<svg[^>]*data-metric="compare_diff".*?</svg>', cdom, re.S)
+cells = re.findall(r'<rect[^>]*fill="([^"]*)"[^>]*class="cell"', svg.group(0)) if svg else []
+check(len(cells) == 16 and len(set(cells)) > 1,
+      "the efficiency difference after - before is drawn for the shown region (%d cells)" % len(cells))
+subprocess.run(flags + ["--window-size=1600,1000", "--screenshot=" + os.path.join(work, "compare.png"),
+                        "file://" + os.path.abspath(os.path.join(cmp_out, "index.html"))],
+               capture_output=True, timeout=120)
 shot = os.path.join(work, "index.png")
 subprocess.run(flags + ["--window-size=1600,1000", "--screenshot=" + shot, url],
                capture_output=True, timeout=120)

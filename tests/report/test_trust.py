@@ -174,17 +174,41 @@ r = report(os.path.join(work, "rank.h5"))
 check(r.returncode == 0 and os.path.exists(os.path.join(work, "rank-report", "summary.txt")),
       "scal report C.h5 writes C-report/")
 
-# 8. reporting again replaces /analysis: the campaign file does not grow
+# 8. the report never grows or copies the campaign: /analysis is written into C.analysis.h5
+# (replaced on each report) and the campaign holds only an external link to it, made once
 camp = os.path.join(work, "rank.h5")
-sizes = []
-for i in range(4):
+analysis = os.path.join(work, "rank.analysis.h5")
+report(camp, out=os.path.join(work, "again"))
+first = os.stat(camp)
+inodes, held = set(), []
+for i in range(3):
+    held.append(open(analysis, "rb"))  # keeps the old inode alive: a new one cannot reuse it
     report(camp, out=os.path.join(work, "again"))
-    sizes.append(os.path.getsize(camp))
-check(sizes[3] <= sizes[1] * 1.02, "the campaign file keeps its size over reports: %r" % sizes)
+    st = os.stat(camp)
+    check((st.st_ino, st.st_size, st.st_mtime_ns) == (first.st_ino, first.st_size, first.st_mtime_ns),
+          "report %d leaves the campaign file untouched (same inode, size, mtime)" % (i + 2))
+    inodes.add(os.stat(analysis).st_ino)
+    inodes.add(os.fstat(held[-1].fileno()).st_ino)
+check(len(inodes) == 4, "each report replaces %s (renamed into place): %r" % (analysis, inodes))
+for h in held:
+    h.close()
 import h5py
 with h5py.File(camp, "r") as f:
-    check("analysis" in f and "runs" in f and f.attrs.get("scal_schema_version") is not None,
-          "the rewritten file keeps its tables and attributes: %r" % list(f.attrs))
+    link = f.get("analysis", getlink=True)
+    check(isinstance(link, h5py.ExternalLink) and link.filename == "rank.analysis.h5" and
+          link.path == "/analysis", "the campaign's /analysis is an external link to rank.analysis.h5")
+    check("regions" in f["analysis"] and "runs" in f and f.attrs.get("scal_schema_version") is not None,
+          "h5py reads /analysis through the link; the campaign keeps its tables and attributes")
+r = subprocess.run([scal, "check", camp], capture_output=True, text=True)
+check(r.returncode == 0, "scal check accepts the campaign with its analysis link: %s" % r.stdout)
+# a campaign whose /analysis is a group inside it (older scal): replaced by the link
+older = make("older", "--regions", "2")
+with h5py.File(older, "r+") as f:
+    f.create_group("analysis").create_dataset("x", data=[1.0] * 1000)
+r = report(older, out=os.path.join(work, "older-out"))
+with h5py.File(older, "r") as f:
+    check(r.returncode == 0 and isinstance(f.get("analysis", getlink=True), h5py.ExternalLink),
+          "an older in-file /analysis group is replaced by the link")
 
 # 9. --compare BEFORE AFTER: efficiency after - before per region matched by identity, ranked
 before, after = make("before", "--regions", "4"), make("after", "--regions", "4", "--improve")
@@ -204,8 +228,9 @@ cell = [x for x in rows if x["region"] == "theory.c:20-28 (kernel)" and x["input
         and x["threads"] == "4"]
 check(cell and abs(float(cell[0]["efficiency_after"]) - 1) < 1e-9 and
       abs(float(cell[0]["efficiency_before"]) - 0.25) < 1e-9, "compare.csv holds both efficiencies")
-check(r.returncode == 0 and "https://" not in open(os.path.join(out, "compare.html")).read(),
-      "compare.html is self-contained")
+check(not os.path.exists(os.path.join(out, "compare.html")) and
+      '"compare_diff":' in open(os.path.join(out, "index.html")).read(),
+      "the comparison is inside index.html (no separate compare.html)")
 
 # 10. --format png,svg,pdf: the diagrams as vector files too (cairo's surfaces); PNG stays the default
 out = os.path.join(work, "fmt-out")
@@ -250,6 +275,18 @@ for opt, n in (([], 11), (["--all"], 14)):
     check(len(pngs) == n, "%s: %d diagram PNGs (want %d)" % (opt or "default", len(pngs), n))
     page = open(os.path.join(out, "index.html")).read()
     check(page.count('"slug":') == 14, "the page holds all 14 regions")
+    # CSV: a directory per drawn region only; csv/all/<metric>.csv holds every region
+    rdirs = [d for d in os.listdir(os.path.join(out, "csv")) if d != "all"]
+    check(len(rdirs) == n, "%s: %d per-region CSV directories (want %d)" % (opt or "default", len(rdirs), n))
+    rows = list(csv.reader(open(os.path.join(out, "csv", "all", "efficiency.csv"))))
+    body = [row for row in rows if row and not row[0].startswith("#")]
+    check(body[0][:3] == ["region", "slug", "efficiency input\\threads"] and
+          len({row[1] for row in body[1:]}) == 14 and len(body) == 1 + 14 * 4,
+          "csv/all/efficiency.csv: every region, a row per input (%d rows)" % (len(body) - 1))
+    allrows = {row[1]: row for row in body[1:] if row[2] == "i1"}
+    one = list(csv.reader(open(os.path.join(out, "csv", "r000-whole_program", "efficiency.csv"))))
+    check(allrows["r000-whole_program"][3:] == [r for r in one if r[0] == "i1"][0][1:],
+          "csv/all holds the same values as the region's own file")
 
 if failed:
     print("%d check(s) failed" % len(failed))

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The content invariants of scal files, shared by scal check and the readers (validate.h).
+#include "validate.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errmsg.h"
+#include "h5util.h"
+#include "layout.h"
+#include "scal_format.h"
+#include "scal/status.h"
+
+struct validation {
+    const struct scal_h5file *f;
+    void (*cb)(void *arg, const char *problem);
+    void *arg;
+    size_t problems;
+};
+
+static void problem(struct validation *v, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void problem(struct validation *v, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    v->problems++;
+    if (v->cb) v->cb(v->arg, buf);
+}
+
+static void check_string(struct validation *v, const char *table, size_t row, const char *member,
+                         uint32_t idx)
+{
+    if (idx >= v->f->nstrings)
+        problem(v, "/%s row %zu: %s refers to string %u, but /strings has %zu", table, row, member,
+                idx, v->f->nstrings);
+}
+
+/* The region tree: ids are row numbers, parents precede children, depths follow, kinds are known,
+ * serial gaps name existing neighbours. */
+static void check_regions(struct validation *v, const struct scal_region_id_row *rows,
+                          size_t stride, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct scal_region_id_row *r = (const void *)((const char *)rows + i * stride);
+        if (r->id != i) problem(v, "/regions row %zu: id is %u", i, r->id);
+        if (r->kind > SCAL_KIND_TASK) problem(v, "/regions row %zu: unknown kind %u", i, r->kind);
+        if (i == 0 && (r->kind != SCAL_KIND_ROOT || r->parent != -1))
+            problem(v, "/regions row 0 is not the root (kind %u, parent %d)", r->kind, r->parent);
+        if (i > 0) {
+            if (r->parent < 0 || (size_t)r->parent >= n)
+                problem(v, "/regions row %zu: parent %d does not exist", i, r->parent);
+            else if ((size_t)r->parent >= i)
+                problem(v,
+                        "/regions row %zu: parent %d is not an earlier row (the tree has a cycle "
+                        "or is out of order)",
+                        i, r->parent);
+            else {
+                const struct scal_region_id_row *p =
+                    (const void *)((const char *)rows + (size_t)r->parent * stride);
+                if (r->depth != p->depth + 1)
+                    problem(v, "/regions row %zu: depth %u under a parent of depth %u", i, r->depth,
+                            p->depth);
+            }
+        }
+        if (r->gap_prev < -1 || (r->gap_prev >= 0 && (size_t)r->gap_prev >= n))
+            problem(v, "/regions row %zu: gap_prev %d does not exist", i, r->gap_prev);
+        if (r->gap_next < -1 || (r->gap_next >= 0 && (size_t)r->gap_next >= n))
+            problem(v, "/regions row %zu: gap_next %d does not exist", i, r->gap_next);
+        check_string(v, "regions", i, "name", r->name);
+        check_string(v, "regions", i, "module", r->module);
+        check_string(v, "regions", i, "build_id", r->build_id);
+        check_string(v, "regions", i, "file", r->file);
+        check_string(v, "regions", i, "function", r->function);
+    }
+}
+
+static int read_rows(struct validation *v, const struct scal_table_desc *d, void **rows, size_t *n)
+{
+    int rc = scal_table_read(v->f->id, d, rows, n);
+    if (rc < 0) problem(v, "%s", scal__last_error(rc));
+    return rc;
+}
+
+static void check_run_content(struct validation *v)
+{
+    struct scal_region_row *regions = NULL;
+    struct scal_thread_row *threads = NULL;
+    size_t nregions = 0, nthreads = 0;
+    if (read_rows(v, &scal_table_run_regions, (void **)&regions, &nregions) == 0) {
+        if (nregions == 0) problem(v, "/regions is empty (every run has at least the root)");
+        /* The identity members lead struct scal_region_row exactly as in struct
+         * scal_region_id_row. */
+        check_regions(v, (const struct scal_region_id_row *)regions, sizeof(*regions), nregions);
+    }
+    if (scal_h5_exists(v->f->id, "threads") &&
+        read_rows(v, &scal_table_threads, (void **)&threads, &nthreads) == 0)
+        for (size_t i = 0; i < nthreads; i++)
+            if (threads[i].region >= nregions)
+                problem(v, "/threads row %zu: region %u does not exist", i, threads[i].region);
+    free(regions);
+    free(threads);
+}
+
+/* Sorted ids, so that a reference is checked by binary search (2,000 runs x 300 regions of
+ * /region_stats rows against /runs). */
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static bool id_in(const uint32_t *sorted, size_t n, uint32_t id)
+{
+    return n && bsearch(&id, sorted, n, sizeof(*sorted), cmp_u32);
+}
+
+/* Only the references of /region_stats are read (HDF5 converts by member name). */
+struct stat_ref {
+    uint32_t run, region;
+};
+static const struct scal_h5_field stat_ref_fields[] = {
+    SCAL_H5_FIELD(SCAL_H5_U32, struct stat_ref, run),
+    SCAL_H5_FIELD(SCAL_H5_U32, struct stat_ref, region),
+};
+
+static void check_campaign_content(struct validation *v)
+{
+    struct scal_config_row *configs = NULL;
+    struct scal_run_row *runs = NULL;
+    struct scal_region_id_row *regions = NULL;
+    struct stat_ref *stats = NULL;
+    size_t nconfigs = 0, nruns = 0, nregions = 0, nstats = 0;
+    uint32_t *config_ids = NULL, *run_ids = NULL;
+    if (read_rows(v, &scal_table_configs, (void **)&configs, &nconfigs) < 0 ||
+        read_rows(v, &scal_table_runs, (void **)&runs, &nruns) < 0 ||
+        read_rows(v, &scal_table_campaign_regions, (void **)&regions, &nregions) < 0)
+        goto done;
+    int rc = scal_h5_read_table(v->f->id, scal_table_region_stats.name, stat_ref_fields,
+                                sizeof(stat_ref_fields) / sizeof(stat_ref_fields[0]),
+                                sizeof(*stats), (void **)&stats, &nstats);
+    if (rc < 0) {
+        problem(v, "%s", scal__last_error(rc));
+        goto done;
+    }
+    config_ids = calloc(nconfigs + 1, sizeof(*config_ids));
+    run_ids = calloc(nruns + 1, sizeof(*run_ids));
+    if (!config_ids || !run_ids) {
+        problem(v, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < nconfigs; i++) {
+        config_ids[i] = configs[i].id;
+        check_string(v, "configs", i, "input_label", configs[i].input_label);
+        check_string(v, "configs", i, "affinity", configs[i].affinity);
+        check_string(v, "configs", i, "argv", configs[i].argv);
+        if (configs[i].threads < 1)
+            problem(v, "/configs row %zu: %d threads", i, configs[i].threads);
+    }
+    qsort(config_ids, nconfigs, sizeof(*config_ids), cmp_u32);
+    for (size_t i = 0; i < nruns; i++) {
+        run_ids[i] = runs[i].id;
+        if (!id_in(config_ids, nconfigs, runs[i].config))
+            problem(v, "/runs row %zu: configuration %u does not exist", i, runs[i].config);
+        if (runs[i].status > SCAL_RUN_NODATA)
+            problem(v, "/runs row %zu: unknown status %u", i, runs[i].status);
+        check_string(v, "runs", i, "message", runs[i].message);
+        check_string(v, "runs", i, "stdout_tail", runs[i].stdout_tail);
+        check_string(v, "runs", i, "stderr_tail", runs[i].stderr_tail);
+    }
+    qsort(run_ids, nruns, sizeof(*run_ids), cmp_u32);
+    if (nregions) check_regions(v, regions, sizeof(*regions), nregions);
+    for (size_t i = 0; i < nstats; i++) {
+        if (!id_in(run_ids, nruns, stats[i].run))
+            problem(v, "/region_stats row %zu: run %u does not exist", i, stats[i].run);
+        if (stats[i].region >= nregions)
+            problem(v, "/region_stats row %zu: region %u does not exist", i, stats[i].region);
+    }
+done:
+    free(config_ids);
+    free(run_ids);
+    free(configs);
+    free(runs);
+    free(regions);
+    free(stats);
+}
+
+size_t scal_validate(const struct scal_h5file *f, void (*cb)(void *arg, const char *problem),
+                     void *arg)
+{
+    struct validation v = {f, cb, arg, 0};
+    if (f->campaign)
+        check_campaign_content(&v);
+    else
+        check_run_content(&v);
+    return v.problems;
+}
+
+static void keep_first(void *arg, const char *text)
+{
+    char *first = arg;
+    if (!*first) snprintf(first, 1024, "%s", text);
+}
+
+int scal_validate_file(const struct scal_h5file *f)
+{
+    char first[1024] = "";
+    size_t n = scal_validate(f, keep_first, first);
+    if (n == 0) return SCAL_OK;
+    if (n == 1)
+        return scal__fail(SCAL_EFORMAT, "%s: %s (scal check lists the problems)", f->path, first);
+    return scal__fail(SCAL_EFORMAT, "%s: %s, and %zu more problem%s (scal check lists them)",
+                      f->path, first, n - 1, n > 2 ? "s" : "");
+}
