@@ -34,9 +34,10 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: scal exec [options] [--] PROGRAM [ARGS...]\n\n"
-            "Runs PROGRAM once under the scal tool and says where its run file is. gcc-built\n"
-            "(libgomp) programs run against LLVM's libomp, whose GOMP layer has OMPT. The exit\n"
-            "status is the program's (128+N when killed by signal N).\n\n"
+            "Runs PROGRAM once under the scal tool and says where its run file is, once it is\n"
+            "complete (each measured process waits for its run-file writer: SCAL_WAIT_WRITER=1).\n"
+            "gcc-built (libgomp) programs run against LLVM's libomp, whose GOMP layer has OMPT.\n"
+            "The exit status is the program's (128+N when killed by signal N).\n\n"
             "options:\n"
             "  -o, --output FILE|DIR/  the run file (default: $SCAL_OUTPUT, else\n"
             "                          scal-PROGRAM-PID.h5 in the current directory)\n"
@@ -171,7 +172,10 @@ static void exec_measured(const struct exec_opts *o, const struct scal_measure *
 {
     char file[PATH_MAX * 2];
     if (run_file_path(o->output, m, getpid(), file, sizeof(file)) < 0 ||
-        scal_measure_env(m, set_own_env, NULL) < 0 || setenv("SCAL_OUTPUT", file, 1) != 0)
+        scal_measure_env(m, set_own_env, NULL) < 0 || setenv("SCAL_OUTPUT", file, 1) != 0 ||
+        /* every measured process waits for its run file's writer: the file is complete when
+         * scal exec names it */
+        setenv("SCAL_WAIT_WRITER", "1", 1) != 0)
         _exit(EXEC_STATUS_NOT_RUNNABLE);
     execv(m->program_path, o->program);
     fprintf(stderr, "scal exec: cannot run '%s': %s\n", m->program_path, strerror(errno));

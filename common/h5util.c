@@ -316,7 +316,8 @@ fail:
     rc = rc == SCAL_ENOMEM
              ? scal__fail(SCAL_ENOMEM, "'%s': out of memory reading '%s'",
                           file_of(loc, file, sizeof(file)), name)
-             : scal__fail(SCAL_EFORMAT, "'%s': dataset '%s' is not a readable 1-D string dataset",
+             : scal__fail(SCAL_EFORMAT,
+                          "'%s': dataset '%s' is damaged or not a readable 1-D string dataset",
                           file_of(loc, file, sizeof(file)), name);
     scal_h5_free_strings(*out, (size_t)(count > 0 ? count : 0));
     *out = NULL;

@@ -139,3 +139,33 @@ int scal_safe_mkdir(const char *path)
                           path, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
     return SCAL_OK;
 }
+
+int scal_safe_copy_temp(const char *src, const char *final, bool replace, char *tmp, size_t len)
+{
+    char buf[65536];
+    int out = scal_safe_create_open(final, replace, tmp, len), rc = SCAL_OK;
+    if (out < 0) return out;
+    int in = open(src, O_RDONLY | O_CLOEXEC);
+    ssize_t n = 0;
+    errno = 0;
+    while (in >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+        if (write(out, buf, (size_t)n) != n) {
+            n = -1;
+            break;
+        }
+    if (in < 0 || n < 0)
+        rc = scal__fail(SCAL_EIO, "cannot copy '%s' to '%s': %s", src, final,
+                        strerror(errno ? errno : ENOSPC));
+    if (in >= 0) close(in);
+    if (close(out) < 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", final, strerror(errno));
+    if (rc < 0) unlink(tmp);
+    return rc;
+}
+
+int scal_safe_copy(const char *src, const char *final, bool replace)
+{
+    char tmp[3 * 4096];
+    int rc = scal_safe_copy_temp(src, final, replace, tmp, sizeof(tmp));
+    return rc < 0 ? rc : scal_safe_publish(tmp, final, replace);
+}

@@ -30,5 +30,10 @@ int scal_safe_publish_nosync(const char *tmp, const char *final, bool replace);
  * that exists as anything but a directory, a symbolic link to one included (files are never
  * written through a link planted at a directory's name). */
 int scal_safe_mkdir(const char *path);
+/* A copy of src under an exclusive temporary name next to final (its name in tmp), for the caller
+ * to change and publish, or to unlink. */
+int scal_safe_copy_temp(const char *src, const char *final, bool replace, char *tmp, size_t len);
+/* A copy of src at final: scal_safe_copy_temp, then scal_safe_publish. */
+int scal_safe_copy(const char *src, const char *final, bool replace);
 
 #endif

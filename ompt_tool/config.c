@@ -102,6 +102,8 @@ void scal_config_load(struct scal_config *cfg)
     cfg->max_depth = SCAL_MAX_DEPTH;
     cfg->resolve_lines = env_bool(cfg, "SCAL_RESOLVE", true);
     cfg->verbose = env_bool(cfg, "SCAL_VERBOSE", false);
+    cfg->wait_writer = env_bool(cfg, "SCAL_WAIT_WRITER", false);
+    cfg->snapshot_only = env_bool(cfg, "SCAL_SNAPSHOT_ONLY", false);
     v = getenv("SCAL_TRACE");
     if (v && *v) {
         int b = parse_bool(v);

@@ -4,11 +4,14 @@
 // original disposition is restored and re-raised so the program ends as it would have.
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sensor_hooks.h"
@@ -42,10 +45,11 @@ static const struct scal_tool_access writer_access = {
     .module_of = scal_module_of,
 };
 
-/* The writer (HDF5, libdw) lives in its own library next to this one and is loaded only now: the
- * measured program does not pay for mapping HDF5 and its dependencies at start-up, and the writer's
- * HDF5 cannot clash with another HDF5 version the program may use (RTLD_DEEPBIND keeps the
- * writer's references inside its own dependency tree). */
+/* The writer (libdw) lives in its own library next to this one and is loaded only by the writer:
+ * the measured program does not pay for it at start-up, and its libraries cannot clash with other
+ * versions the program may use (RTLD_DEEPBIND keeps the writer's references inside its own
+ * dependency tree). It records a run snapshot and hands it to the writer program (or, under scal
+ * run, to the runner), which writes the HDF5 run file: HDF5 is never mapped here. */
 static void write_through_writer(uint64_t end)
 {
     Dl_info self;
@@ -70,7 +74,45 @@ static void write_through_writer(uint64_t end)
                 dlerror());
         return;
     }
-    (void)write(&writer_access, end); /* kept loaded: HDF5 may still run exit handlers */
+    (void)write(&writer_access, end); /* kept loaded (-z nodelete): libdw may run exit handlers */
+}
+
+/* The writing happens in a forked copy of this process: the program ends as soon as the copy
+ * exists (a fork costs about a tenth of a millisecond here), while the copy resolves the regions
+ * from its frozen memory (no thread runs on in it), records the snapshot and becomes the writer
+ * program. The copy leaves the terminal's session (^C is for the program) unless someone waits
+ * for it: SCAL_WAIT_WRITER=1 (the program waits here; scal exec sets it) or, under scal run,
+ * SCAL_SNAPSHOT_ONLY=1 (the runner waits for the run's process group, then writes the HDF5 file
+ * itself). When fork fails, the work is done here. */
+static void write_in_copy(struct scal_tool *st, uint64_t end)
+{
+    /* (the copy never flushes the program's stdio buffers: it ends by _exit or exec) */
+    pid_t child = fork();
+    if (child < 0) {
+        write_through_writer(end);
+        return;
+    }
+    if (child == 0) {
+        st->in_writer_copy = true;
+        for (size_t i = 0; i < NSIG_HANDLED; i++)
+            signal(handled_signals[i], SIG_DFL);
+        sigset_t none;
+        sigemptyset(&none);
+        pthread_sigmask(SIG_SETMASK, &none, NULL);
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1); /* a pipe reading the program's output ends with the program */
+        }
+        if (!st->cfg.wait_writer && !st->cfg.snapshot_only) setsid();
+        write_through_writer(end);
+        _exit(0); /* never the program's exit handlers */
+    }
+    if (st->cfg.wait_writer) {
+        int status;
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
 }
 
 void scal_flush(const char *reason)
@@ -83,7 +125,8 @@ void scal_flush(const char *reason)
     scal_user_regions_detach();
     if (st->sensors) scal_sensor_session_stop(st->sensors); /* run sensors' end readings */
     scal_modules_refresh(); /* modules of regions still queued (while they are loaded) */
-    write_through_writer(end);
+    st->measured_pid = (int)getpid();
+    write_in_copy(st, end);
     if (st->sensors) scal_sensor_session_close(st->sensors);
 }
 

@@ -76,52 +76,52 @@ static bool wanted_env(const char *e)
            !strncmp(e, "SCAL_", 5);
 }
 
-int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed)
+int scal_write_run_meta(struct scal_snap_builder *file, uint64_t end_ns, int32_t max_team_observed)
 {
     const struct scal_tool *st = &scal_tool_state;
     char buf[8192], host[256] = "unknown", date[64];
     struct utsname un;
     int rc = SCAL_OK;
-    hid_t meta = H5Gcreate2(file, "meta", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (meta < 0) return scal__fail(SCAL_EHDF5, "cannot create group /meta");
+    const char *meta = "/meta";
+    rc |= scal_snap_group(file, meta);
 
     command_line(buf, sizeof(buf));
-    rc |= scal_h5_attr_set_str(meta, "command_line", buf);
+    rc |= scal_snap_attr_str(file, meta, "command_line", buf);
     ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
     buf[n > 0 ? n : 0] = '\0';
-    rc |= scal_h5_attr_set_str(meta, "executable", buf);
-    rc |= scal_h5_attr_set_i64(meta, "pid", (int64_t)getpid());
+    rc |= scal_snap_attr_str(file, meta, "executable", buf);
+    rc |= scal_snap_attr_i64(file, meta, "pid", (int64_t)st->measured_pid);
     gethostname(host, sizeof(host) - 1);
-    rc |= scal_h5_attr_set_str(meta, "host", host);
+    rc |= scal_snap_attr_str(file, meta, "host", host);
     cpu_model(buf, sizeof(buf));
-    rc |= scal_h5_attr_set_str(meta, "cpu_model", buf);
-    rc |= scal_h5_attr_set_i64(meta, "cpu_count", (int64_t)sysconf(_SC_NPROCESSORS_ONLN));
+    rc |= scal_snap_attr_str(file, meta, "cpu_model", buf);
+    rc |= scal_snap_attr_i64(file, meta, "cpu_count", (int64_t)sysconf(_SC_NPROCESSORS_ONLN));
     if (uname(&un) == 0)
         snprintf(buf, sizeof(buf), "%s %s %s %s", un.sysname, un.release, un.version, un.machine);
     else
         snprintf(buf, sizeof(buf), "unknown");
-    rc |= scal_h5_attr_set_str(meta, "kernel", buf);
+    rc |= scal_snap_attr_str(file, meta, "kernel", buf);
     time_t start = (time_t)st->start_unix;
     struct tm tm;
     gmtime_r(&start, &tm);
     strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    rc |= scal_h5_attr_set_str(meta, "date_utc", date);
-    rc |= scal_h5_attr_set_f64(meta, "start_unix", st->start_unix);
-    rc |= scal_h5_attr_set_f64(meta, "duration_s", (double)(end_ns - st->start_ns) * 1e-9);
-    rc |= scal_h5_attr_set_str(meta, "omp_runtime", st->omp_runtime);
-    rc |= scal_h5_attr_set_str(meta, "omp_entry_points",
-                               scal_writer_saw_gomp
-                                   ? "GOMP_* (gcc-built code; libomp standing in for libgomp)"
-                                   : "__kmpc_* (LLVM)");
-    rc |= scal_h5_attr_set_str(
-        meta, "clock_source",
+    rc |= scal_snap_attr_str(file, meta, "date_utc", date);
+    rc |= scal_snap_attr_f64(file, meta, "start_unix", st->start_unix);
+    rc |= scal_snap_attr_f64(file, meta, "duration_s", (double)(end_ns - st->start_ns) * 1e-9);
+    rc |= scal_snap_attr_str(file, meta, "omp_runtime", st->omp_runtime);
+    rc |= scal_snap_attr_str(file, meta, "omp_entry_points",
+                             scal_writer_saw_gomp
+                                 ? "GOMP_* (gcc-built code; libomp standing in for libgomp)"
+                                 : "__kmpc_* (LLVM)");
+    rc |= scal_snap_attr_str(
+        file, meta, "clock_source",
         "clock_gettime(CLOCK_MONOTONIC); program start from /proc/self/stat (10 ms resolution)");
-    rc |= scal_h5_attr_set_str(meta, "exit_reason", st->exit_reason);
+    rc |= scal_snap_attr_str(file, meta, "exit_reason", st->exit_reason);
     const char *omp_threads = getenv("OMP_NUM_THREADS");
-    rc |= scal_h5_attr_set_i64(meta, "requested_threads",
-                               omp_threads && atoi(omp_threads) > 0 ? atoi(omp_threads) : -1);
-    rc |= scal_h5_attr_set_i64(meta, "max_team_observed", max_team_observed);
-    rc |= scal_h5_attr_set_i64(meta, "trace", st->cfg.trace_entries ? 1 : 0);
+    rc |= scal_snap_attr_i64(file, meta, "requested_threads",
+                             omp_threads && atoi(omp_threads) > 0 ? atoi(omp_threads) : -1);
+    rc |= scal_snap_attr_i64(file, meta, "max_team_observed", max_team_observed);
+    rc |= scal_snap_attr_i64(file, meta, "trace", st->cfg.trace_entries ? 1 : 0);
 
     /* The SCAL_*, OMP_*, KMP_*, GOMP_* environment, also as one string of SCAL_* options. */
     size_t nenv = 0, o = 0;
@@ -136,9 +136,8 @@ int scal_write_run_meta(hid_t file, uint64_t end_ns, int32_t max_team_observed)
         if (!strncmp(*e, "SCAL_", 5) && o + strlen(*e) + 2 < sizeof(buf))
             o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", o ? " " : "", *e);
     }
-    rc |= scal_h5_attr_set_str(meta, "tool_options", buf);
-    if (env) rc |= scal_h5_write_strings(meta, "environment", env, nenv);
+    rc |= scal_snap_attr_str(file, meta, "tool_options", buf);
+    if (env) rc |= scal_snap_strings(file, meta, "environment", env, nenv);
     free(env);
-    H5Gclose(meta);
-    return rc ? scal__fail(SCAL_EHDF5, "cannot write the run metadata in /meta") : SCAL_OK;
+    return rc ? scal__fail(SCAL_ENOMEM, "cannot record the run metadata in /meta") : SCAL_OK;
 }

@@ -63,7 +63,8 @@ static int64_t str(struct scal_strtab *st, const char *s)
     return scal_strtab_add(st, s ? s : "");
 }
 
-static int write_plugins(hid_t g, const struct scal_sensor_session *s, struct scal_strtab *st)
+static int write_plugins(struct scal_snap_builder *g, const struct scal_sensor_session *s,
+                         struct scal_strtab *st)
 {
     struct scal_plugin_state_row rows[SCAL_SENSOR_MAX_PLUGINS];
     for (uint32_t i = 0; i < s->nplugins; i++) {
@@ -82,9 +83,9 @@ static int write_plugins(hid_t g, const struct scal_sensor_session *s, struct sc
             .path = (uint32_t)path,
         };
     }
-    return scal_h5_write_table(g, "plugins", scal_table_plugin_states.fields,
-                               scal_table_plugin_states.nfields, scal_table_plugin_states.row_size,
-                               rows, s->nplugins);
+    return scal_snap_table(g, "/sensors", "plugins", scal_table_plugin_states.fields,
+                           scal_table_plugin_states.nfields, scal_table_plugin_states.row_size,
+                           rows, s->nplugins);
 }
 
 /* String indices of every metric's name and unit, per plugin. */
@@ -155,7 +156,8 @@ region_rows(const struct scal_sensor_session *s, const uint32_t *remap, uint32_t
     return SCAL_OK;
 }
 
-static int write_samples(hid_t g, const struct scal_sensor_session *s, struct scal_strtab *st)
+static int write_samples(struct scal_snap_builder *g, const struct scal_sensor_session *s,
+                         struct scal_strtab *st)
 {
     uint32_t name[SCAL_SENSOR_MAX_PLUGINS][SCAL_SENSOR_MAX_METRICS];
     uint32_t unit[SCAL_SENSOR_MAX_PLUGINS][SCAL_SENSOR_MAX_METRICS];
@@ -172,26 +174,28 @@ static int write_samples(hid_t g, const struct scal_sensor_session *s, struct sc
         rows[k] = (struct scal_sensor_sample_row){name[x->plugin][x->metric],
                                                   unit[x->plugin][x->metric], x->time_s, x->value};
     }
-    int rc = scal_h5_write_table(g, "samples", scal_table_sensor_samples.fields,
-                                 scal_table_sensor_samples.nfields,
-                                 scal_table_sensor_samples.row_size, rows, s->nsamples);
+    int rc = scal_snap_table(g, "/sensors", "samples", scal_table_sensor_samples.fields,
+                             scal_table_sensor_samples.nfields, scal_table_sensor_samples.row_size,
+                             rows, s->nsamples);
     free(rows);
-    if (rc == SCAL_OK) rc = scal_h5_attr_set_f64(g, "sample_period_s", (double)s->period_ns * 1e-9);
     if (rc == SCAL_OK)
-        rc = scal_h5_attr_set_i64(g, "samples_decimated", (int64_t)s->samples_decimated);
+        rc = scal_snap_attr_f64(g, "/sensors", "sample_period_s", (double)s->period_ns * 1e-9);
+    if (rc == SCAL_OK)
+        rc = scal_snap_attr_i64(g, "/sensors", "samples_decimated", (int64_t)s->samples_decimated);
     return rc;
 }
 
-int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct scal_strtab *st,
-                              uint32_t nnodes, const uint32_t *region_of_node)
+int scal_sensor_session_write(struct scal_sensor_session *s, struct scal_snap_builder *file,
+                              struct scal_strtab *st, uint32_t nnodes,
+                              const uint32_t *region_of_node)
 {
     struct value_list l = {0};
     uint32_t name[SCAL_SENSOR_MAX_PLUGINS * SCAL_SENSOR_MAX_METRICS];
     uint32_t unit[SCAL_SENSOR_MAX_PLUGINS * SCAL_SENSOR_MAX_METRICS];
     uint8_t *is_gauge = NULL; /* by metric string index */
     int rc = SCAL_OK;
-    hid_t g = H5Gcreate2(file, "sensors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create /sensors");
+    struct scal_snap_builder *g = file;
+    scal_snap_group(g, "/sensors");
     rc = write_plugins(g, s, st);
     /* run readings: one row each, the whole run */
     for (uint32_t i = 0; i < s->nplugins && rc == SCAL_OK; i++) {
@@ -226,29 +230,30 @@ int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct 
                 s->plugins[i].metrics[m].kind == SCAL_METRIC_GAUGE;
     size_t n = rc == SCAL_OK ? merge_rows(&l, is_gauge) : 0;
     if (rc == SCAL_OK)
-        rc = scal_h5_write_table(g, "values", scal_table_sensor_values.fields,
-                                 scal_table_sensor_values.nfields,
-                                 scal_table_sensor_values.row_size, l.rows, n);
+        rc = scal_snap_table(g, "/sensors", "values", scal_table_sensor_values.fields,
+                             scal_table_sensor_values.nfields, scal_table_sensor_values.row_size,
+                             l.rows, n);
     if (rc == SCAL_OK) rc = write_samples(g, s, st);
     uint64_t errors = 0;
     for (uint32_t ti = 0; ti < atomic_load(&s->nthreads) && ti < SCAL_SENSOR_MAX_THREADS; ti++)
         if (s->threads[ti]) errors += s->threads[ti]->errors;
-    if (rc == SCAL_OK) rc = scal_h5_attr_set_i64(g, "read_errors", (int64_t)errors);
+    if (rc == SCAL_OK) rc = scal_snap_attr_i64(g, "/sensors", "read_errors", (int64_t)errors);
     if (rc == SCAL_OK)
-        rc = scal_h5_attr_set_i64(g, "threads_not_measured",
-                                  (int64_t)atomic_load(&s->threads_dropped));
+        rc = scal_snap_attr_i64(g, "/sensors", "threads_not_measured",
+                                (int64_t)atomic_load(&s->threads_dropped));
     if (rc == SCAL_OK)
-        rc = scal_h5_attr_set_i64(g, "team_index_changes", (int64_t)atomic_load(&s->team_changes));
+        rc = scal_snap_attr_i64(g, "/sensors", "team_index_changes",
+                                (int64_t)atomic_load(&s->team_changes));
     free(l.rows);
     free(is_gauge);
-    H5Gclose(g);
     return rc;
 }
 
 #else
 
-int scal_sensor_session_write(struct scal_sensor_session *s, hid_t file, struct scal_strtab *st,
-                              uint32_t nnodes, const uint32_t *region_of_node)
+int scal_sensor_session_write(struct scal_sensor_session *s, struct scal_snap_builder *file,
+                              struct scal_strtab *st, uint32_t nnodes,
+                              const uint32_t *region_of_node)
 {
     return SCAL_OK; /* built without the plugin host: no session, nothing to write */
 }

@@ -42,6 +42,8 @@ struct scal_config {
     uint32_t max_depth;     /* nesting depth of the per-thread region stack */
     bool resolve_lines;     /* SCAL_RESOLVE (default on): DWARF lookups at flush */
     bool verbose;           /* SCAL_VERBOSE: one line saying where the file went */
+    bool wait_writer;       /* SCAL_WAIT_WRITER: the program waits until its run file is written */
+    bool snapshot_only;     /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
     char plugins[1024];     /* SCAL_PLUGINS */
     char messages[2048];    /* problems with SCAL_* values, printed once at initialisation */
 };
@@ -328,6 +330,10 @@ struct scal_tool {
     char cmdline[8192];
     size_t cmdline_len;
     double tool_start_unix; /* CLOCK_REALTIME at ompt_start_tool (exact, unlike start_unix) */
+    /* Set by the flush: the measured process (the writer runs in a forked copy of it, whose own
+     * pid names nothing), and whether this is that copy (it may exec the writer program). */
+    int measured_pid;
+    bool in_writer_copy;
 };
 #ifdef SCAL_TOOL_WRITER
 /* In libscal_ompt_writer.so: the tool's state, through the accessor table (writer_access.c). */

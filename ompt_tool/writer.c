@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The run file: merges every thread's per-node statistics, resolves region identities and writes
-// one HDF5 file to a temporary name in the target directory, then renames it into place.
+// The run file: merges every thread's per-node statistics, resolves region identities and records
+// the file's content as a run snapshot (common/run_snapshot.h) beside the run file's place; a
+// writer process (scal-run-writer, started here and not waited for) or the runner turns it into
+// HDF5. The measured process never maps HDF5.
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "errmsg.h"
@@ -452,8 +460,8 @@ static int add_team_rows(const struct group *g, uint32_t nid, struct thread_rows
  * region with its statistics merged over threads and nodes. *max_team: the largest team seen;
  * *region_of_node: node id -> region id in the file, for the sensor and trace rows (the caller
  * frees it). */
-static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, int32_t *max_team,
-                         uint32_t **region_of_node, uint64_t end_ns)
+static int write_regions(struct scal_snap_builder *file, struct scal_strtab *st, uint32_t nnodes,
+                         int32_t *max_team, uint32_t **region_of_node, uint64_t end_ns)
 {
     int rc = SCAL_OK;
     uint32_t nnew = 0;
@@ -482,13 +490,13 @@ static int write_regions(hid_t file, struct scal_strtab *st, uint32_t nnodes, in
         rc = add_team_rows(&g, nid, &trows, r);
         if (rc < 0) goto done;
     }
-    rc = scal_h5_write_table(file, "regions", scal_table_run_regions.fields,
-                             scal_table_run_regions.nfields, scal_table_run_regions.row_size, rows,
-                             nnew);
+    rc = scal_snap_table(file, "/", "regions", scal_table_run_regions.fields,
+                         scal_table_run_regions.nfields, scal_table_run_regions.row_size, rows,
+                         nnew);
     if (rc == SCAL_OK)
-        rc = scal_h5_write_table(file, "threads", scal_table_threads.fields,
-                                 scal_table_threads.nfields, scal_table_threads.row_size,
-                                 trows.rows, trows.n);
+        rc = scal_snap_table(file, "/", "threads", scal_table_threads.fields,
+                             scal_table_threads.nfields, scal_table_threads.row_size, trows.rows,
+                             trows.n);
     if (rc == SCAL_OK) {
         *region_of_node = out_of;
         out_of = NULL;
@@ -503,7 +511,7 @@ done:
     return rc;
 }
 
-static int write_trace(hid_t file, const uint32_t *region_of_node)
+static int write_trace(struct scal_snap_builder *file, const uint32_t *region_of_node)
 {
     size_t ni = 0, ns = 0;
     uint64_t dropped = 0;
@@ -519,9 +527,9 @@ static int write_trace(hid_t file, const uint32_t *region_of_node)
     }
     struct scal_trace_instance_row *inst = malloc((ni ? ni : 1) * sizeof(*inst));
     struct scal_trace_state_row *states = malloc((ns ? ns : 1) * sizeof(*states));
-    hid_t g = H5Gcreate2(file, "trace", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (!inst || !states || g < 0) {
-        rc = scal__fail(SCAL_EHDF5, "cannot write /trace");
+    const char *g = "/trace";
+    if (!inst || !states) {
+        rc = scal__fail(SCAL_ENOMEM, "out of memory for /trace");
         goto done;
     }
     ni = ns = 0;
@@ -538,20 +546,20 @@ static int write_trace(hid_t file, const uint32_t *region_of_node)
         inst[k].region = remap[inst[k].region];
     for (size_t k = 0; remap && k < ns; k++)
         states[k].region = remap[states[k].region];
-    rc |= scal_h5_attr_set_i64(g, "capacity_per_thread", scal_tool_state.cfg.trace_entries);
-    rc |= scal_h5_attr_set_i64(g, "recorded", (int64_t)(ni + ns));
-    rc |= scal_h5_attr_set_i64(g, "dropped", (int64_t)dropped);
-    rc |= scal_h5_write_table(g, "instances", scal_table_trace_instances.fields,
-                              scal_table_trace_instances.nfields,
-                              scal_table_trace_instances.row_size, inst, ni);
-    rc |= scal_h5_write_table(g, "states", scal_table_trace_states.fields,
-                              scal_table_trace_states.nfields, scal_table_trace_states.row_size,
-                              states, ns);
+    scal_snap_group(file, g);
+    rc |= scal_snap_attr_i64(file, g, "capacity_per_thread", scal_tool_state.cfg.trace_entries);
+    rc |= scal_snap_attr_i64(file, g, "recorded", (int64_t)(ni + ns));
+    rc |= scal_snap_attr_i64(file, g, "dropped", (int64_t)dropped);
+    rc |= scal_snap_table(file, g, "instances", scal_table_trace_instances.fields,
+                          scal_table_trace_instances.nfields, scal_table_trace_instances.row_size,
+                          inst, ni);
+    rc |= scal_snap_table(file, g, "states", scal_table_trace_states.fields,
+                          scal_table_trace_states.nfields, scal_table_trace_states.row_size, states,
+                          ns);
 done:
-    if (g >= 0) H5Gclose(g);
     free(inst);
     free(states);
-    return rc < 0 ? SCAL_EHDF5 : rc;
+    return rc < 0 ? (file->err ? file->err : rc) : SCAL_OK;
 }
 
 static uint64_t diagnostics_total(void)
@@ -567,32 +575,32 @@ static uint64_t diagnostics_total(void)
 
 /* /diagnostics: one int64 attribute per counter, "descriptions" saying what each counts
  * ("name: description", in counter order) and the messages of the cold paths. */
-static int write_diagnostics(hid_t file)
+static int write_diagnostics(struct scal_snap_builder *file)
 {
     int rc = SCAL_OK;
     const char *const *messages;
     size_t nmsg = scal_diag_messages(&messages);
     char text[SCAL_DIAG_COUNT][256];
     const char *descriptions[SCAL_DIAG_COUNT];
-    hid_t g = H5Gcreate2(file, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create /diagnostics");
-    rc |= scal_h5_attr_set_i64(g, "errors_total", (int64_t)diagnostics_total());
+    const char *g = "/diagnostics";
+    scal_snap_group(file, g);
+    rc |= scal_snap_attr_i64(file, g, "errors_total", (int64_t)diagnostics_total());
     for (int i = 0; i < SCAL_DIAG_COUNT; i++) {
-        rc |= scal_h5_attr_set_i64(g, scal_diag_name(i), (int64_t)scal_diag_value(i));
+        rc |= scal_snap_attr_i64(file, g, scal_diag_name(i), (int64_t)scal_diag_value(i));
         snprintf(text[i], sizeof(text[i]), "%s: %s", scal_diag_name(i), scal_diag_text(i));
         descriptions[i] = text[i];
     }
-    rc |= scal_h5_write_strings(g, "descriptions", descriptions, SCAL_DIAG_COUNT);
-    rc |= scal_h5_write_strings(g, "messages", messages, nmsg);
-    H5Gclose(g);
-    return rc < 0 ? SCAL_EHDF5 : SCAL_OK;
+    rc |= scal_snap_strings(file, g, "descriptions", descriptions, SCAL_DIAG_COUNT);
+    rc |= scal_snap_strings(file, g, "messages", messages, nmsg);
+    return rc < 0 ? file->err : SCAL_OK;
 }
 
 static void output_path(char *out, size_t len)
 {
     const struct scal_config *cfg = &scal_tool_state.cfg;
     char name[512];
-    snprintf(name, sizeof(name), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
+    snprintf(name, sizeof(name), "scal-%s-%d.h5", scal_program_name(),
+             scal_tool_state.measured_pid);
     if (!cfg->output[0])
         snprintf(out, len, "%s", name);
     else if (cfg->output_is_dir) {
@@ -605,24 +613,17 @@ static void output_path(char *out, size_t len)
         snprintf(out, len, "%s", cfg->output);
 }
 
-/* Writes the whole file at `path`; the caller renames it into place. */
-static int write_file(const char *path, uint64_t end_ns)
+/* Records the whole run file's content. */
+static int record_run(struct scal_snap_builder *file, uint64_t end_ns)
 {
     int rc = SCAL_OK;
     struct scal_strtab st;
     int32_t max_team = 0;
     uint32_t *region_of_node = NULL;
-    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (file < 0)
-        return scal__fail(SCAL_EIO, "cannot create '%s': %s", path, strerror(errno ? errno : EIO));
-    if (scal_strtab_init(&st) < 0) {
-        H5Fclose(file);
-        return SCAL_ENOMEM;
-    }
-    rc = scal_h5_attr_set_str(file, SCAL_ATTR_FORMAT, SCAL_FORMAT_RUN);
-    if (rc == SCAL_OK)
-        rc = scal_h5_attr_set_i64(file, SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION);
-    if (rc == SCAL_OK) rc = scal_h5_attr_set_str(file, SCAL_ATTR_TOOL_VERSION, SCAL_VERSION_STRING);
+    if (scal_strtab_init(&st) < 0) return SCAL_ENOMEM;
+    scal_snap_attr_str(file, "/", SCAL_ATTR_FORMAT, SCAL_FORMAT_RUN);
+    scal_snap_attr_i64(file, "/", SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION);
+    rc = scal_snap_attr_str(file, "/", SCAL_ATTR_TOOL_VERSION, SCAL_VERSION_STRING);
     if (rc == SCAL_OK)
         rc = write_regions(file, &st, scal_nodes_count(), &max_team, &region_of_node, end_ns);
     if (rc == SCAL_OK && scal_tool_state.cfg.trace_entries) rc = write_trace(file, region_of_node);
@@ -633,103 +634,163 @@ static int write_file(const char *path, uint64_t end_ns)
     if (rc == SCAL_OK) rc = scal_write_run_meta(file, end_ns, max_team);
     if (rc == SCAL_OK) rc = write_diagnostics(file);
     if (rc == SCAL_OK)
-        rc = scal_h5_write_strings(file, "strings", (const char *const *)st.strings, st.count);
+        rc = scal_snap_strings(file, "/", "strings", (const char *const *)st.strings, st.count);
     scal_strtab_free(&st);
     free(region_of_node);
-    if (H5Fclose(file) < 0 && rc == SCAL_OK) rc = scal__fail(SCAL_EHDF5, "cannot close '%s'", path);
-    return rc;
+    return rc < 0 ? rc : file->err;
 }
 
-/* Writes the run file under an unpredictable temporary name beside path, created exclusively (a
- * link planted there is never followed: common/safe_create.h); a path that exists and is not a
- * regular file (a device such as /dev/null, a fifo, a directory, a link) is refused, never
- * replaced. tmp receives the temporary name once it exists. */
-static int create_and_write(const char *path, char *tmp, size_t len, uint64_t end_ns)
+/* Saves the snapshot of the run file `path` under an unpredictable temporary name beside it
+ * (".<name>.snap.XXXXXX", created exclusively: a link planted there is never followed); a path
+ * that exists and is not a regular file (a device such as /dev/null, a fifo, a directory, a link)
+ * is refused, never replaced. snap receives the snapshot's name once it exists. */
+static int save_snapshot(const struct scal_snap_builder *b, const char *path, char *snap,
+                         size_t len)
 {
+    char name[4300];
+    const struct scal_tool *ts = &scal_tool_state;
+    struct scal_snap_info info = {.pid = ts->measured_pid,
+                                  .tool_start_unix = ts->tool_start_unix,
+                                  .flags = ts->cfg.verbose ? SCAL_SNAP_VERBOSE : 0};
+    snprintf(info.final_path, sizeof(info.final_path), "%s", path);
+    snprintf(name, sizeof(name), "%s" SCAL_SNAP_SUFFIX, path);
     int rc = scal_safe_check_final(path, true);
-    if (rc == SCAL_OK) rc = scal_safe_create_temp(path, true, tmp, len);
-    if (rc == SCAL_OK) rc = write_file(tmp, end_ns);
+    if (rc == SCAL_OK) rc = scal_safe_create_temp(name, true, snap, len);
+    if (rc < 0) return rc;
+    int fd = open(snap, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return scal__fail(SCAL_EIO, "cannot open '%s': %s", snap, strerror(errno));
+    rc = scal_snap_write(b, &info, fd, snap);
+    if (close(fd) != 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", snap, strerror(errno));
     return rc;
 }
 
-/* Moves the written file to `path`, never over the file of a process that wrote it while this one
- * was measured (a child it exec'd, a concurrent process of a launcher): link() fails when the name
- * exists; a file older than the tool's start in this process (exact time, not the 10 ms process
- * start) is a finished process's (an earlier run, an earlier step of a script) and is replaced as
- * before; a newer one is kept and this process's data goes to "<name>.<pid>.h5" instead (said on
- * stderr). A forked child never writes (flush.c). path is updated to the name used. */
-static int put_in_place(const char *tmp, char *path, size_t len)
+SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_t end_ns);
+
+/* The writer program, beside this library as plugins are (lib/scal/). */
+static void writer_program(char *out, size_t len)
 {
-    struct stat old;
-    if (link(tmp, path) == 0) {
-        unlink(tmp);
-        return SCAL_OK;
+    Dl_info self;
+    out[0] = '\0';
+    if (!dladdr((void *)scal_write_run_file, &self) || !self.dli_fname) return;
+    const char *slash = strrchr(self.dli_fname, '/');
+    snprintf(out, len, "%.*s%s" SCAL_SNAP_WRITER_REL, slash ? (int)(slash - self.dli_fname) : 0,
+             self.dli_fname, slash ? "/" : "");
+}
+
+extern char **environ;
+
+/* Hands the snapshot to the writer program, which writes the HDF5 run file: normally this process
+ * is the program's forked copy and becomes the writer (exec); when the fork failed, the writer is
+ * started in a session of its own (the terminal's ^C is the program's, not the writer's; stdout
+ * is not kept open) and waited for only when asked (SCAL_WAIT_WRITER=1). The writer inherits
+ * stderr for its own errors. */
+static int start_writer(const char *snap)
+{
+    char prog[4300];
+    writer_program(prog, sizeof(prog));
+    char *argv[] = {prog, (char *)snap, NULL};
+    size_t n = 0;
+    for (char **e = environ; e && *e; e++)
+        n++;
+    char **env = calloc(n + 1, sizeof(*env));
+    if (!env) return scal__fail(SCAL_ENOMEM, "out of memory starting the run-file writer");
+    n = 0;
+    for (char **e = environ; e && *e; e++) /* a preloaded runtime is the program's affair */
+        if (strncmp(*e, "LD_PRELOAD=", 11) != 0) env[n++] = *e;
+    if (scal_tool_state.in_writer_copy) {
+        /* This process is the measured program's forked copy (flush.c): it becomes the writer,
+         * keeping no descriptor of the program's but stderr (stdin and stdout are /dev/null). */
+        close_range(3, ~0u, 0);
+        execve(prog, argv, env);
+        int e = errno;
+        free(env);
+        return scal__fail(SCAL_EIO, "cannot start the run-file writer '%s': %s", prog, strerror(e));
     }
-    if (errno != EEXIST || stat(path, &old) != 0 ||
-        (double)old.st_mtim.tv_sec + old.st_mtim.tv_nsec * 1e-9 < scal_tool_state.tool_start_unix) {
-        if (rename(tmp, path) != 0) { /* no hard links here, or an earlier run's file */
-            fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, path, strerror(errno));
-            return SCAL_EIO;
-        }
-        return SCAL_OK;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+    pid_t pid;
+    int err = posix_spawn(&pid, prog, &fa, &attr, argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    free(env);
+    if (err != 0)
+        return scal__fail(SCAL_EIO, "cannot start the run-file writer '%s': %s", prog,
+                          strerror(err));
+    if (scal_tool_state.cfg.wait_writer) {
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            return scal__fail(SCAL_ECHILD, "the run-file writer '%s' failed (status %#x)", prog,
+                              status);
     }
-    char mine[4300];
-    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
-    snprintf(mine, sizeof(mine), "%.*s.%d%s", stem, path, (int)getpid(),
-             dot && (!slash || dot > slash) ? dot : "");
-    if (rename(tmp, mine) != 0) {
-        fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", tmp, mine, strerror(errno));
-        return SCAL_EIO;
-    }
-    fprintf(stderr, "scal: %s was written by another process of this run; process %d wrote %s\n",
-            path, (int)getpid(), mine);
-    snprintf(path, len, "%s", mine);
     return SCAL_OK;
 }
 
 SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_t end_ns)
 {
-    char path[4200], tmp[4300];
+    char path[4200], snap[4300];
+    struct scal_snap_builder b;
     int rc = scal_writer_attach(tool);
     if (rc < 0) {
         fprintf(stderr, "scal: measurements lost: %s\n", scal__last_error(rc));
         return rc;
     }
-    /* Our flush may run from exit handlers: HDF5 must not have shut itself down first. (A no-op
-     * when the program already initialised HDF5 itself.) */
-    H5dont_atexit();
-    scal_h5_quiet();
     close_open_regions(end_ns);
+    scal_snap_builder_init(&b);
+    rc = record_run(&b, end_ns);
+    bool recorded = rc == SCAL_OK;
     output_path(path, sizeof(path));
-    tmp[0] = '\0';
-    rc = create_and_write(path, tmp, sizeof(tmp), end_ns);
-    if (rc < 0 && scal_tool_state.cfg.output[0]) {
+    snap[0] = '\0';
+    if (recorded) rc = save_snapshot(&b, path, snap, sizeof(snap));
+    if (recorded && rc < 0 && scal_tool_state.cfg.output[0]) {
         /* The requested place is unusable: keep the data in the current directory rather than lose
          * it. */
         char first[1200];
         snprintf(first, sizeof(first), "%s", scal__last_error(rc));
-        if (tmp[0]) unlink(tmp);
-        snprintf(path, sizeof(path), "scal-%s-%d.h5", scal_program_name(), (int)getpid());
+        if (snap[0]) unlink(snap);
+        snprintf(path, sizeof(path), "scal-%s-%d.h5", scal_program_name(),
+                 scal_tool_state.measured_pid);
         fprintf(stderr, "scal: %s (SCAL_OUTPUT='%s'); writing %s instead\n", first,
                 scal_tool_state.cfg.output, path);
-        tmp[0] = '\0';
-        rc = create_and_write(path, tmp, sizeof(tmp), end_ns);
+        snap[0] = '\0';
+        rc = save_snapshot(&b, path, snap, sizeof(snap));
     }
+    scal_snap_builder_free(&b);
     if (rc < 0) {
         fprintf(stderr, "scal: measurements lost: %s\n", scal__last_error(rc));
-        if (tmp[0]) unlink(tmp);
+        if (snap[0]) unlink(snap);
         return rc;
     }
-    rc = put_in_place(tmp, path, sizeof(path));
-    if (rc < 0) return rc;
     uint64_t problems = diagnostics_total();
     if (problems)
         fprintf(stderr, "scal: %llu measurement problem(s); see /diagnostics in %s\n",
                 (unsigned long long)problems, path);
-    else if (scal_tool_state.cfg.verbose)
-        fprintf(stderr, "scal: wrote %s\n", path);
-    /* No H5close(): the measured program may use the same HDF5 library and still have files open.
-     */
-    return SCAL_OK;
+    if (scal_tool_state.cfg.snapshot_only) {
+        /* scal run: the runner turns F.snap into F with the HDF5 it has loaded anyway */
+        char left[4300];
+        snprintf(left, sizeof(left), "%s" SCAL_SNAP_SUFFIX, path);
+        if (rename(snap, left) != 0) {
+            fprintf(stderr, "scal: cannot rename '%s' to '%s': %s\n", snap, left, strerror(errno));
+            return SCAL_EIO;
+        }
+        return SCAL_OK;
+    }
+    rc = start_writer(snap);
+    if (rc < 0)
+        fprintf(stderr,
+                "scal: %s; the measurements are kept in %s (scal-run-writer %s writes the run "
+                "file)\n",
+                scal__last_error(rc), snap, snap);
+    return rc;
 }

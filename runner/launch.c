@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -213,11 +214,10 @@ static void keep_tail(char *tail, const char *buf, size_t n)
     tail[have + n] = 0;
 }
 
-/* Applies a CPU list in the child before exec. */
-static void apply_cpus(const char *list)
+/* A CPU list as a set (parsed before the child is started: the child only applies it). */
+static void parse_cpus(const char *list, cpu_set_t *set)
 {
-    cpu_set_t set;
-    CPU_ZERO(&set);
+    CPU_ZERO(set);
     char *copy = strdup(list), *save = NULL;
     for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item;
          item = strtok_r(NULL, ",", &save)) {
@@ -225,10 +225,9 @@ static void apply_cpus(const char *list)
         const char *dash = strchr(item, '-');
         if (dash) b = atoi(dash + 1);
         for (int c = a; c <= b && c < CPU_SETSIZE; c++)
-            CPU_SET(c, &set);
+            CPU_SET(c, set);
     }
     free(copy);
-    sched_setaffinity(0, sizeof(set), &set);
 }
 
 int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *interrupted,
@@ -246,7 +245,18 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
     r->started_unix = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
     double t0 = now_s();
     pid_t parent = getpid();
-    pid_t pid = fork();
+    /* orphans of the run (the tool's writer) become our children, so that we can wait for them */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    cpu_set_t cpus;
+    if (l->cpus) parse_cpus(l->cpus, &cpus);
+    /* vfork: the runner's pages are neither copied nor made copy-on-write for a child that execs
+     * at once (with HDF5's caches in its heap that was most of a run's cost here). The child only
+     * makes system calls until exec; signals stay blocked until it has reset their handlers, so
+     * none of the runner's handlers can run in it. */
+    sigset_t all, old_mask;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old_mask);
+    pid_t pid = vfork();
     if (pid == 0) {
         setpgid(0, 0); /* its own group: a timeout stops the program and its children */
         /* the program dies with the runner (even a SIGKILLed one): no orphan keeps running beside
@@ -260,23 +270,25 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
             if (write(exec_err[1], &e, sizeof(e)) < 0) _exit(127);
             _exit(127);
         }
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
+        struct sigaction dfl = {.sa_handler = SIG_DFL};
+        for (int sig = 1; sig < NSIG; sig++)
+            sigaction(sig, &dfl, NULL); /* fails harmlessly for SIGKILL, SIGSTOP and holes */
         sigset_t none;
         sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
         dup2(out[1], 1);
         dup2(err[1], 2);
-        if (l->cpus) apply_cpus(l->cpus);
+        if (l->cpus) sched_setaffinity(0, sizeof(cpus), &cpus);
+        pthread_sigmask(SIG_SETMASK, &none, NULL);
         execvpe(l->argv[0], l->argv, l->env);
         int e = errno;
         if (write(exec_err[1], &e, sizeof(e)) < 0) _exit(127);
         _exit(127);
     }
+    int fork_errno = errno;
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     close(out[1]), close(err[1]), close(exec_err[1]);
     if (pid < 0) {
-        snprintf(r->message, sizeof(r->message), "cannot fork: %s", strerror(errno));
+        snprintf(r->message, sizeof(r->message), "cannot fork: %s", strerror(fork_errno));
         close(out[0]), close(err[0]), close(exec_err[0]);
         r->launch_failed = true;
         return SCAL_EIO;
@@ -284,7 +296,7 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
     setpgid(pid, pid);
     struct pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
     int open_fds = 2, status = 0;
-    bool exited = false, term_sent = false;
+    bool exited = false, main_done = false, term_sent = false;
     double kill_at = 0;
     struct rusage ru;
     while (!exited) {
@@ -303,10 +315,20 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
                 open_fds--;
             }
         }
-        if (wait4(pid, &status, WNOHANG, &ru) == pid) {
-            exited = true;
+        if (!main_done && wait4(pid, &status, WNOHANG, &ru) == pid) {
+            main_done = true;
+            r->wall_s = now_s() - t0;
+        }
+        /* then the rest of its process group, re-parented to us (PR_SET_CHILD_SUBREAPER): the
+         * tool's writer, a forked copy of the program recording the run's snapshot, must have
+         * finished before the run is committed and the next run starts */
+        while (main_done) {
+            pid_t got = waitpid(-pid, NULL, WNOHANG);
+            if (got > 0) continue;
+            if (got < 0) exited = true; /* ECHILD: nobody of the group is left */
             break;
         }
+        if (exited) break;
         double t = now_s();
         if (!term_sent &&
             ((timeout_s > 0 && t - t0 > timeout_s) || (interrupted && *interrupted))) {
@@ -319,7 +341,6 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
             kill_at = t + 3600;
         }
     }
-    r->wall_s = now_s() - t0;
     for (int k = 0; k < 2; k++) /* what is left in the pipes */
         if (fds[k].fd >= 0) {
             char buf[4096];

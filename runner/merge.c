@@ -14,6 +14,7 @@
 #include "errmsg.h"
 #include "h5util.h"
 #include "runner.h"
+#include "slurm.h"
 #include "safe_create.h"
 #include "safe_open.h"
 #include "scal_format.h"
@@ -222,8 +223,32 @@ static int merge_configs(struct merged *m, const struct source *s, uint32_t *map
     return SCAL_OK;
 }
 
+/* Repetition numbers in the merged file, per merged configuration. scal merge numbers each
+ * configuration's runs in arrival order; collecting pieces into a campaign (keep_own) keeps a run's
+ * own number unless the campaign holds it already, else the next free one. */
+struct repetitions {
+    uint32_t *next;
+    uint8_t *taken; /* keep_own: [config * per + repetition] */
+    size_t per;
+    bool keep_own;
+};
+
+static uint32_t take_repetition(struct repetitions *r, uint32_t config, uint32_t own)
+{
+    if (!r->keep_own) return r->next[config]++;
+    uint8_t *taken = r->taken + (size_t)config * r->per;
+    if (own < r->per && !taken[own]) {
+        taken[own] = 1;
+        return own;
+    }
+    while (r->next[config] < r->per && taken[r->next[config]])
+        r->next[config]++;
+    if (r->next[config] < r->per) taken[r->next[config]] = 1;
+    return r->next[config]++;
+}
+
 static int add_runs(struct scal_cw *w, const struct source *s, const uint32_t *cmap,
-                    uint32_t **next_rep, size_t nconfigs)
+                    struct repetitions *reps)
 {
     struct by_run gs = {0}, gt = {0}, gv = {0}, gp = {0}, gl = {0};
     size_t nr = 0;
@@ -255,8 +280,7 @@ static int add_runs(struct scal_cw *w, const struct source *s, const uint32_t *c
                                   str(s, r->stderr_tail)};
         uint32_t c = cmap[r->config];
         run.row.config = c;
-        run.row.repetition = next_rep[0][c]++; /* repetitions in arrival order, never shared */
-        (void)nconfigs;
+        run.row.repetition = take_repetition(reps, c, r->repetition); /* never shared */
         GATHER(struct scal_region_stat_row, p.stats, s->stats, gs, r->id, p.nstats);
         GATHER(struct scal_thread_stat_row, p.threads, s->threads, gt, r->id, p.nthreads);
         GATHER(struct scal_run_sensor_value_row, p.values, s->values, gv, r->id, p.nvalues);
@@ -451,15 +475,15 @@ static int write_merged(const char *out, const char *const *in, size_t nin,
                                       .nthreads = m->nthreads};
     struct scal_cw *w = NULL;
     double *sizes = NULL;
-    uint32_t *next_rep = calloc(m->nconfigs + 1, sizeof(*next_rep));
-    int rc = next_rep ? merge_input_sizes(in, nin, m, &sizes)
-                      : scal__fail(SCAL_ENOMEM, "out of memory merging");
+    struct repetitions numbers = {.next = calloc(m->nconfigs + 1, sizeof(*numbers.next))};
+    int rc = numbers.next ? merge_input_sizes(in, nin, m, &sizes)
+                          : scal__fail(SCAL_ENOMEM, "out of memory merging");
     meta.input_sizes = sizes;
     if (rc == SCAL_OK) rc = scal_safe_create_temp(out, false, tmp, sizeof(tmp));
     bool made = rc == SCAL_OK;
     if (rc == SCAL_OK) rc = scal_cw_create(tmp, &meta, m->configs, m->nconfigs, &w);
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++)
-        rc = add_runs(w, &src[i], cmap[i], &next_rep, m->nconfigs);
+        rc = add_runs(w, &src[i], cmap[i], &numbers);
     if (w) {
         int crc = scal_cw_close(w);
         if (rc == SCAL_OK) rc = crc;
@@ -468,7 +492,7 @@ static int write_merged(const char *out, const char *const *in, size_t nin,
         rc = scal_safe_publish(tmp, out, false);
     else if (made)
         unlink(tmp);
-    free(next_rep);
+    free(numbers.next);
     free(sizes);
     return rc;
 }
@@ -509,4 +533,108 @@ int scal_merge_main(int argc, char **argv)
     free(m.inputs), free(m.threads), free(m.configs), free(cmap), free(src);
     free(in);
     return rc < 0 ? 1 : 0;
+}
+
+/* ---- collecting the pieces of a Slurm job array into their campaign (scal run --slurm) ------ */
+
+static int cmp_run_key(const void *a, const void *b)
+{
+    const struct run_key *x = a, *y = b;
+    if (x->config != y->config) return x->config < y->config ? -1 : 1;
+    if (x->started != y->started) return x->started < y->started ? -1 : 1;
+    return x->wall < y->wall ? -1 : x->wall > y->wall;
+}
+
+/* Drops the runs of piece s the campaign (source 0) holds already: a piece collected before, whose
+ * removal a crash prevented. */
+static int drop_collected(const struct source *campaign, struct source *s, const uint32_t *cmap)
+{
+    struct run_key *keys = malloc((campaign->nruns + 1) * sizeof(*keys));
+    if (!keys) return scal__fail(SCAL_ENOMEM, "out of memory for %zu runs", campaign->nruns);
+    for (size_t r = 0; r < campaign->nruns; r++)
+        keys[r] = (struct run_key){campaign->runs[r].config, campaign->runs[r].started_unix,
+                                   campaign->runs[r].wall_s, 0, r};
+    qsort(keys, campaign->nruns, sizeof(*keys), cmp_run_key);
+    size_t kept = 0;
+    for (size_t r = 0; r < s->nruns; r++) {
+        struct run_key k = {cmap[s->runs[r].config], s->runs[r].started_unix, s->runs[r].wall_s, 0,
+                            0};
+        if (!bsearch(&k, keys, campaign->nruns, sizeof(*keys), cmp_run_key))
+            s->runs[kept++] = s->runs[r];
+    }
+    s->nruns = kept;
+    free(keys);
+    return SCAL_OK;
+}
+
+/* The campaign's copy with every piece's runs added, put in its place. */
+static int add_pieces(const char *campaign, size_t nin, struct source *src, uint32_t *const *cmap,
+                      struct repetitions *reps, size_t *nadded)
+{
+    char tmp[4096 + 64];
+    struct scal_cw *w = NULL;
+    int rc = scal_safe_copy_temp(campaign, campaign, true, tmp, sizeof(tmp));
+    if (rc < 0) return rc;
+    /* the copy of a file the safe open has just read */
+    rc = scal_cw_open(tmp, SCAL_OPEN_NO_PROBE, &w);
+    for (size_t i = 1; i < nin && rc == SCAL_OK; i++) {
+        rc = add_runs(w, &src[i], cmap[i], reps);
+        *nadded += src[i].nruns;
+    }
+    if (w) {
+        int crc = scal_cw_close(w);
+        if (rc == SCAL_OK) rc = crc;
+    }
+    if (rc == SCAL_OK) return scal_safe_publish(tmp, campaign, true);
+    unlink(tmp);
+    return rc;
+}
+
+int scal_merge_pieces(const char *campaign, const char *const *pieces, size_t npieces,
+                      size_t *nadded)
+{
+    size_t nin = npieces + 1;
+    const char **in = calloc(nin, sizeof(*in));
+    struct source *src = calloc(nin, sizeof(*src));
+    uint32_t **cmap = calloc(nin, sizeof(*cmap));
+    struct merged m = {0};
+    struct repetitions reps = {.keep_own = true};
+    *nadded = 0;
+    int rc = in && src && cmap ? SCAL_OK
+                               : scal__fail(SCAL_ENOMEM, "out of memory for %zu pieces", npieces);
+    if (rc == SCAL_OK) {
+        in[0] = campaign;
+        memcpy(in + 1, pieces, npieces * sizeof(*in));
+        rc = load_sources(in, nin, src, cmap, &m);
+    }
+    for (size_t i = 1; rc == SCAL_OK && i < nin; i++)
+        if (m.nconfigs != src[0].nconfigs)
+            rc = scal__fail(SCAL_ECONFLICT,
+                            "'%s' has configurations that the plan of '%s' does not have: it is "
+                            "not one of its pieces",
+                            in[i], campaign);
+    for (size_t i = 1; rc == SCAL_OK && i < nin; i++)
+        rc = drop_collected(&src[0], &src[i], cmap[i]);
+    if (rc == SCAL_OK) rc = refuse_shared_runs(in + 1, npieces, src + 1, cmap + 1);
+    if (rc == SCAL_OK) {
+        reps.per = src[0].repetitions > 0 ? (size_t)src[0].repetitions : 1;
+        reps.next = calloc(m.nconfigs + 1, sizeof(*reps.next));
+        reps.taken = calloc(m.nconfigs * reps.per + 1, 1);
+        if (!reps.next || !reps.taken) rc = scal__fail(SCAL_ENOMEM, "out of memory merging");
+    }
+    for (size_t r = 0; rc == SCAL_OK && r < src[0].nruns; r++) {
+        const struct scal_run_row *run = &src[0].runs[r];
+        if (run->config < m.nconfigs && run->repetition < reps.per)
+            reps.taken[(size_t)run->config * reps.per + run->repetition] = 1;
+    }
+    if (rc == SCAL_OK) rc = add_pieces(campaign, nin, src, cmap, &reps, nadded);
+    for (size_t i = 0; src && i < nin; i++) {
+        free_source(&src[i]);
+        if (cmap) free(cmap[i]);
+    }
+    for (size_t i = 0; i < m.ninputs; i++)
+        free(m.inputs[i]);
+    free(m.inputs), free(m.threads), free(m.configs), free(cmap), free(src), free(in);
+    free(reps.next), free(reps.taken);
+    return rc;
 }

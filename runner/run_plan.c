@@ -165,6 +165,11 @@ static bool is_flag(const char *a)
            !strcmp(a, "-q") || !strcmp(a, "--quiet") || !strcmp(a, "--program-changed");
 }
 
+bool scal_run_plan_is_flag(const char *a)
+{
+    return is_flag(a) || !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
 /* Options without a value (is_flag); false when a is none of them. */
 static bool parse_flag(struct scal_run_plan *p, const char *a)
 {

@@ -58,6 +58,8 @@ int scal_run_plan_parse(struct scal_run_plan *p, int argc, char **argv);
  * a permutation from the seed). */
 int scal_run_plan_order(struct scal_run_plan *p);
 void scal_run_plan_free(struct scal_run_plan *p);
+/* Whether a `scal run` option takes no value (--dry-run, -q, --help, ...). */
+bool scal_run_plan_is_flag(const char *a);
 
 static inline size_t scal_plan_thread_of(const struct scal_run_plan *p, size_t config)
 {

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <hdf5.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include "errmsg.h"
 #include "h5util.h"
 #include "launch.h"
+#include "run_snapshot_h5.h"
 #include "measure.h"
 #include "omp_runtime.h"
 #include "program_identity.h"
@@ -30,8 +32,10 @@
 #include "progress.h"
 #include "run_plan.h"
 #include "runner.h"
+#include "runner_hooks.h"
 #include "safe_create.h"
 #include "safe_open.h"
+#include "slurm.h"
 
 static volatile sig_atomic_t stop_signal;
 static volatile int stop_flag;
@@ -96,6 +100,16 @@ static void usage(FILE *out)
           "      --tool LIB         the libscal_ompt.so to use (default: the installed one)\n"
           "      --program-changed  with --resume: continue although the program was rebuilt\n"
           "  -q, --quiet            no progress output\n\n"
+          "On a cluster (Slurm): the plan as one job array, each array task running its slice\n"
+          "into a piece of the campaign (FILE.pieces/), merged into FILE when the job is done:\n"
+          "      --slurm            submit the campaign with sbatch --array and wait for it\n"
+          "      --sbatch-opt OPT   an sbatch option (repeatable): --sbatch-opt=--partition=P\n"
+          "                         (default: --cpus-per-task = the largest thread count)\n"
+          "      --slurm-runs-per-task N   runs per array task (default 1; more above 1000 runs)\n"
+          "      --no-wait          submit and return; then scal run --collect FILE\n"
+          "      --collect FILE     wait for FILE's job, then merge its pieces into FILE\n"
+          "  scal run --resume FILE --slurm submits the runs still missing (failed or cancelled\n"
+          "  array tasks) as a new job array.\n\n"
           "Exit status: 0 all runs ok, 1 some runs failed (all recorded), 2 usage or set-up\n"
           "error, 130 interrupted (the machine is restored, completed runs are kept).\n",
           out);
@@ -127,6 +141,15 @@ static int read_resume(const char *path, char ***args, size_t *nargs, struct sca
         rc = scal__fail(SCAL_EFORMAT, "'%s': /campaign's program_identity is unreadable", path);
     if (g >= 0) H5Gclose(g);
     scal_h5file_close(&f);
+    return rc;
+}
+
+int scal_runner_read_campaign(const char *path, char ***args, size_t *nargs,
+                              struct scal_run_row **runs, size_t *nruns)
+{
+    char *identity = NULL;
+    int rc = read_resume(path, args, nargs, runs, nruns, &identity);
+    free(identity);
     return rc;
 }
 
@@ -369,27 +392,7 @@ static void cpu_model(char *out, size_t len)
 /* A copy of src at dst (exclusive temporary name, fsync, rename over dst). */
 static int copy_file(const char *src, const char *dst)
 {
-    char tmp[2 * PATH_MAX + 64], buf[65536];
-    int rc = scal_safe_create_temp(dst, true, tmp, sizeof(tmp));
-    if (rc < 0) return rc;
-    int in = open(src, O_RDONLY | O_CLOEXEC), out = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-    ssize_t n = 0;
-    while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-        if (write(out, buf, (size_t)n) != n) {
-            n = -1;
-            break;
-        }
-    if (in < 0 || out < 0 || n < 0)
-        rc = scal__fail(SCAL_EIO, "cannot copy '%s' to '%s': %s", src, dst,
-                        strerror(errno ? errno : ENOSPC));
-    if (in >= 0) close(in);
-    if (out >= 0 && close(out) < 0 && rc == SCAL_OK)
-        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", dst, strerror(errno));
-    if (rc < 0) {
-        unlink(tmp);
-        return rc;
-    }
-    return scal_safe_publish(tmp, dst, true);
+    return scal_safe_copy(src, dst, true);
 }
 
 /* The stored program as an absolute path when it was given relative to the current directory:
@@ -578,7 +581,8 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     uint32_t slot = p->order[slot_index];
     size_t config = slot / p->repetitions;
     uint32_t rep = slot % p->repetitions;
-    char cfg[512], runfile[2 * PATH_MAX + 64], outcome[1200], message[1024] = "";
+    char cfg[512], runfile[2 * PATH_MAX + 64], snapfile[2 * PATH_MAX + 80], outcome[1200],
+        message[1024] = "";
     struct scal_run_launch l;
     struct scal_run_result r;
     struct scal_run_row row = {.config = (uint32_t)config,
@@ -588,10 +592,15 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
                                .frequency_observed_khz = -1};
     config_text(c, config, rep, cfg, sizeof(cfg));
     snprintf(runfile, sizeof(runfile), "%s/run-%06u.h5", c->rundir, slot);
+    snprintf(snapfile, sizeof(snapfile), "%s" SCAL_SNAP_SUFFIX, runfile);
     unlink(runfile);
+    unlink(snapfile);
     scal_progress_begin(pg, cfg);
     int rc = prepare_launch(c, config, &l, true);
     if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
+    /* the tool leaves the run's snapshot: written into HDF5 here, with the HDF5 this process has
+     * loaded anyway, instead of every run loading it */
+    if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_SNAPSHOT_ONLY", "1");
     l.stdin_path = p->stdin_path;
     memset(&r, 0, sizeof(r));
     if (rc < 0) {
@@ -604,6 +613,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     scal_launch_free(&l);
     if (stop_flag && !r.launch_failed) { /* interrupted: this run is not recorded */
         unlink(runfile);
+        unlink(snapfile);
         scal_progress_end(pg, cfg, "interrupted (not recorded)");
         return 1;
     }
@@ -613,6 +623,18 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     row.started_unix = r.started_unix;
     row.status = run_status(p, &r);
     describe_outcome(&r, row.status, p->timeout_s, message, sizeof(message));
+    if (access(snapfile, F_OK) == 0 &&
+        (rc = scal_snap_convert(snapfile, SCAL_SNAP_CONVERT_QUIET, NULL, 0)) < 0) {
+        size_t used = strlen(message);
+        if (row.status == SCAL_RUN_OK) { /* the measurements exist but could not be kept */
+            row.status = SCAL_RUN_NODATA;
+            used = 0;
+        }
+        snprintf(message + used, sizeof(message) - used, "%s%s%s", used ? "; " : "",
+                 row.status == SCAL_RUN_NODATA ? "exited 0 but its run file could not be written: "
+                                               : "",
+                 scal__last_error(rc));
+    }
     struct scal_commit_ack ack = {0};
     const char *data = access(runfile, F_OK) == 0 ? runfile : "";
     char kept[2 * PATH_MAX + 64];
@@ -717,6 +739,11 @@ static int private_dir(const char *dir)
     return SCAL_OK;
 }
 
+int scal_runner_private_dir(const char *dir)
+{
+    return private_dir(dir);
+}
+
 /* FILE.runs/ (absolute: the tool writes the run file from wherever the program has chdir'ed to)
  * and the plan's copy in it. */
 static int run_dir(struct campaign *c)
@@ -744,12 +771,12 @@ static int rebuild(struct campaign *c, size_t *n)
 
 /* After a complete campaign whose file opens through the safe open: the kept runs, the plan's copy
  * and (without --keep-runs) the run files go. */
-static void drop_kept_runs(struct campaign *c)
+static void drop_kept_runs_in(const char *output, const char *rundir, bool keep_runs)
 {
     struct scal_h5file f;
-    if (scal_h5file_open(c->output, SCAL_OPEN_CAMPAIGN, &f) < 0) return;
+    if (scal_h5file_open(output, SCAL_OPEN_CAMPAIGN, &f) < 0) return;
     scal_h5file_close(&f);
-    DIR *d = opendir(c->rundir);
+    DIR *d = opendir(rundir);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL) {
         /* the directory is private to this campaign: everything in it goes (the kept runs,
@@ -757,14 +784,26 @@ static void drop_kept_runs(struct campaign *c)
          * with --keep-runs */
         size_t n = strlen(e->d_name);
         bool run = !strncmp(e->d_name, "run-", 4) && n > 3 && !strcmp(e->d_name + n - 3, ".h5");
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !(run && c->plan.keep_runs)) {
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !(run && keep_runs)) {
             char path[2 * PATH_MAX + 300];
-            snprintf(path, sizeof(path), "%s/%s", c->rundir, e->d_name);
+            snprintf(path, sizeof(path), "%s/%s", rundir, e->d_name);
             unlink(path);
         }
     }
     if (d) closedir(d);
-    rmdir(c->rundir); /* only when empty: kept run files stay */
+    rmdir(rundir); /* only when empty: kept run files stay */
+}
+
+static void drop_kept_runs(struct campaign *c)
+{
+    drop_kept_runs_in(c->output, c->rundir, c->plan.keep_runs);
+}
+
+void scal_runner_drop_kept_runs(const char *output, bool keep_runs)
+{
+    char rundir[PATH_MAX + 8];
+    snprintf(rundir, sizeof(rundir), "%s.runs", output);
+    drop_kept_runs_in(output, rundir, keep_runs);
 }
 
 /* --resume: the plan stored in the campaign file, exactly as it was given (the command line's
@@ -810,7 +849,8 @@ static int plan_resume(struct campaign *c)
         if (!c->done[slot]) c->ndone++;
         c->done[slot] = 1;
     }
-    return SCAL_OK;
+    /* a Slurm array task's piece runs its slice only; pieces not collected yet are no resume's */
+    return scal_slurm_resume_hook(c->output, &c->plan, c->done, &c->ndone);
 }
 
 /* The plan from the command line (or the campaign file for --resume) and the output's name. */
@@ -955,6 +995,10 @@ static int run_campaign(struct campaign *c)
     char why[1024] = "";
     struct scal_committer com;
     int rc = scal_committer_start(&com, c->output);
+    /* Every run's file is built here from its snapshot: HDF5's per-file caches stay in the heap
+     * instead of being mapped and unmapped at each run (page faults), as in the committer. */
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     if (rc < 0) {
         fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
         return 2;
@@ -986,7 +1030,7 @@ static int run_campaign(struct campaign *c)
     return stop_flag ? 130 : stop == 2 ? 2 : t.ok == t.attempted ? 0 : 1;
 }
 
-int scal_runner_main(int argc, char **argv)
+static int runner_main(int argc, char **argv, const struct scal_runner_hooks *h)
 {
     static struct campaign cc;
     struct campaign *c = &cc;
@@ -998,11 +1042,27 @@ int scal_runner_main(int argc, char **argv)
     }
     int rc = plan_campaign(c, argc, argv);
     if (rc == SCAL_OK) rc = prepare_campaign(c);
-    if (rc == SCAL_OK && c->plan.dry_run)
+    struct scal_runner_view view = {&c->plan, c->done, c->output, c->resuming};
+    if (rc == SCAL_OK && h && (status = h->planned(h->ctx, &view)) >= 0)
+        ; /* the hook answered (--slurm: a dry run, nothing to submit, or an error) */
+    else if (rc == SCAL_OK && c->plan.dry_run)
         status = dry_run(c);
     else if (rc == SCAL_OK && (rc = open_output(c)) == SCAL_OK)
-        status = run_campaign(c);
+        status = h ? h->opened(h->ctx, &view) : run_campaign(c);
     if (rc < 0) fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
+    if (rc < 0) status = 2;
     free_campaign(c);
     return status;
+}
+
+int scal_runner_with_hooks(int argc, char **argv, const struct scal_runner_hooks *h)
+{
+    return runner_main(argc, argv, h);
+}
+
+int scal_runner_main(int argc, char **argv)
+{
+    /* --slurm, --collect: the campaign as a Slurm job array (runner/slurm.c) */
+    if (scal_slurm_wanted(argc, argv)) return scal_slurm_main(argc, argv);
+    return runner_main(argc, argv, NULL);
 }

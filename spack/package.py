@@ -48,6 +48,8 @@ class Scal(CMakePackage):
     depends_on("pkgconfig", type="build")
     depends_on("hdf5@1.10:~mpi")
     depends_on("elfutils@0.170:")
+    depends_on("zlib-api")  # the run snapshot's checksum (crc32) in the tool's writer
+    depends_on("zlib-api")  # the run snapshot's checksum (crc32) in the tool's writer
     depends_on("jansson@2.10:")
     # omp-tools.h at build time; libomp at run time, which measures gcc-built (libgomp) programs.
     depends_on("llvm-openmp@12:", type=("build", "run"))

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Fails when libscal_ompt.so's target carries HDF5 include directories or definitions, or when one of
-# its sources reaches <hdf5.h> (built with a poisoned hdf5.h first on the include path, with and
-# without the plugin host).
+# Fails when libscal_ompt.so's target carries HDF5 include directories or definitions, when one of
+# its sources or of its writer library's reaches <hdf5.h> (built with a poisoned hdf5.h first on the
+# include path, with and without the plugin host), or when loading either library would map HDF5
+# (ldd: the measured process never maps it; the writer program does).
 cmake_minimum_required(VERSION 3.18)
 string(REPLACE "|" ";" hdf5_dirs "${HDF5_DIRS}")
 string(REPLACE "|" ";" tool_includes "${TOOL_INCLUDES}")
@@ -22,4 +23,16 @@ foreach(probe ${probes})
     message(FATAL_ERROR "the tool's sources do not compile without HDF5 (${probe}):\n${out}")
   endif()
 endforeach()
-message(STATUS "libscal_ompt.so's sources compile without HDF5 headers")
+if(LDD)
+  string(REPLACE "|" ";" libs "${LIBS}")
+  foreach(lib ${libs})
+    execute_process(COMMAND ${LDD} ${lib} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${LDD} failed on ${lib}: ${out}")
+    endif()
+    if(out MATCHES "hdf5")
+      message(FATAL_ERROR "${lib} maps HDF5 when loaded into the measured process:\n${out}")
+    endif()
+  endforeach()
+endif()
+message(STATUS "libscal_ompt.so's and its writer's sources compile without HDF5 headers; neither maps HDF5")

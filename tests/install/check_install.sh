@@ -7,7 +7,7 @@ build=$1 prefix=$2
 rm -rf "$prefix"
 cmake --install "$build" --prefix "$prefix" > /dev/null
 fail() { echo "FAIL: $*"; exit 1; }
-for f in bin/scal lib/libscal_ompt.so lib/libscal_ompt_writer.so lib/libscal.so include/scal/scal.h include/scal/plugin.h include/scal/status.h \
+for f in bin/scal lib/libscal_ompt.so lib/libscal_ompt_writer.so lib/scal/scal-run-writer lib/libscal.so include/scal/scal.h include/scal/plugin.h include/scal/status.h \
   include/scal/version.h lib/cmake/scal/scalConfig.cmake lib/cmake/scal/scalTargets.cmake lib/pkgconfig/scal.pc \
   share/scal/schemas share/scal/examples/scal_demo.c; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
@@ -16,10 +16,11 @@ done
 consumer=$(mktemp -d)
 trap 'rm -rf "$consumer"' EXIT
 # The installed example runs, under the installed tool, and the installed scal checks its run file
-# with the installed schemas (no build or source tree involved).
+# with the installed schemas (no build or source tree involved). The demo waits for its run file's
+# writer (the installed scal-run-writer, found beside the installed tool).
 out="$consumer/demo.h5"
 (cd "$consumer" && env -u SCAL_SCHEMA_DIR OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES="$prefix/lib/libscal_ompt.so" \
-  SCAL_OUTPUT="$out" "$prefix/share/scal/examples/bin/scal_demo" 10 > "$consumer/demo.log" 2>&1) ||
+  SCAL_WAIT_WRITER=1 SCAL_OUTPUT="$out" "$prefix/share/scal/examples/bin/scal_demo" 10 > "$consumer/demo.log" 2>&1) ||
   { cat "$consumer/demo.log"; fail "installed scal_demo does not run"; }
 [ -f "$out" ] || fail "the installed tool wrote no run file for the installed demo"
 (cd / && env -u SCAL_SCHEMA_DIR "$prefix/bin/scal" check "$out" > "$consumer/check.log" 2>&1) ||

@@ -62,7 +62,9 @@ class Run:
         self.cwd = os.path.join(args.workdir, self.name)
         os.makedirs(self.cwd)
         words = [w.replace("%tool", args.tool).replace("%libomp", args.libomp) for w in shlex.split(d.rest)]
-        env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        # the program waits for its run-file writer (by default it does not: tests/writer covers that)
+        env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_WAIT_WRITER="1",
+                   SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
         while words and words[0] != "%prog":
             w = words.pop(0)
             if w == "-u" and words:

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# The tool's fixed cost per process: whole-process wall time (start to exit, as a shell sees it) of a
+# one-region OpenMP program without and with libscal_ompt.so, in pairs (the order alternates), and
+# the median of the differences. A direct run's run file is written by a writer process after the
+# program ended: the benchmark waits for it between pairs (not timed), so that it never competes
+# with the next measured process, and checks that every run file appeared.
+#
+#   fixed_cost.py --prog PROG --tool libscal_ompt.so [--pairs 41] [--wait-writer] [--csv out.csv]
+import argparse
+import csv
+import ctypes
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def drain_orphans():
+    """Waits for every process that was re-parented to us (the run files' writers)."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def one(prog, env):
+    """Wall and CPU milliseconds of one whole process (its own CPU, not its writer's)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen([prog], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    dt = (time.monotonic() - t0) * 1e3
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise SystemExit("%s exited %d" % (prog, p.returncode))
+    return dt, (ru.ru_utime + ru.ru_stime) * 1e3
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--pairs", type=int, default=41)
+    ap.add_argument("--wait-writer", action="store_true", help="SCAL_WAIT_WRITER=1 (as scal exec runs programs)")
+    ap.add_argument("--csv")
+    a = ap.parse_args()
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise SystemExit("prctl(PR_SET_CHILD_SUBREAPER) failed")
+    base = dict(os.environ, OMP_NUM_THREADS="2")
+    base.pop("OMP_TOOL_LIBRARIES", None)
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        tool = dict(base, OMP_TOOL_LIBRARIES=os.path.abspath(a.tool), SCAL_OUTPUT=work + "/")
+        if a.wait_writer:
+            tool["SCAL_WAIT_WRITER"] = "1"
+        for _ in range(3):  # warm the page cache
+            one(a.prog, base), one(a.prog, tool)
+            drain_orphans()
+        for k in range(a.pairs):
+            if k % 2:
+                bare = one(a.prog, base)
+                with_tool = one(a.prog, tool)
+            else:
+                with_tool = one(a.prog, tool)
+                bare = one(a.prog, base)
+            drain_orphans()  # the writer of this pair's run file, before the next pair
+            rows.append({"pair": k, "bare_ms": bare[0], "tool_ms": with_tool[0], "extra_ms": with_tool[0] - bare[0],
+                         "bare_cpu_ms": bare[1], "tool_cpu_ms": with_tool[1], "extra_cpu_ms": with_tool[1] - bare[1]})
+        files = [f for f in os.listdir(work) if f.endswith(".h5")]
+        left = [f for f in os.listdir(work) if not f.endswith(".h5")]
+    expected = a.pairs + 3
+    bare = statistics.median(r["bare_ms"] for r in rows)
+    tool_ms = statistics.median(r["tool_ms"] for r in rows)
+    extra = statistics.median(r["extra_ms"] for r in rows)
+    extra_cpu = statistics.median(r["extra_cpu_ms"] for r in rows)
+    print("%d pairs%s: program alone %.2f ms, under scal %.2f ms (medians); fixed cost per process "
+          "(median of the paired differences) %.2f ms, CPU time %.2f ms; goal <= 3 ms; load average %.1f" %
+          (a.pairs, " (SCAL_WAIT_WRITER=1)" if a.wait_writer else "", bare, tool_ms, extra, extra_cpu,
+           os.getloadavg()[0]))
+    print("run files written: %d of %d%s" % (len(files), expected, "; left over: %s" % left if left else ""))
+    if len(files) != expected:
+        raise SystemExit("some run files are missing")
+    if a.csv:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+
+
+main()

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A run snapshot (run_snapshot.h) replayed into its HDF5 run file, through the same h5util calls
+// the writer made before snapshots existed, so the file is the same for every reader. Used by the
+// runner (one HDF5 for every run of a campaign) and by the writer program scal-run-writer.
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errmsg.h"
+#include "h5util.h"
+#include "run_snapshot.h"
+#include "run_snapshot_h5.h"
+#include "safe_create.h"
+#include "scal/status.h"
+
+static hid_t open_obj(hid_t file, const char *path)
+{
+    return H5Gopen2(file, path, H5P_DEFAULT);
+}
+
+int scal_snap_replay(struct scal_snap *s, hid_t file)
+{
+    struct scal_snap_op op;
+    size_t pos = 0;
+    int got;
+    while ((got = scal_snap_next(s, &pos, &op)) == 1) {
+        int rc = SCAL_OK;
+        if (op.code == SCAL_SNAP_OP_GROUP) {
+            hid_t g = H5Gcreate2(file, op.obj, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+            if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create group %s", op.obj);
+            H5Gclose(g);
+            continue;
+        }
+        hid_t obj = open_obj(file, op.obj);
+        if (obj < 0)
+            return scal__fail(SCAL_EFORMAT,
+                              "the run snapshot '%s' names group %s before creating it", s->path,
+                              op.obj);
+        switch (op.code) {
+        case SCAL_SNAP_OP_ATTR_STR:
+            rc = scal_h5_attr_set_str(obj, op.name, op.str);
+            break;
+        case SCAL_SNAP_OP_ATTR_I64:
+            rc = scal_h5_attr_set_i64(obj, op.name, op.i64);
+            break;
+        case SCAL_SNAP_OP_ATTR_F64:
+            rc = scal_h5_attr_set_f64(obj, op.name, op.f64);
+            break;
+        case SCAL_SNAP_OP_STRINGS:
+            rc = scal_h5_write_strings(obj, op.name, op.strings, op.n);
+            break;
+        case SCAL_SNAP_OP_TABLE:
+            rc = scal_h5_write_table(obj, op.name, op.fields, op.nfields, op.row_size, op.rows,
+                                     op.n);
+            break;
+        default:
+            break;
+        }
+        H5Gclose(obj);
+        if (rc < 0) return rc; /* h5util's message names the object */
+    }
+    return got;
+}
+
+/* Moves the written file to `path`, never over the file of a process that wrote it while the
+ * measured one ran (a child it exec'd, a concurrent process of a launcher): link() fails when the
+ * name exists; a file older than the tool's start in the measured process is a finished process's
+ * (an earlier run, an earlier step of a script) and is replaced as before; a newer one is kept and
+ * this process's data goes to "<name>.<pid>.h5" instead (said on stderr). path is updated to the
+ * name used. */
+static int put_in_place(const char *tmp, char *path, size_t len, const struct scal_snap_info *info)
+{
+    struct stat old;
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return SCAL_OK;
+    }
+    if (errno != EEXIST || stat(path, &old) != 0 ||
+        (double)old.st_mtim.tv_sec + old.st_mtim.tv_nsec * 1e-9 < info->tool_start_unix) {
+        if (rename(tmp, path) != 0) /* no hard links here, or an earlier run's file */
+            return scal__fail(SCAL_EIO, "cannot rename '%s' to '%s': %s", tmp, path,
+                              strerror(errno));
+        return SCAL_OK;
+    }
+    char mine[4300];
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
+    snprintf(mine, sizeof(mine), "%.*s.%lld%s", stem, path, (long long)info->pid,
+             dot && (!slash || dot > slash) ? dot : "");
+    if (rename(tmp, mine) != 0)
+        return scal__fail(SCAL_EIO, "cannot rename '%s' to '%s': %s", tmp, mine, strerror(errno));
+    fprintf(stderr, "scal: %s was written by another process of this run; process %lld wrote %s\n",
+            path, (long long)info->pid, mine);
+    snprintf(path, len, "%s", mine);
+    return SCAL_OK;
+}
+
+/* The file is built in memory (HDF5's core driver) and written with plain write(2): a full disk
+ * or an I/O error is an error of ours, never an HDF5 file left half-open in this process. The
+ * memory grows by 64 KiB (1 MiB steps made each run file cost ~10 ms more here). */
+static int build_image(struct scal_snap *s, void **image, size_t *size)
+{
+    int rc = SCAL_OK;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = H5I_INVALID_HID;
+    if (fapl < 0 || H5Pset_fapl_core(fapl, 64 << 10, 0) < 0 ||
+        (file = H5Fcreate(s->info.final_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0)
+        rc = scal__fail(SCAL_EHDF5, "cannot create an HDF5 file in memory");
+    if (rc == SCAL_OK) rc = scal_snap_replay(s, file);
+    if (rc == SCAL_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
+        rc = scal__fail(SCAL_EHDF5, "cannot flush the HDF5 file in memory");
+    ssize_t n = rc == SCAL_OK ? H5Fget_file_image(file, NULL, 0) : -1;
+    if (rc == SCAL_OK && (n <= 0 || !(*image = malloc((size_t)n)) ||
+                          H5Fget_file_image(file, *image, (size_t)n) != n))
+        rc = scal__fail(SCAL_EHDF5, "cannot take the HDF5 file's image (%zd bytes)", n);
+    *size = n > 0 ? (size_t)n : 0;
+    if (file >= 0) H5Fclose(file);
+    if (fapl >= 0) H5Pclose(fapl);
+    return rc;
+}
+
+static int write_image(const char *tmp, const void *image, size_t size)
+{
+    int fd = open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return scal__fail(SCAL_EIO, "cannot open '%s': %s", tmp, strerror(errno));
+    const char *p = image;
+    int rc = SCAL_OK;
+    while (size && rc == SCAL_OK) {
+        ssize_t w = write(fd, p, size);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0)
+            rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", tmp,
+                            strerror(w < 0 ? errno : ENOSPC));
+        else
+            p += w, size -= (size_t)w;
+    }
+    if (close(fd) != 0 && rc == SCAL_OK)
+        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+    return rc;
+}
+
+int scal_snap_convert(const char *snapshot, unsigned flags, char *final, size_t len)
+{
+    struct scal_snap s;
+    char tmp[4300] = "", path[4300];
+    void *image = NULL;
+    size_t size = 0;
+    int rc = scal_snap_load(snapshot, &s);
+    if (rc < 0) return rc;
+    snprintf(path, sizeof(path), "%s", s.info.final_path);
+    scal_h5_quiet();
+    rc = build_image(&s, &image, &size);
+    if (rc == SCAL_OK) rc = scal_safe_check_final(path, true);
+    if (rc == SCAL_OK) rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
+    if (rc == SCAL_OK) rc = write_image(tmp, image, size);
+    free(image);
+    if (rc == SCAL_OK) rc = put_in_place(tmp, path, sizeof(path), &s.info);
+    if (rc < 0) {
+        char why[1200];
+        snprintf(why, sizeof(why), "%s", scal__last_error(rc));
+        if (tmp[0]) unlink(tmp);
+        rc = scal__fail(rc, "cannot write the run file %s from the snapshot %s: %s", path, snapshot,
+                        why);
+    } else {
+        unlink(snapshot); /* the run file is in place: the snapshot has served */
+        if ((s.info.flags & SCAL_SNAP_VERBOSE) && !(flags & SCAL_SNAP_CONVERT_QUIET))
+            fprintf(stderr, "scal: wrote %s\n", path);
+    }
+    if (final) snprintf(final, len, "%s", path);
+    scal_snap_release(&s);
+    return rc;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A run snapshot (run_snapshot.h) turned into its HDF5 run file. */
+#ifndef SCAL_RUN_SNAPSHOT_H5_H
+#define SCAL_RUN_SNAPSHOT_H5_H
+
+#include <hdf5.h>
+#include <stddef.h>
+
+#include "run_snapshot.h"
+
+/* Replays every operation of s into file (an open, empty HDF5 file). */
+int scal_snap_replay(struct scal_snap *s, hid_t file);
+
+#define SCAL_SNAP_CONVERT_QUIET 1u /* no "scal: wrote" line, whatever the snapshot asks */
+
+/* Writes the run file the snapshot describes (temporary name beside it, then into place, never
+ * over a file another process of the same run wrote meanwhile) and removes the snapshot. final
+ * (may be NULL) receives the run file's name. A snapshot that cannot be read or written is kept and
+ * the error names it. */
+int scal_snap_convert(const char *snapshot, unsigned flags, char *final, size_t len);
+
+#endif

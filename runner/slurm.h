@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* `scal run --slurm`: a campaign's plan as one Slurm job array. Each array task runs
+ * `scal run --resume FILE.pieces/piece-NNNN.h5`, a copy of the plan whose slice of run slots is in
+ * piece-NNNN.slots; when the job is done the pieces are merged into FILE (scal merge's rules). */
+#ifndef SCAL_SLURM_H
+#define SCAL_SLURM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run_plan.h"
+
+/* Whether argv (`scal run` arguments) asks for Slurm: --slurm or --collect. */
+bool scal_slurm_wanted(int argc, char **argv);
+/* `scal run --slurm ...`, `scal run --resume FILE --slurm`, `scal run --collect FILE`: the exit
+ * status (0 every run ok, 1 runs failed or missing, 2 usage or set-up error, 130 interrupted). */
+int scal_slurm_main(int argc, char **argv);
+
+/* Called by --resume once the runs in the file are marked done: for a piece (FILE.h5 with a
+ * FILE.slots beside it) every slot outside its slice is marked done too; a campaign whose pieces
+ * are not collected yet is refused (its runs would be run twice). */
+int scal_slurm_resume_hook(const char *output, const struct scal_run_plan *plan, uint8_t *done,
+                           size_t *ndone);
+
+/* ---- the pieces directory (slurm_pieces.c) ---- */
+
+/* FILE.pieces/: one job's pieces, the batch script and the options of the last submission. */
+struct scal_slurm_pieces {
+    char dir[4200];
+    char job[64];   /* the job id ("" before submission) */
+    size_t npieces; /* piece-0000 .. piece-(npieces-1) */
+};
+
+void scal_slurm_pieces_init(struct scal_slurm_pieces *ps, const char *campaign);
+/* The path of piece i's file with suffix (".h5", ".slots", ".out"). */
+void scal_slurm_piece_path(const struct scal_slurm_pieces *ps, size_t i, const char *suffix,
+                           char *out, size_t len);
+/* Reads FILE.pieces/job: SCAL_ENOENT when there is no job record (nothing to collect). */
+int scal_slurm_job_read(struct scal_slurm_pieces *ps);
+/* Writes FILE.pieces/job (replacing it). */
+int scal_slurm_job_write(const struct scal_slurm_pieces *ps);
+/* Creates FILE.pieces/ (private to this user) and piece i for every slice: a copy of the plan
+ * (FILE.runs/plan.h5) with its run slots in the .slots file. slots[first[i]..first[i+1]). */
+int scal_slurm_pieces_create(struct scal_slurm_pieces *ps, const char *campaign,
+                             const uint32_t *slots, const size_t *first, size_t npieces);
+/* Reads piece i's slice into done-like flags: slice[slot] = 1. */
+int scal_slurm_slots_read(const char *path, size_t nslots, uint8_t *slice);
+/* The sbatch options of the last submission (FILE.pieces/sbatch-options), and writing them. */
+int scal_slurm_options_read(const struct scal_slurm_pieces *ps, char ***opts, size_t *n);
+int scal_slurm_options_write(const struct scal_slurm_pieces *ps, char *const *opts, size_t n);
+/* Removes piece i (its file, slice, its runs directory; its output unless failed, then renamed
+ * failed-JOB_i.out). */
+void scal_slurm_piece_remove(const struct scal_slurm_pieces *ps, size_t i, bool failed,
+                             bool keep_runs);
+/* Removes the job record and the batch script, then the directory when it is empty. */
+void scal_slurm_pieces_done(const struct scal_slurm_pieces *ps, bool complete);
+
+/* ---- Slurm's client commands (slurm_cmd.c) ---- */
+
+/* Runs argv (a Slurm command, found on PATH, no shell), its whole stdout and stderr in malloc'ed
+ * strings; the exit status (or 128+signal), or SCAL_ENOENT (message recorded) when it cannot run.
+ */
+int scal_slurm_command(char *const *argv, char **out, char **err);
+
+/* ---- collecting (merge.c) ---- */
+
+/* Adds the runs of the pieces to the campaign with scal merge's rules (configurations matched,
+ * regions unified by identity): a run the campaign holds already (same configuration, start and
+ * duration: a piece collected before) is skipped; a run keeps its repetition unless the campaign
+ * holds it, then takes the next free one. The campaign is rewritten under an exclusive temporary
+ * name and renamed over the old file. *nadded: runs added. */
+int scal_merge_pieces(const char *campaign, const char *const *pieces, size_t npieces,
+                      size_t *nadded);
+
+#endif

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// FILE.pieces/: what one `scal run --slurm` submission leaves for its array tasks and for the
+// collection: a piece (a copy of the plan) and its slice of run slots per task, the job record,
+// and the sbatch options to submit again with. Every file is created exclusively.
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errmsg.h"
+#include "runner_hooks.h"
+#include "safe_create.h"
+#include "scal/status.h"
+#include "slurm.h"
+
+#define SLOTS_HEADER "# scal run --slurm: the run slots of this piece, one a line; plan slots "
+
+void scal_slurm_pieces_init(struct scal_slurm_pieces *ps, const char *campaign)
+{
+    memset(ps, 0, sizeof(*ps));
+    snprintf(ps->dir, sizeof(ps->dir), "%s.pieces", campaign);
+}
+
+void scal_slurm_piece_path(const struct scal_slurm_pieces *ps, size_t i, const char *suffix,
+                           char *out, size_t len)
+{
+    snprintf(out, len, "%s/piece-%04zu%s", ps->dir, i, suffix);
+}
+
+/* Writes text to path through an exclusive temporary name (replacing path). */
+static int write_text(const char *path, const char *text)
+{
+    char tmp[sizeof(((struct scal_slurm_pieces *)0)->dir) + 128];
+    int rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
+    if (rc < 0) return rc;
+    FILE *f = fopen(tmp, "w");
+    bool ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) {
+        unlink(tmp);
+        return scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
+    }
+    return scal_safe_publish(tmp, path, true);
+}
+
+int scal_slurm_job_read(struct scal_slurm_pieces *ps)
+{
+    char path[sizeof(ps->dir) + 16], line[256];
+    snprintf(path, sizeof(path), "%s/job", ps->dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT
+                   ? SCAL_ENOENT
+                   : scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
+    int have = 0;
+    while (fgets(line, sizeof(line), f)) {
+        char word[64];
+        unsigned long long n;
+        if (sscanf(line, "job %63s", word) == 1) {
+            snprintf(ps->job, sizeof(ps->job), "%s", strcmp(word, "none") ? word : "");
+            have |= 1;
+        } else if (sscanf(line, "pieces %llu", &n) == 1) {
+            ps->npieces = (size_t)n;
+            have |= 2;
+        }
+    }
+    fclose(f);
+    if (have != 3)
+        return scal__fail(SCAL_EFORMAT, "'%s' is not a job record of scal run --slurm", path);
+    return SCAL_OK;
+}
+
+int scal_slurm_job_write(const struct scal_slurm_pieces *ps)
+{
+    char path[sizeof(ps->dir) + 16], text[256];
+    snprintf(path, sizeof(path), "%s/job", ps->dir);
+    snprintf(text, sizeof(text),
+             "# scal run --slurm: the job array whose tasks fill the pieces\njob %s\npieces %zu\n",
+             ps->job[0] ? ps->job : "none", ps->npieces);
+    return write_text(path, text);
+}
+
+/* FILE.pieces/ private to this user, as FILE.runs/ is: nobody else can plant a file in it. */
+static int private_dir(const char *dir)
+{
+    return scal_runner_private_dir(dir);
+}
+
+static int write_slots(const char *path, const uint32_t *slots, size_t n)
+{
+    size_t cap = 128 + n * 12;
+    char *text = malloc(cap);
+    if (!text) return scal__fail(SCAL_ENOMEM, "out of memory for %zu slots", n);
+    size_t used = (size_t)snprintf(text, cap, "%s(0-based)\n", SLOTS_HEADER);
+    for (size_t k = 0; k < n; k++)
+        used += (size_t)snprintf(text + used, cap - used, "%u\n", slots[k]);
+    int rc = write_text(path, text);
+    free(text);
+    return rc;
+}
+
+int scal_slurm_slots_read(const char *path, size_t nslots, uint8_t *slice)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
+    char line[256];
+    int rc = SCAL_OK, lineno = 0;
+    while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
+        lineno++;
+        if (lineno == 1 && strncmp(line, SLOTS_HEADER, strlen(SLOTS_HEADER)))
+            rc = scal__fail(SCAL_EFORMAT, "'%s' is not a slice written by scal run --slurm", path);
+        if (line[0] == '#' || rc < 0) continue;
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(line, &end, 10);
+        if (end == line || (*end && *end != '\n') || errno || v >= nslots)
+            rc = scal__fail(SCAL_EFORMAT, "'%s', line %d: not a run slot of the plan (0 to %zu)",
+                            path, lineno, nslots - 1);
+        else
+            slice[v] = 1;
+    }
+    fclose(f);
+    return rc;
+}
+
+int scal_slurm_pieces_create(struct scal_slurm_pieces *ps, const char *campaign,
+                             const uint32_t *slots, const size_t *first, size_t npieces)
+{
+    char plan[PATH_MAX + 32], path[sizeof(ps->dir) + 64], runs[sizeof(ps->dir) + 64];
+    snprintf(plan, sizeof(plan), "%s.runs/plan.h5", campaign);
+    int rc = private_dir(ps->dir);
+    ps->npieces = npieces;
+    ps->job[0] = 0;
+    /* the record first: a submission killed half-way leaves pieces a collection knows about */
+    if (rc == SCAL_OK) rc = scal_slurm_job_write(ps);
+    for (size_t i = 0; rc == SCAL_OK && i < npieces; i++) {
+        scal_slurm_piece_path(ps, i, ".slots", path, sizeof(path));
+        rc = write_slots(path, slots + first[i], first[i + 1] - first[i]);
+        /* the piece's own FILE.runs/ with the plan's copy: a damaged piece is rebuilt as any
+         * campaign file is */
+        scal_slurm_piece_path(ps, i, ".h5.runs", runs, sizeof(runs));
+        if (rc == SCAL_OK) rc = private_dir(runs);
+        snprintf(path, sizeof(path), "%s/plan.h5", runs);
+        if (rc == SCAL_OK) rc = scal_safe_copy(plan, path, false);
+        scal_slurm_piece_path(ps, i, ".h5", path, sizeof(path));
+        if (rc == SCAL_OK) rc = scal_safe_copy(plan, path, false);
+    }
+    return rc;
+}
+
+int scal_slurm_options_read(const struct scal_slurm_pieces *ps, char ***opts, size_t *n)
+{
+    char path[sizeof(ps->dir) + 32], line[4096];
+    snprintf(path, sizeof(path), "%s/sbatch-options", ps->dir);
+    *opts = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT
+                   ? SCAL_OK
+                   : scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
+    int rc = SCAL_OK;
+    while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (line[0] == '#' || !line[0]) continue;
+        char **v = realloc(*opts, (*n + 1) * sizeof(*v));
+        if (!v || !(v[*n] = strdup(line))) {
+            if (v) *opts = v;
+            rc = SCAL_ENOMEM;
+            break;
+        }
+        *opts = v;
+        (*n)++;
+    }
+    fclose(f);
+    return rc;
+}
+
+int scal_slurm_options_write(const struct scal_slurm_pieces *ps, char *const *opts, size_t n)
+{
+    char path[sizeof(ps->dir) + 32];
+    size_t cap = 128;
+    for (size_t k = 0; k < n; k++)
+        cap += strlen(opts[k]) + 1;
+    char *text = malloc(cap);
+    if (!text) return SCAL_ENOMEM;
+    size_t used = (size_t)snprintf(
+        text, cap, "# scal run --slurm: the sbatch options of the last submission\n");
+    for (size_t k = 0; k < n; k++)
+        used += (size_t)snprintf(text + used, cap - used, "%s\n", opts[k]);
+    snprintf(path, sizeof(path), "%s/sbatch-options", ps->dir);
+    int rc = write_text(path, text);
+    free(text);
+    return rc;
+}
+
+void scal_slurm_piece_remove(const struct scal_slurm_pieces *ps, size_t i, bool failed,
+                             bool keep_runs)
+{
+    char path[sizeof(ps->dir) + 64], kept[sizeof(ps->dir) + 128];
+    scal_slurm_piece_path(ps, i, ".h5", path, sizeof(path));
+    scal_runner_drop_kept_runs(path, keep_runs); /* the piece's FILE.runs/ */
+    /* what is left of it (a piece that never opened) */
+    scal_slurm_piece_path(ps, i, ".h5.runs/plan.h5", kept, sizeof(kept));
+    unlink(kept);
+    scal_slurm_piece_path(ps, i, ".h5.runs", kept, sizeof(kept));
+    rmdir(kept);
+    unlink(path);
+    scal_slurm_piece_path(ps, i, ".slots", path, sizeof(path));
+    unlink(path);
+    scal_slurm_piece_path(ps, i, ".out", path, sizeof(path));
+    if (!failed) {
+        unlink(path);
+        return;
+    }
+    /* the output of a task whose runs are missing tells why: kept under the job's name */
+    snprintf(kept, sizeof(kept), "%s/failed-%s_%zu.out", ps->dir, ps->job[0] ? ps->job : "none", i);
+    rename(path, kept);
+}
+
+void scal_slurm_pieces_done(const struct scal_slurm_pieces *ps, bool complete)
+{
+    char path[sizeof(ps->dir) + 32];
+    snprintf(path, sizeof(path), "%s/job", ps->dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/job.sh", ps->dir);
+    unlink(path);
+    if (!complete) return; /* the options and failed tasks' output stay for the next submission */
+    snprintf(path, sizeof(path), "%s/sbatch-options", ps->dir);
+    unlink(path);
+    DIR *d = opendir(ps->dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (!strncmp(e->d_name, "failed-", 7)) {
+            char f[sizeof(ps->dir) + 300];
+            snprintf(f, sizeof(f), "%s/%s", ps->dir, e->d_name);
+            unlink(f);
+        }
+    if (d) closedir(d);
+    rmdir(ps->dir); /* only when empty: --keep-runs files stay */
+}
+
+/* ---- the resume hook ---- */
+
+int scal_slurm_resume_hook(const char *output, const struct scal_run_plan *plan, uint8_t *done,
+                           size_t *ndone)
+{
+    struct scal_slurm_pieces ps;
+    scal_slurm_pieces_init(&ps, output);
+    int rc = scal_slurm_job_read(&ps);
+    if (rc == SCAL_OK)
+        return scal__fail(SCAL_EEXIST,
+                          "'%s' has pieces of Slurm array tasks not collected yet (%s%s%s): "
+                          "scal run --collect %s first, or scal run --resume %s --slurm",
+                          output, ps.dir, ps.job[0] ? ", job " : "", ps.job, output, output);
+    if (rc != SCAL_ENOENT) return rc;
+    /* a piece: FILE.h5 with FILE.slots */
+    size_t n = strlen(output);
+    if (n < 4 || strcmp(output + n - 3, ".h5")) return SCAL_OK;
+    char slots[PATH_MAX + 16];
+    snprintf(slots, sizeof(slots), "%.*s.slots", (int)(n - 3), output);
+    if (access(slots, F_OK) != 0) return SCAL_OK;
+    uint8_t *slice = calloc(plan->nslots ? plan->nslots : 1, 1);
+    if (!slice) return SCAL_ENOMEM;
+    rc = scal_slurm_slots_read(slots, plan->nslots, slice);
+    for (size_t s = 0; rc == SCAL_OK && s < plan->nslots; s++)
+        if (!slice[s] && !done[s]) {
+            done[s] = 1; /* another task's */
+            (*ndone)++;
+        }
+    free(slice);
+    return rc;
+}

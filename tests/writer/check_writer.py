@@ -1,0 +1,252 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# The run file's writer outside the measured process: a direct run ends before its run file is
+# written (the writer, gated here by a fifo, proves it) and the file then appears complete; scal exec
+# waits for the writer; scal run waits for the run's whole process group and writes the run file
+# from the snapshot itself; SIGTERM and SIGKILL of the program and of the writer; damaged
+# snapshots are refused naming the file. Synchronised on fifos and process exits, never on sleeps.
+#
+#   check_writer.py SCENARIO --scal SCAL --tool libscal_ompt.so --writer-lib libscal_ompt_writer.so
+#                   --run-writer scal-run-writer --prog writer_prog
+import argparse
+import ctypes
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+import h5py
+
+PR_SET_CHILD_SUBREAPER = 36
+FAILED = []
+
+
+def check(cond, what):
+    print(("ok: " if cond else "FAIL: ") + what)
+    if not cond:
+        FAILED.append(what)
+
+
+def reap_orphans():
+    """Waits for every process re-parented to this one (we are a subreaper): the writers."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def gated_tool(a, work):
+    """A copy of the tool whose writer program waits for a byte on a fifo before doing its work."""
+    lib = os.path.join(work, "lib")
+    os.makedirs(os.path.join(lib, "scal"))
+    shutil.copy(a.tool, lib)
+    shutil.copy(a.writer_lib, lib)
+    fifo = os.path.join(work, "gate")
+    os.mkfifo(fifo)
+    gate = os.path.join(lib, "scal", "scal-run-writer")
+    with open(gate, "w") as f:
+        f.write('#!/bin/sh\nread line < "%s"\nexec "%s" "$@"\n' % (fifo, os.path.abspath(a.run_writer)))
+    os.chmod(gate, 0o755)
+    return os.path.join(lib, os.path.basename(a.tool)), fifo
+
+
+def complete_run_file(a, path, what):
+    ok = os.path.isfile(path)
+    check(ok, "%s: the run file %s exists" % (what, path))
+    if not ok:
+        return None
+    p = subprocess.run([a.scal, "check", path], capture_output=True, text=True)
+    check(p.returncode == 0 and "ok" in p.stdout, "%s: scal check passes: %s" % (what, (p.stdout + p.stderr).strip()))
+    with h5py.File(path, "r") as f:
+        regions = f["regions"][()]
+        meta = dict(f["meta"].attrs)
+    check(len(regions) >= 3 and int(regions[1]["count"]) == 1, "%s: h5py reads the regions (%d rows)" % (what, len(regions)))
+    return meta
+
+
+def env_for(tool, out, **extra):
+    env = dict(os.environ, OMP_NUM_THREADS="2", OMP_TOOL_LIBRARIES=tool, SCAL_OUTPUT=out)
+    env.pop("SCAL_WAIT_WRITER", None)
+    env.update(extra)
+    return env
+
+
+def snapshots(d):
+    return glob.glob(os.path.join(d, ".*.snap.*")) + glob.glob(os.path.join(d, "*.snap"))
+
+
+def scenario_direct(a, work):
+    """A direct run returns while its writer is still waiting; the file appears complete after."""
+    tool, fifo = gated_tool(a, work)
+    out = os.path.join(work, "r.h5")
+    with open(os.path.join(work, "stderr"), "w") as err:
+        p = subprocess.run([a.prog], env=env_for(tool, out), stdout=subprocess.DEVNULL, stderr=err)
+    check(p.returncode == 0, "the program exits 0 (%d)" % p.returncode)
+    with open(fifo, "w") as f:  # the writer has started and waits at the gate
+        check(not os.path.exists(out), "the program ended before its run file was written (the writer is gated)")
+        snaps = snapshots(work)
+        check(len(snaps) == 1, "its snapshot is beside the run file's place: %s" % snaps)
+        f.write("go\n")
+    reap_orphans()
+    meta = complete_run_file(a, out, "direct run")
+    check(not snapshots(work), "the snapshot is removed once the run file is in place")
+    # the default name carries the measured process's pid, not the writer's
+    d = os.path.join(work, "dir")
+    os.mkdir(d)
+    q = subprocess.Popen([a.prog], env=env_for(a.tool, d + "/"), stdout=subprocess.DEVNULL)
+    q.wait()
+    reap_orphans()
+    names = os.listdir(d)
+    check(names == ["scal-%s-%d.h5" % (os.path.basename(a.prog), q.pid)],
+          "SCAL_OUTPUT=dir/: the file is named after the measured process %d: %s" % (q.pid, names))
+    if names == ["scal-%s-%d.h5" % (os.path.basename(a.prog), q.pid)]:
+        meta = complete_run_file(a, os.path.join(d, names[0]), "dir/ run")
+        check(meta is not None and int(meta["pid"]) == q.pid, "/meta/pid is the measured process's")
+    # SCAL_WAIT_WRITER=1: the program itself waits
+    out2 = os.path.join(work, "w.h5")
+    subprocess.run([a.prog], env=env_for(a.tool, out2, SCAL_WAIT_WRITER="1"), stdout=subprocess.DEVNULL, check=True)
+    check(os.path.isfile(out2), "SCAL_WAIT_WRITER=1: the run file is there when the program has ended")
+
+
+def scenario_exec(a, work):
+    """scal exec names the run file only once the writer has written it."""
+    tool, fifo = gated_tool(a, work)
+    out = os.path.join(work, "e.h5")
+    p = subprocess.Popen([a.scal, "exec", "--tool", tool, "-o", out, "--", a.prog], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    with open(fifo, "w") as f:  # the writer is waiting for the gate
+        check(p.poll() is None, "scal exec is still running while the writer waits")
+        check(not os.path.exists(out), "and the run file is not there yet")
+        f.write("go\n")
+    err = p.communicate()[1]
+    check(p.returncode == 0, "scal exec exits 0 (%d): %s" % (p.returncode, err.strip()))
+    check("run file: %s" % out in err, "scal exec names the run file: %s" % err.strip())
+    complete_run_file(a, out, "scal exec")
+
+
+def scenario_run(a, work):
+    """scal run waits for everything of a run's process group before the next run, and writes the run
+    file from the snapshot itself."""
+    gate, done, log = os.path.join(work, "gate"), os.path.join(work, "done"), os.path.join(work, "log")
+    os.mkfifo(gate)
+    os.mkfifo(done)
+    out = os.path.join(work, "c.h5")
+    p = subprocess.Popen([a.scal, "run", "-q", "-c", "2", "-r", "2", "-o", out, "--", a.prog, "linger", gate, done, log],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for k in range(2):
+        with open(gate, "w") as f:  # run k's lingering child is waiting
+            with open(log) as l:
+                lines = l.read().split()
+            check(lines == ["start", "child-end"] * k + ["start"],
+                  "run %d: the next run waits for the child the program left: %s" % (k + 1, lines))
+            f.write("x")
+        with open(done) as f:  # the child has logged its end and is leaving
+            f.read()
+    err = p.communicate()[1]
+    check(p.returncode == 0, "scal run exits 0: %s" % err.strip()[-300:])
+    with open(log) as l:
+        check(l.read().split() == ["start", "child-end"] * 2, "both runs and both children, in order")
+    runs = out + ".runs"
+    check(not glob.glob(os.path.join(runs, "*.snap*")), "no snapshot is left in %s" % runs)
+    for f in sorted(glob.glob(os.path.join(runs, "run-*.h5"))):
+        complete_run_file(a, f, "scal run's " + os.path.basename(f))
+    with h5py.File(out, "r") as f:
+        status = [int(r["status"]) for r in f["runs"][()]]
+        nreg = len(f["regions"])
+    check(status == [0, 0] and nreg >= 3, "the campaign has both runs ok and their regions (%s, %d)" % (status, nreg))
+
+
+def scenario_signals(a, work):
+    """SIGTERM: the file is written; SIGKILL of the program: no file, no snapshot; SIGKILL of the
+    writer: no run file, the snapshot is kept and scal-run-writer writes the file from it."""
+    out = os.path.join(work, "t.h5")
+    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out), stdout=subprocess.PIPE, text=True)
+    check(p.stdout.readline().strip() == "ready", "the program is waiting")
+    p.send_signal(signal.SIGTERM)
+    p.wait()
+    check(p.returncode == -signal.SIGTERM, "SIGTERM ends the program as before (%d)" % p.returncode)
+    reap_orphans()
+    meta = complete_run_file(a, out, "SIGTERM")
+    check(meta is not None and meta["exit_reason"] == "signal SIGTERM", "its exit reason is the signal")
+
+    out = os.path.join(work, "k.h5")
+    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out), stdout=subprocess.PIPE, text=True)
+    check(p.stdout.readline().strip() == "ready", "the program is waiting")
+    p.kill()
+    p.wait()
+    reap_orphans()
+    check(not os.path.exists(out) and not snapshots(work), "SIGKILL: neither run file nor snapshot")
+
+    tool, fifo = gated_tool(a, os.path.join(work, "gated"))
+    out = os.path.join(work, "g.h5")
+    subprocess.run([a.prog], env=env_for(tool, out), stdout=subprocess.DEVNULL, check=True)
+    # the gate's shell is the writer waiting: find it by the snapshot it was given (once it waits)
+    fd = os.open(fifo, os.O_WRONLY)  # returns once the writer waits at the gate; it gets no byte
+    snaps = snapshots(work)
+    check(len(snaps) == 1, "one snapshot while the writer waits: %s" % snaps)
+    writers = [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and snaps and
+               snaps[0].encode() in open("/proc/%s/cmdline" % pid, "rb").read().split(b"\0")]
+    check(len(writers) == 1, "the writer process is found: %s" % writers)
+    for pid in writers:
+        os.kill(pid, signal.SIGKILL)
+    reap_orphans()
+    os.close(fd)
+    check(not os.path.exists(out), "SIGKILL of the writer: no run file (never a partial one)")
+    check(snapshots(work) == snaps, "the snapshot is kept")
+    w = subprocess.run([a.run_writer] + snaps, capture_output=True, text=True)
+    check(w.returncode == 0, "scal-run-writer writes it by hand: %s" % w.stderr.strip())
+    complete_run_file(a, out, "by hand")
+    check(not snapshots(work), "and removes the snapshot")
+
+
+def scenario_damaged(a, work):
+    """Truncated, changed and foreign snapshots are refused with a message naming the file; nothing
+    is written and the snapshot is kept."""
+    out = os.path.join(work, "s.h5")
+    subprocess.run([a.prog], env=env_for(a.tool, out, SCAL_SNAPSHOT_ONLY="1"), stdout=subprocess.DEVNULL, check=True)
+    reap_orphans()
+    snap = out + ".snap"
+    check(os.path.isfile(snap) and not os.path.exists(out), "SCAL_SNAPSHOT_ONLY=1 leaves %s only" % snap)
+    good = open(snap, "rb").read()
+    cases = [("truncated", good[:len(good) // 2], "truncated"),
+             ("header only", good[:20], "truncated"),
+             ("changed", good[:-9] + bytes([good[-9] ^ 0x55]) + good[-8:], "checksum"),
+             ("foreign", b"this is not a snapshot at all, just some text\n" * 4, "not a scal run snapshot"),
+             ("empty", b"", "truncated")]
+    for name, data, words in cases:
+        path = os.path.join(work, "%s.h5.snap" % name.replace(" ", "_"))
+        with open(path, "wb") as f:
+            f.write(data)
+        w = subprocess.run([a.run_writer, path], capture_output=True, text=True)
+        check(w.returncode != 0 and path in w.stderr and words in w.stderr,
+              "%s snapshot: refused naming the file (%s): %s" % (name, words, w.stderr.strip()))
+        check(os.path.exists(path), "%s snapshot: kept" % name)
+        check(not glob.glob(os.path.join(work, "*.h5")) and not glob.glob(os.path.join(work, ".s.h5.*")),
+              "%s snapshot: no run file, no temporary left" % name)
+    w = subprocess.run([a.run_writer, snap], capture_output=True, text=True)
+    check(w.returncode == 0, "the intact snapshot converts: %s" % w.stderr.strip())
+    complete_run_file(a, out, "intact snapshot")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario")
+    for opt in ("--scal", "--tool", "--writer-lib", "--run-writer", "--prog"):
+        ap.add_argument(opt, required=True)
+    a = ap.parse_args()
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        print("skipped: cannot become a subreaper")
+        sys.exit(77)
+    signal.alarm(240)  # a writer that never comes would block on a fifo: fail instead
+    with tempfile.TemporaryDirectory(prefix="scal-writer-") as work:
+        globals()["scenario_" + a.scenario](a, work)
+    if FAILED:
+        print("FAILED: %d check(s)" % len(FAILED))
+        sys.exit(1)
+
+
+main()

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The measured program of the run-file writer tests: one parallel region, then
+//   (no argument)       returns from main;
+//   pause               says "ready" and waits for a signal;
+//   linger GATE DONE LOG  appends "start" to LOG and leaves a child in its process group that,
+//                         once a byte came through the fifo GATE, appends "child-end" to LOG and
+//                         says so through the fifo DONE.
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void log_line(const char *log, const char *line)
+{
+    FILE *f = fopen(log, "a");
+    if (f) {
+        fprintf(f, "%s\n", line);
+        fclose(f);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int n = 0;
+#pragma omp parallel
+    {
+#pragma omp atomic
+        n++;
+    }
+    if (argc > 1 && !strcmp(argv[1], "pause")) {
+        printf("ready\n");
+        fflush(stdout);
+        for (;;)
+            pause();
+    }
+    if (argc > 4 && !strcmp(argv[1], "linger")) {
+        log_line(argv[4], "start");
+        fflush(NULL);
+        if (fork() == 0) {
+            char c = 0;
+            int fd = open(argv[2], O_RDONLY);
+            if (fd < 0 || read(fd, &c, 1) != 1) _exit(1);
+            close(fd);
+            log_line(argv[4], "child-end");
+            fd = open(argv[3], O_WRONLY);
+            if (fd < 0 || write(fd, &c, 1) != 1) _exit(1);
+            _exit(0);
+        }
+    }
+    return n > 0 ? 0 : 1;
+}
