@@ -201,6 +201,8 @@ static void check_table_members(struct checker *c, const char *path, json_t *mem
         const char *name = json_string_value(json_object_get(m, "name"));
         const char *type = json_string_value(json_object_get(m, "type"));
         int idx = H5Tget_member_index(t, name);
+        if (idx < 0 && json_is_true(json_object_get(m, "added_later")))
+            continue; /* a file written before the member was added */
         if (idx < 0) {
             problem(c, "/%s has no member '%s'", path, name);
             continue;

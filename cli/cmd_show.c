@@ -101,6 +101,8 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
     const struct scal_region_row *r = &v->rows[i];
     char label[1024], c[24][64];
     double program = v->rows[0].time_total_s > 0 ? v->rows[0].time_total_s : NAN;
+    /* program_% is the wall-clock share (files from before time_wall_s: the summed time's) */
+    double wall = isnan(r->time_wall_s) ? r->time_total_s : r->time_wall_s;
     double busy = r->work_total_s + r->barrier_total_s + r->lock_total_s;
     const char *name = v->labels[i];
     snprintf(label, sizeof(label), "%*s%s", o->csv ? 0 : (int)(2 * r->depth), "", name);
@@ -111,7 +113,8 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
     fmt(c[4], 64, "%.6f", r->time_total_s);
     fmt(c[5], 64, "%.6f", r->count ? r->time_mean_s : NAN);
     fmt(c[6], 64, "%.6f", r->count ? r->time_median_s : NAN);
-    fmt(c[7], 64, "%.1f", 100.0 * r->time_total_s / program);
+    fmt(c[7], 64, "%.1f", 100.0 * wall / program);
+    fmt(c[12], 64, "%.6f", r->time_wall_s);
     fmt(c[8], 64, "%.1f", r->kind == SCAL_KIND_PARALLEL ? 100.0 * r->imbalance : NAN);
     fmt(c[9], 64, "%.1f", busy > 0 ? 100.0 * r->barrier_total_s / busy : NAN);
     fmt(c[10], 64, "%.1f", busy > 0 ? 100.0 * r->lock_total_s / busy : NAN);
@@ -128,6 +131,7 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
                              scal_region_kind_name(r->kind),
                              c[3],
                              c[4],
+                             c[12],
                              c[5],
                              c[6],
                              c[7],
@@ -135,7 +139,7 @@ static void add_region_row(struct table_out *t, const struct run_view *v, size_t
                              c[9],
                              c[10],
                              c[11]};
-    size_t nc = 14;
+    size_t nc = 15;
     char mc[32][64];
     for (size_t m = 0; m < v->metrics.n; m++) {
         fmt(mc[m], 64, "%.6g", v->metric_values[i * v->metrics.n + m]);
@@ -283,12 +287,12 @@ static int show_run(struct scal_h5file *f, const struct show_opts *o)
         for (size_t i = 0; i < v.n; i++)
             v.keep[i] = true;
     }
-    const char *header[64] = {"id",          "parent",    "region", "function", "kind",
-                              "count",       "total_s",   "mean_s", "median_s", "program_%",
-                              "imbalance_%", "barrier_%", "lock_%", "team"};
-    bool right[64] = {true, true, false, false, false, true, true,
+    const char *header[64] = {"id",        "parent",      "region",    "function", "kind",
+                              "count",     "total_s",     "wall_s",    "mean_s",   "median_s",
+                              "program_%", "imbalance_%", "barrier_%", "lock_%",   "team"};
+    bool right[64] = {true, true, false, false, false, true, true, true,
                       true, true, true,  true,  true,  true, true};
-    size_t nc = 14;
+    size_t nc = 15;
     for (size_t m = 0; m < v.metrics.n; m++) {
         header[nc] = v.metrics.headers[m];
         right[nc++] = true;

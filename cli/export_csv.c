@@ -13,10 +13,11 @@
 
 /* The columns of scal.load() (python/scal/_frame.py), in its order; sensor columns follow. */
 static const char *const header[] = {
-    "run",      "repetition", "input",     "threads",   "team",     "frequency_khz", "status",
-    "region",   "region_id",  "parent_id", "kind",      "file",     "line_begin",    "line_end",
-    "function", "count",      "total_s",   "mean_s",    "median_s", "min_s",         "max_s",
-    "work_s",   "barrier_s",  "lock_s",    "imbalance", "ranks",    "rank_imbalance"};
+    "run",        "repetition", "input",     "threads",       "team",    "frequency_khz",
+    "status",     "region",     "region_id", "parent_id",     "kind",    "file",
+    "line_begin", "line_end",   "function",  "count",         "total_s", "wall_s",
+    "mean_s",     "median_s",   "min_s",     "max_s",         "work_s",  "barrier_s",
+    "lock_s",     "imbalance",  "ranks",     "rank_imbalance"};
 
 /* A number, or an empty cell when it is missing (not finite, or a negative "not set" sentinel). */
 static void real(FILE *out, double v)
@@ -74,9 +75,10 @@ int export_csv(const struct tidy *t, const struct export_opts *o, FILE *out)
         fputc(',', out);
         table_csv_field(out, scal_h5file_str(&t->f, g->function));
         fprintf(out, ",%llu", (unsigned long long)st->count);
-        const double v[] = {st->time_total_s,    st->time_mean_s,  st->time_median_s,
-                            st->time_min_s,      st->time_max_s,   st->work_total_s,
-                            st->barrier_total_s, st->lock_total_s, st->imbalance};
+        const double v[] = {st->time_total_s,  st->time_wall_s,     st->time_mean_s,
+                            st->time_median_s, st->time_min_s,      st->time_max_s,
+                            st->work_total_s,  st->barrier_total_s, st->lock_total_s,
+                            st->imbalance};
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
             fputc(',', out);
             /* statistics of a region never entered are not zeros but missing */

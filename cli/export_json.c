@@ -12,13 +12,20 @@
 
 #define US_PER_S 1e6
 
+/* A region's time, as scal report takes it (postproc/load.c): its wall-clock time, the summed
+ * time in files from before time_wall_s. */
+static double region_time(const struct scal_region_stat_row *st)
+{
+    return isfinite(st->time_wall_s) && st->time_wall_s > 0 ? st->time_wall_s : st->time_total_s;
+}
+
 /* A (run, region) row that holds a measurement: the run counts (successful, or --all-runs) and
  * the region was entered with a valid time (as postproc's loader requires of its samples). */
 static bool usable(const struct tidy *t, const struct export_opts *o, size_t s)
 {
     const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
     return r && (o->all_runs || r->status == SCAL_RUN_OK) && t->stats[s].count > 0 &&
-           isfinite(t->stats[s].time_total_s) && t->stats[s].time_total_s > 0;
+           isfinite(region_time(&t->stats[s])) && region_time(&t->stats[s]) > 0;
 }
 
 /* Length of the valid UTF-8 sequence at s, 0 when s does not start one. */
@@ -170,7 +177,7 @@ int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
             }
             json_t *line = json_pack("{s:o,s:o,s:s,s:f}", "params", params, "callpath",
                                      json_text(t->callpath[g]), "metric", "time", "value",
-                                     t->stats[s].time_total_s);
+                                     region_time(&t->stats[s]));
             rc = write_json(line, out, JSON_COMPACT | JSON_REAL_PRECISION(17));
             lines++;
         }
@@ -215,15 +222,19 @@ static bool in_cell(const struct tidy *t, const struct export_opts *o, size_t s,
 }
 
 /* Hatchet metric names and the statistics they come from. */
-static const char *const hatchet_metrics[] = {
-    "time (inc)", "count", "work", "barrier wait", "lock wait", "imbalance", "rank imbalance"};
+static const char *const hatchet_metrics[] = {"time (inc)",   "time summed over threads",
+                                              "count",        "work",
+                                              "barrier wait", "lock wait",
+                                              "imbalance",    "rank imbalance"};
 
+/* "time (inc)" is the wall-clock time (never above the parent's, so exclusive times add up);
+ * files from before time_wall_s give the summed time. */
 static double hatchet_value(const struct tidy *t, size_t row, size_t metric)
 {
     const struct scal_region_stat_row *s = &t->stats[row];
-    const double v[] = {s->time_total_s,       (double)s->count, s->work_total_s,
-                        s->barrier_total_s,    s->lock_total_s,  s->imbalance,
-                        t->rank_imbalance[row]};
+    const double v[] = {region_time(s),  s->time_total_s,       (double)s->count,
+                        s->work_total_s, s->barrier_total_s,    s->lock_total_s,
+                        s->imbalance,    t->rank_imbalance[row]};
     return v[metric];
 }
 

@@ -37,7 +37,12 @@ static const struct column_meta metas[] = {
     {NULL, "gap_prev", "", "serial gap: id of the region before it, -1 otherwise"},
     {NULL, "gap_next", "", "serial gap: id of the region after it, -1 otherwise"},
     {NULL, "count", "count", "number of instances of the region"},
-    {NULL, "time_total_s", "s", "summed duration of all instances"},
+    {NULL, "time_total_s", "s",
+     "summed duration of all instances over the threads that encountered them (CPU-like)"},
+    {NULL, "loops_unknown", "1",
+     "1 when gcc's inlined static loops may run unseen: loops counts only the others"},
+    {NULL, "time_wall_s", "s",
+     "wall-clock time: union of the instances' intervals over threads, at most the parent's"},
     {NULL, "time_min_s", "s", "shortest instance duration"},
     {NULL, "time_max_s", "s", "longest instance duration"},
     {NULL, "time_mean_s", "s", "mean instance duration"},
@@ -151,5 +156,24 @@ int scal_column_enum(const char *table, const char *member, const char *(**name_
         *n = SCAL_RUN_NODATA + 1;
         return 1;
     }
+    return 0;
+}
+
+/* Members appended to a table after files were written without them: readers accept their absence
+ * (f64 members then read as NaN), scal check too. */
+static const struct {
+    const char *table, *member;
+} added_later[] = {
+    {"regions", "time_wall_s"},
+    {"region_stats", "time_wall_s"},
+    {"regions", "loops_unknown"},
+    {"region_stats", "loops_unknown"},
+};
+
+int scal_column_added_later(const char *table, const char *member)
+{
+    const char *t = table ? last_component(table) : "";
+    for (size_t i = 0; i < sizeof(added_later) / sizeof(added_later[0]); i++)
+        if (!strcmp(t, added_later[i].table) && !strcmp(member, added_later[i].member)) return 1;
     return 0;
 }

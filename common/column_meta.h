@@ -16,4 +16,8 @@ int scal_column_meta(const char *table, const char *member, const char **units,
  * *name_of giving the name of values 0..*n-1; 0 otherwise. */
 int scal_column_enum(const char *table, const char *member, const char *(**name_of)(int), int *n);
 
+/* 1 when `member` of `table` was appended after files were written without it: readers accept
+ * its absence (an f64 member then reads as NaN). */
+int scal_column_added_later(const char *table, const char *member);
+
 #endif

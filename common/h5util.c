@@ -2,6 +2,8 @@
 // HDF5 helpers: attributes, vlen string datasets and chunked compound tables, with named errors.
 #include "h5util.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,11 +371,19 @@ static hid_t member_type(const char *table, const struct scal_h5_field *f, hid_t
     return t;
 }
 
+/* A member appended to the table after ftype's file was written (ftype >= 0: an existing file). */
+static bool absent_added_later(const char *table, const struct scal_h5_field *f, hid_t ftype)
+{
+    return ftype >= 0 && scal_column_added_later(table, f->name) &&
+           H5Tget_member_index(ftype, f->name) < 0;
+}
+
 hid_t scal_h5_compound_type(const char *table, const struct scal_h5_field *fields, size_t nfields,
                             size_t struct_size, hid_t ftype)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, struct_size);
     for (size_t i = 0; t >= 0 && i < nfields; i++) {
+        if (absent_added_later(table, &fields[i], ftype)) continue;
         hid_t mt = member_type(table, &fields[i], ftype);
         if (mt < 0 || H5Tinsert(t, fields[i].name, fields[i].offset, mt) < 0) {
             H5Tclose(t);
@@ -513,8 +523,22 @@ static int has_members(hid_t ftype, const struct scal_h5_field *fields, size_t n
 {
     if (ftype < 0 || H5Tget_class(ftype) != H5T_COMPOUND)
         return scal__fail(SCAL_EFORMAT, "'%s': table '%s' is not a compound dataset", file, name);
+    /* HDF5 converts members at the offsets the file states without checking them against the
+     * row size: a damaged offset would make it read outside the row */
+    size_t row = H5Tget_size(ftype);
+    int nm = H5Tget_nmembers(ftype);
+    for (int i = 0; i < nm; i++) {
+        hid_t mt = H5Tget_member_type(ftype, (unsigned)i);
+        size_t off = H5Tget_member_offset(ftype, (unsigned)i), size = mt >= 0 ? H5Tget_size(mt) : 0;
+        if (mt >= 0) H5Tclose(mt);
+        if (mt < 0 || size == 0 || off > row || size > row - off)
+            return scal__fail(SCAL_EFORMAT,
+                              "'%s': table '%s' is damaged (member %d lies outside its row)", file,
+                              name, i);
+    }
     for (size_t i = 0; i < nfields; i++)
-        if (H5Tget_member_index(ftype, fields[i].name) < 0)
+        if (H5Tget_member_index(ftype, fields[i].name) < 0 &&
+            !scal_column_added_later(name, fields[i].name))
             return scal__fail(SCAL_EFORMAT, "'%s': table '%s' has no member '%s'", file, name,
                               fields[i].name);
     return SCAL_OK;
@@ -549,6 +573,10 @@ int scal_h5_read_table(hid_t loc, const char *name, const struct scal_h5_field *
                         (unsigned long long)dims[0], name);
         goto done;
     }
+    for (size_t i = 0; i < nfields; i++) /* members the file predates: NaN (f64) or 0 */
+        if (fields[i].type == SCAL_H5_F64 && absent_added_later(name, &fields[i], ftype))
+            for (hsize_t k = 0; k < dims[0]; k++)
+                *(double *)((char *)*rows + k * struct_size + fields[i].offset) = NAN;
     if (dims[0] > 0 && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) < 0) {
         rc = scal__fail(SCAL_EFORMAT,
                         "'%s': table '%s' cannot be read (damaged, or member types do not "

@@ -83,7 +83,9 @@ enum scal_thread_state { SCAL_STATE_WORK = 0, SCAL_STATE_BARRIER = 1, SCAL_STATE
     X(SCAL_H5_F64, double, thread_work_mean_s)                                                     \
     X(SCAL_H5_F64, double, imbalance)                                                              \
     X(SCAL_H5_U64, uint64_t, loops)                                                                \
-    X(SCAL_H5_U64, uint64_t, loop_iterations)
+    X(SCAL_H5_U64, uint64_t, loop_iterations)                                                      \
+    X(SCAL_H5_F64, double, time_wall_s)   /* added later: NaN when read from older files */        \
+    X(SCAL_H5_U8, uint8_t, loops_unknown) /* added later: 0 when read from older files */
 
 #define SCAL_THREAD_FIELDS(X)                                                                      \
     X(SCAL_H5_U32, uint32_t, region)                                                               \

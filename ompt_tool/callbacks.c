@@ -49,7 +49,8 @@ static inline int32_t current_parent(struct scal_thread *t)
 
 static inline bool at_top_level(const struct scal_thread *t)
 {
-    return t->is_initial && t->depth == 1 && t->frames[0].role == SCAL_FRAME_ROOT;
+    return t->is_initial && t->depth == 1 && t->frames[0].role == SCAL_FRAME_ROOT &&
+           t->task_level == 0;
 }
 
 /* Serial code between two consecutive top-level regions of the initial thread is a node too. Its
@@ -85,6 +86,7 @@ void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now)
     if (at_top_level(t)) {
         t->frames[0].last_child_end_ns = now;
         t->frames[0].last_child_node = (int32_t)node;
+        scal_modules_refresh(); /* in no team: may wait for the dynamic loader */
     }
 }
 
@@ -116,7 +118,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     uint64_t now = scal_now_ns();
     if (__builtin_expect(scal_callsite_in_runtime(codeptr_ra), 0))
         codeptr_ra = scal_callsite_outside_runtime(codeptr_ra);
-    int32_t parent = current_parent(t);
+    int32_t parent = scal_region_parent(t);
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
     /* call sites are at least 16 bytes apart in practice: the low bits carry little */
     unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
@@ -154,6 +156,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
                           atomic_load_explicit(&inst->generation, memory_order_relaxed) + 1,
                           memory_order_release);
     parallel_data->ptr = scal_team_tag(inst, f->set);
+    scal_wall_enter(node, now);
     if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
 }
 
@@ -267,6 +270,8 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     }
     uint32_t node = f->node;
     SCAL_TEAM_JOIN_ACQUIRE(f->inst);
+    scal_wall_exit(node,
+                   now); /* at the event: the union's arithmetic needs enters and exits in order */
     if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), node, 0, 1);
     t->depth--;
     scal_team_end(t, f->inst, t->depth, f->set, f->begin_ns, now);
@@ -338,7 +343,9 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     if (!t) return;
     /* A task created by a task belongs to the creating task's region: the creating task may run in
      * the closing barrier, after this thread left the region's frame. */
-    int32_t parent = t->task_level ? t->task_parent[task_index(t)] : current_parent(t);
+    int32_t parent = t->task_level && t->task_depth[task_index(t)] == t->depth
+                         ? t->task_parent[task_index(t)]
+                         : current_parent(t);
     if (t->taskloop_codeptr && scal_callsite_in_runtime(codeptr_ra))
         codeptr_ra = t->taskloop_codeptr;
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
@@ -375,6 +382,7 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
             t->task_parent[i] = (int32_t)(v >> 32) - 1;
             t->task_own_ns[i] = 0;
             t->task_waits[i] = 0;
+            t->task_depth[i] = t->depth;
         }
     } else {
         if (task_data_get(prior_task_data) == 0) return;
@@ -391,7 +399,7 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
         t->task_level--;
         if (t->task_level == 0 && t->join_slot)
             atomic_store_explicit(&t->join_slot->join_task_ns, t->task_ns - t->join_task_mark,
-                                  memory_order_relaxed);
+                                  memory_order_release);
     }
     task_recompute(t);
 }

@@ -42,6 +42,8 @@ static const struct scal_tool_access writer_access = {
     .stats_add_team = scal_stats_add_team,
     .hist_bucket_bounds = scal_hist_bucket_bounds,
     .callsite_in_runtime = scal_callsite_in_runtime,
+    .wall_ns = scal_wall_ns,
+    .module_of = scal_module_of,
 };
 
 /* The writer (libdw) lives in its own library next to this one and is loaded only by the writer:
@@ -124,6 +126,7 @@ void scal_flush(const char *reason)
     scal_user_regions_detach();
     scal_settle_all(); /* what still awaits settlement (team.h) */
     if (st->sensors) scal_sensor_session_stop(st->sensors); /* run sensors' end readings */
+    scal_modules_refresh(); /* modules of regions still queued (while they are loaded) */
     st->measured_pid = (int)getpid();
     write_in_copy(st, end);
     if (st->sensors) scal_sensor_session_close(st->sensors);

@@ -35,6 +35,12 @@ struct scal_resolver {
     bool lines;
 };
 
+static const Dwfl_Callbacks offline_callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
+
 static const Dwfl_Callbacks proc_callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
     .find_debuginfo = dwfl_standard_find_debuginfo,
@@ -499,15 +505,43 @@ static void resolve_parallel(struct scal_resolver *r, uint64_t ra, bool task,
     }
 }
 
+/* A region of a module the program unloaded (dlclose) before exit: named from the module noted
+ * when the region's node was created, its lines read from the file on disk (its code is no longer
+ * mapped, so the call site is not read as code: the line is the call's, the pragma's for clang). */
+static int resolve_unloaded(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out)
+{
+    const char *path = NULL;
+    uint64_t base = 0;
+    if (!scal_module_of(ra, &path, &base))
+        return scal__fail(SCAL_ENOENT, "address %#llx is in no loaded module",
+                          (unsigned long long)ra);
+    snprintf(out->module, sizeof(out->module), "%s", path);
+    out->offset = ra - base;
+    if (!r || !r->lines) return SCAL_OK;
+    /* its own session: another module may be mapped at its addresses by now */
+    struct scal_resolver offline = {dwfl_begin(&offline_callbacks), true};
+    if (!offline.dwfl) return SCAL_OK;
+    if (dwfl_report_elf(offline.dwfl, path, path, -1, base, false) &&
+        dwfl_report_end(offline.dwfl, NULL, NULL) == 0)
+        resolve_lines(&offline, ra, out);
+    dwfl_end(offline.dwfl);
+    return SCAL_OK;
+}
+
 int scal_resolve(struct scal_resolver *r, uint64_t ra, int kind, struct scal_resolved *out)
 {
     Dl_info info;
     struct link_map *lm = NULL;
     memset(out, 0, sizeof(*out));
     out->line_first = out->line_last = -1;
-    if (!dladdr1((void *)(uintptr_t)(ra - 1), &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
-        return scal__fail(SCAL_ENOENT, "address %#llx is in no loaded module",
-                          (unsigned long long)ra);
+    const char *noted = NULL;
+    uint64_t noted_base = 0;
+    bool was_noted = scal_module_of(ra, &noted, &noted_base);
+    /* unloaded, or unloaded and its addresses reused since (by the writer's own libraries, say) */
+    if (!dladdr1((void *)(uintptr_t)(ra - 1), &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm ||
+        (was_noted && (lm->l_addr != noted_base ||
+                       (lm->l_name && lm->l_name[0] && strcmp(lm->l_name, noted) != 0))))
+        return resolve_unloaded(r, ra, out);
     if (lm->l_name && lm->l_name[0]) {
         snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
     } else {

@@ -290,6 +290,7 @@ struct scal_thread {
     uint32_t task_node[SCAL_TASK_LEVELS];
     int32_t task_parent[SCAL_TASK_LEVELS]; /* the region node the task belongs to */
     uint64_t task_own_ns[SCAL_TASK_LEVELS];
+    uint32_t task_depth[SCAL_TASK_LEVELS]; /* frames in use when the task started or resumed */
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;
 };
@@ -321,6 +322,17 @@ static inline uint32_t scal_frame_node(struct scal_frame *f)
         f->node = f->inst->node;
     }
     return f->node;
+}
+/* The node a region, user region or task created now belongs to: the innermost frame's, or the
+ * explicit task running at this frame depth (a region created inside a task is the task node's
+ * child; one inside a region inside the task is that region's). */
+static inline int32_t scal_region_parent(struct scal_thread *t)
+{
+    if (t->task_level) {
+        uint32_t i = (t->task_level < SCAL_TASK_LEVELS ? t->task_level : SCAL_TASK_LEVELS) - 1;
+        if (t->task_depth[i] == t->depth) return (int32_t)t->task_node[i];
+    }
+    return t->depth ? (int32_t)scal_frame_node(&t->frames[t->depth - 1]) : 0;
 }
 /* Thread states for the flush (every thread that ever had an event). */
 uint32_t scal_threads_count(void);
@@ -380,6 +392,38 @@ void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t 
 /* Adds the gap recorded by scal_serial_gap_before to its node's statistics, if one waits. */
 void scal_serial_gap_settle(struct scal_thread *t);
 void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now);
+
+/* The user-kind node of a name under parent (user_regions.c). */
+uint32_t scal_user_node_lookup(int32_t parent, const char *name);
+
+/* ---- modules of region code (modules.c) ----------------------------------------------- */
+
+/* Queues a region's return address whose module is not known yet (at node creation, under the
+ * node table's insertion lock; lock-free). */
+void scal_module_note(uint64_t addr);
+/* Learns the modules of queued addresses from the dynamic loader: only on the initial thread at
+ * its top level, and at flush (the loader's lock is never waited for inside a team). */
+void scal_modules_refresh(void);
+/* The module noted for an address (path and load base), also after it was dlclose()d. */
+bool scal_module_of(uint64_t addr, const char **path, uint64_t *base);
+
+/* ---- wall-clock time per node (wall.c) --------------------------------------------------- */
+
+/* Reserves the per-node counters (at initialisation). */
+int scal_wall_init(uint32_t capacity);
+/* An instance of `node` begins / ends at `now` on the calling thread (any thread; lock-free). */
+void scal_wall_enter(uint32_t node, uint64_t now);
+void scal_wall_exit(uint32_t node, uint64_t now);
+/* The union of the node's instance intervals so far (open ones end at end_ns). */
+uint64_t scal_wall_ns(uint32_t node, uint64_t end_ns);
+
+/* ---- the OpenMP runtime's start-up (startup.c) ------------------------------------------- */
+
+#define SCAL_STARTUP_NAME "OpenMP runtime start-up"
+/* At ompt_start_tool (the runtime begins to initialise) and at the end of the tool's initialize
+ * (it is done), on the initial thread: records the span as its own node. */
+void scal_startup_begin(void);
+void scal_startup_end(struct scal_thread *t);
 
 /* ---- call sites (callsite.c) --------------------------------------------------------------- */
 

@@ -28,6 +28,8 @@ struct scal_tool_access {
     void (*stats_add_team)(struct scal_node_stats *s, int32_t requested, int32_t actual);
     void (*hist_bucket_bounds)(uint32_t bucket, double *lo_ns, double *hi_ns);
     bool (*callsite_in_runtime)(const void *codeptr);
+    uint64_t (*wall_ns)(uint32_t node, uint64_t end_ns);
+    bool (*module_of)(uint64_t addr, const char **path, uint64_t *base);
 };
 
 /* The writer library, found next to libscal_ompt.so, and its one exported entry: writes the run

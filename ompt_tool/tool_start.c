@@ -65,7 +65,8 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     st->inst_stride = scal_team_stride(st->cfg.max_team);
     if (st->cfg.messages[0])
         fputs(st->cfg.messages, stderr); /* once, at start: bad SCAL_* values */
-    if (scal_nodes_init(st->cfg.max_regions) != 0 || scal_threads_init() != 0) {
+    if (scal_nodes_init(st->cfg.max_regions) != 0 || scal_threads_init() != 0 ||
+        scal_wall_init(st->cfg.max_regions) != 0) {
         fprintf(stderr, "scal: cannot reserve memory for %u regions; not measuring this run\n",
                 st->cfg.max_regions);
         return 0;
@@ -91,6 +92,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     }
     scal_user_regions_attach();
     scal_flush_install_handlers();
+    scal_startup_end(t);
     return 1;
 }
 
@@ -105,6 +107,7 @@ SCAL_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
     static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {0}};
     scal_config_load(&scal_tool_state.cfg);
     if (!scal_tool_state.cfg.enabled) return NULL; /* SCAL_ENABLE=0: decline */
+    scal_startup_begin();
     keep_command_line(&scal_tool_state);
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);

@@ -21,14 +21,19 @@ static uint64_t name_hash(const char *s)
     return h;
 }
 
+uint32_t scal_user_node_lookup(int32_t parent, const char *name)
+{
+    return scal_node_lookup(SCAL_KIND_USER, parent, name_hash(name), name, -1, -1);
+}
+
 static int user_begin(const char *name)
 {
     struct scal_thread *t = scal_thread_get();
     if (!t) return SCAL_OK;
     uint64_t now = scal_now_ns();
-    int32_t parent = t->depth ? (int32_t)scal_frame_node(&t->frames[t->depth - 1]) : 0;
+    int32_t parent = scal_region_parent(t);
     uint64_t hash = name_hash(name);
-    uint32_t node = scal_node_lookup(SCAL_KIND_USER, parent, hash, name, -1, -1);
+    uint32_t node = scal_user_node_lookup(parent, name);
     scal_serial_gap_before(t, node, now);
     if (t->depth >= scal_tool_state.cfg.max_depth) {
         scal_diag_count(SCAL_DIAG_stack_overflow);
@@ -43,6 +48,7 @@ static int user_begin(const char *name)
     f->name_hash = hash; /* matched at the end: the node may be the overflow node */
     f->prev_member = -1;
     f->sensed = t->sensors != NULL;
+    scal_wall_enter(node, now);
     if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
     return SCAL_OK;
 }
@@ -60,6 +66,7 @@ static int user_end(const char *name)
     struct scal_node_stats *row = scal_thread_row(t, f->node);
     scal_stats_add_time(row, now - f->begin_ns);
     scal_stats_add_team(row, 1, 1); /* a user region runs on one thread */
+    scal_wall_exit(f->node, now);
     if (t->trace) scal_trace_instance(t, f->node, f->begin_ns, now);
     if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), f->node, 0, 1);
     t->depth--;

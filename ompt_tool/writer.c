@@ -159,6 +159,7 @@ struct identity {
     uint32_t name, module, build_id, file, function;
     int32_t line_first, line_last;
     uint64_t offset;
+    bool gomp; /* forked through gcc's GOMP entry points */
 };
 
 static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct identity *ids)
@@ -213,6 +214,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
         out->line_last = res->line_last;
         const char *k = n->kind == SCAL_KIND_TASK ? "task " : "";
         if (res->gomp) scal_writer_saw_gomp = true;
+        out->gomp = res->gomp;
         if (res->via_tail_call && res->file[0]) {
             /* the caller's line is not the pragma's: named honestly, identified by address */
             scal_diag_count(SCAL_DIAG_tail_call_unresolved);
@@ -380,6 +382,30 @@ static void fill_region_row(struct scal_region_row *r, uint32_t nid, const struc
     r->imbalance = m.work_max > 0 ? 1.0 - m.inst_mean_work / (double)m.work_max : 0.0;
     r->loops = m.loops;
     r->loop_iterations = m.iters;
+    /* gcc inlines static loop schedules: the runtime, hence OMPT, never sees those loops */
+    r->loops_unknown = n->kind == SCAL_KIND_PARALLEL && ids[rep].gomp;
+}
+
+/* time_wall_s of region row r (rows before it are filled): parallel and user regions, the union
+ * of their instances' intervals over threads (wall.c); root and serial gaps, which one thread runs
+ * one after the other, their summed time; task constructs, whose pieces run interleaved on any
+ * thread, their summed time as an upper bound. Every value is clamped to the summed time and to
+ * the parent's wall time (the union can count a begin racing an end twice). */
+static void fill_wall(struct scal_region_row *rows, uint32_t nid, const struct group *g,
+                      uint64_t end_ns)
+{
+    struct scal_region_row *r = &rows[nid];
+    double wall = r->time_total_s;
+    if (r->kind == SCAL_KIND_PARALLEL || r->kind == SCAL_KIND_USER) {
+        uint64_t ns = 0;
+        for (uint32_t i = 0; i < g->n; i++)
+            ns += scal_wall_ns(g->nodes[i], end_ns);
+        wall = s_of(ns);
+    }
+    if (wall > r->time_total_s) wall = r->time_total_s;
+    if (r->parent >= 0 && (uint32_t)r->parent < nid && wall > rows[r->parent].time_wall_s)
+        wall = rows[r->parent].time_wall_s;
+    r->time_wall_s = wall;
 }
 
 /* The /threads rows gathered so far. */
@@ -436,7 +462,7 @@ static int add_team_rows(const struct group *g, uint32_t nid, struct thread_rows
  * *region_of_node: node id -> region id in the file, for the sensor and trace rows (the caller
  * frees it). */
 static int write_regions(struct scal_snap_builder *file, struct scal_strtab *st, uint32_t nnodes,
-                         int32_t *max_team, uint32_t **region_of_node)
+                         int32_t *max_team, uint32_t **region_of_node, uint64_t end_ns)
 {
     int rc = SCAL_OK;
     uint32_t nnew = 0;
@@ -459,6 +485,7 @@ static int write_regions(struct scal_snap_builder *file, struct scal_strtab *st,
         struct group g = {members + first[nid], first[nid + 1] - first[nid]};
         struct scal_region_row *r = &rows[nid];
         fill_region_row(r, nid, &g, ids, out_of);
+        fill_wall(rows, nid, &g, end_ns);
         if (r->kind == SCAL_KIND_PARALLEL && r->team_actual_max > *max_team)
             *max_team = r->team_actual_max;
         rc = add_team_rows(&g, nid, &trows, r);
@@ -615,7 +642,7 @@ static int record_run(struct scal_snap_builder *file, uint64_t end_ns)
     scal_snap_attr_i64(file, "/", SCAL_ATTR_SCHEMA_VERSION, SCAL_SCHEMA_VERSION);
     rc = scal_snap_attr_str(file, "/", SCAL_ATTR_TOOL_VERSION, SCAL_VERSION_STRING);
     if (rc == SCAL_OK)
-        rc = write_regions(file, &st, scal_nodes_count(), &max_team, &region_of_node);
+        rc = write_regions(file, &st, scal_nodes_count(), &max_team, &region_of_node, end_ns);
     if (rc == SCAL_OK && scal_tool_state.cfg.trace_entries) rc = write_trace(file, region_of_node);
     if (rc == SCAL_OK && scal_tool_state.sensors &&
         scal_sensor_session_write(scal_tool_state.sensors, file, &st, scal_nodes_count(),

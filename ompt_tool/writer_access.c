@@ -104,3 +104,13 @@ bool scal_callsite_in_runtime(const void *codeptr)
 {
     return tool->callsite_in_runtime(codeptr);
 }
+
+uint64_t scal_wall_ns(uint32_t node, uint64_t end_ns)
+{
+    return tool->wall_ns(node, end_ns);
+}
+
+bool scal_module_of(uint64_t addr, const char **path, uint64_t *base)
+{
+    return tool->module_of(addr, path, base);
+}

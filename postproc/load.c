@@ -259,6 +259,13 @@ static void free_file_regions(struct file_regions *fr)
     free(fr->rows);
 }
 
+/* A region's time in the report: its wall-clock time (never above its parent's), or the summed
+ * time for files from before time_wall_s (or whose writer left it unset). */
+static double region_time(double total_s, double wall_s)
+{
+    return isfinite(wall_s) && wall_s > 0 ? wall_s : total_s;
+}
+
 static bool valid_time(double t)
 {
     return isfinite(t) && t > 0;
@@ -326,12 +333,13 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, const struct
     c->single_run = true;
     c->nruns++;
     for (size_t i = 0; i < n; i++) {
-        if (!valid_time(rows[i].time_total_s)) {
+        double time = region_time(rows[i].time_total_s, rows[i].time_wall_s);
+        if (!valid_time(time)) {
             lc->bad_time++;
             continue;
         }
         rc = add_pending(c, lc, (uint32_t)fr.merged[i], (struct pending){input, threads, -1}, -1,
-                         (int32_t)(obs > 0 ? obs : threads), rows[i].time_total_s);
+                         (int32_t)(obs > 0 ? obs : threads), time);
         if (rc < 0) goto out;
     }
     rc = SCAL_OK;
@@ -348,6 +356,7 @@ struct stat_slim {
     double time_total_s;
     double barrier_total_s, lock_total_s, thread_work_max_s, thread_work_mean_s;
     uint32_t threads;
+    double time_wall_s; /* NaN in files from before it */
 };
 static const struct scal_h5_field stat_slim_fields[] = {
     SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, run),
@@ -358,6 +367,7 @@ static const struct scal_h5_field stat_slim_fields[] = {
     SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, thread_work_max_s),
     SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, thread_work_mean_s),
     SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, threads),
+    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, time_wall_s),
 };
 
 /* Wait times of a /region_stats row, in core-seconds (summed over the team), as the "stat:" metrics
@@ -553,13 +563,14 @@ static int add_time_samples(struct pp_campaign *c, struct loadctx *lc,
             bad_ref += st->run > t->maxrun || st->region >= t->fr.n;
             continue;
         }
-        if (!valid_time(st->time_total_s)) {
+        double time = region_time(st->time_total_s, st->time_wall_s);
+        if (!valid_time(time)) {
             lc->bad_time++;
             continue;
         }
         int32_t team = r->team_observed > 0 ? r->team_observed : t->cfg[r->config].threads;
         int rc = add_pending(c, lc, (uint32_t)t->fr.merged[st->region], pending_of(t, r), -1, team,
-                             st->time_total_s);
+                             time);
         if (rc < 0) return rc;
         double w[3];
         wait_values(st, w);

@@ -56,6 +56,9 @@ TYPES = {"SCAL_H5_U8": "u8", "SCAL_H5_I32": "i32", "SCAL_H5_U32": "u32", "SCAL_H
 STRING_MEMBERS = {"name", "module", "build_id", "file", "function", "input_label", "affinity", "argv", "message",
                   "stdout_tail", "stderr_tail", "metric", "unit", "version", "reason", "path", "source"}
 REGION_MEMBERS = {"region", "parent", "gap_prev", "gap_next"}
+# Members appended after files were written without them (common/column_meta.c: readers accept
+# their absence, f64 members read as NaN; scal check too).
+ADDED_LATER = {"time_wall_s", "loops_unknown"}
 
 
 def macro_fields(name):
@@ -73,6 +76,8 @@ def members(*macros, prefix=()):
             m["string_index"] = True
         if m["name"] in REGION_MEMBERS:
             m["region_ref"] = True
+        if m["name"] in ADDED_LATER:
+            m["added_later"] = True
     return out
 
 

@@ -11,6 +11,7 @@ from ._labels import region_labels
 STAT_COLUMNS = (
     ("count", "count"),
     ("time_total_s", "total_s"),
+    ("time_wall_s", "wall_s"),  # added later: NaN for files written before it
     ("time_mean_s", "mean_s"),
     ("time_median_s", "median_s"),
     ("time_min_s", "min_s"),
@@ -78,7 +79,9 @@ def tree(path):
 
 
 def _stats_frame(rows):
-    out = pd.DataFrame({col: rows[member] for member, col in STAT_COLUMNS})
+    names = rows.dtype.names
+    out = pd.DataFrame({col: rows[member] if member in names else np.full(len(rows), np.nan)
+                        for member, col in STAT_COLUMNS})
     empty = out["count"] == 0
     for col in ("mean_s", "median_s", "min_s", "max_s"):  # no instance: no time statistics
         out.loc[empty, col] = np.nan
@@ -212,8 +215,10 @@ def load(path, per_rank=False):
       the whole program), ``kind`` (categorical: root, parallel, serial, user), ``file`` (the source
       path as stored), ``line_begin``, ``line_end`` (<NA> when unknown), ``function`` (file and
       function are "" when unknown);
-    - ``count`` (instances), ``total_s``, ``mean_s``, ``median_s``, ``min_s``, ``max_s`` (wall time of
-      an instance on the encountering thread; NaN without instances), ``work_s``, ``barrier_s``,
+    - ``count`` (instances), ``total_s``, ``mean_s``, ``median_s``, ``min_s``, ``max_s`` (time of
+      an instance on the encountering thread, the total summed over every thread that encountered
+      one; NaN without instances), ``wall_s`` (wall-clock time: the union of the instances'
+      intervals, never above the parent's; NaN in files from before it), ``work_s``, ``barrier_s``,
       ``lock_s`` (summed over instances and team members), ``imbalance`` (1 - mean work / max work);
     - ``ranks`` (the MPI ranks of the run, <NA> when it was not launched as MPI) and ``rank_imbalance``
       (1 - mean / max over the ranks of the region's total time, NaN without ranks); for an MPI run

@@ -29,7 +29,8 @@ def matrix(df, region, metric="efficiency"):
 
     ``df`` is a DataFrame from ``scal.load`` (or a filtered part of one); ``region`` a label (the
     ``region`` column; it must name one region node) or a ``region_id``. Only runs with status ok
-    count. T(p, input) is the median over repetitions of ``total_s`` for p requested threads (times
+    count. T(p, input) is the median over repetitions of the region's wall time ``wall_s`` (its
+    summed time ``total_s`` for files from before ``wall_s``) for p requested threads (times
     that are zero, negative or NaN are left out, as scal report does); with b
     the smallest thread count of the successful runs in ``df`` (the baseline, 1 when present):
 
@@ -57,8 +58,11 @@ def matrix(df, region, metric="efficiency"):
     categories = col.cat.categories if isinstance(col.dtype, pd.CategoricalDtype) else pd.Index(col.dropna().unique())
     present = set(ok["input"].dropna())
     inputs = pd.CategoricalIndex([c for c in categories if c in present], categories=categories, ordered=True, name="input")
-    sel = sel[sel["total_s"] > 0]  # as scal report: zero, negative or NaN times are left out
-    t = sel.assign(threads=sel["threads"].astype(np.int64)).groupby(["threads", "input"], observed=True)["total_s"].median()
+    # as scal report: the wall time (the summed time in files from before it); zero, negative or
+    # NaN times are left out
+    sel = sel.assign(time_s=sel["wall_s"].where(sel["wall_s"] > 0, sel["total_s"]) if "wall_s" in sel else sel["total_s"])
+    sel = sel[sel["time_s"] > 0]
+    t = sel.assign(threads=sel["threads"].astype(np.int64)).groupby(["threads", "input"], observed=True)["time_s"].median()
     time = t.unstack("input").reindex(index=threads, columns=inputs).astype("float64")
     if metric == "time":
         return time

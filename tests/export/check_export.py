@@ -92,6 +92,11 @@ for t in trees:
                              and strings[configs[int(runs[int(s["run"])]["config"])]["input_label"]] == t["frame"]["input"])
     check(abs(t["metrics"]["time (inc)"] - want) < 1e-12, "hatchet: root time (inc) is the repetitions' median (%g)" % want)
     check(len(t["children"]) == nregions - 1, "hatchet: the root's children are the top-level regions")
+    # time (inc) is the wall-clock time: children never above their parent; the sum is kept too
+    def below_parent(node):
+        return all(c["metrics"].get("time (inc)", 0) <= node["metrics"]["time (inc)"] * (1 + 1e-9) and below_parent(c)
+                   for c in node["children"])
+    check(below_parent(t) and "time summed over threads" in t["metrics"], "hatchet: time (inc) is the wall time")
 
 # ---- Chrome ----------------------------------------------------------------------------------
 scal("exec", "-q", "-o", "t.h5", args.prog, "5", env={"OMP_NUM_THREADS": "2", "SCAL_TRACE": "256"})

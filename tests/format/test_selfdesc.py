@@ -95,22 +95,46 @@ with h5py.File(out, "r") as f:
     bad = [g.name for g in joined if regions[g.attrs["region_id"]]["kind"] != g.attrs["kind"]
            or (g.attrs["parent"] >= 0) != (regions[g.attrs["region_id"]]["parent"] >= 0)]
     check(not bad, "region_id joins /regions (same kind and root) (%s)" % bad[:3])
-# A file as earlier versions wrote it (plain u8 kind/status, no column attributes) stays readable.
+# A file as earlier versions wrote it (plain u8 kind/status, no column attributes, no members
+# added later such as time_wall_s) stays readable.
+ADDED_LATER = {"time_wall_s", "loops_unknown"}
+
+
+def make_old(path, names):
+    with h5py.File(path, "r+") as f:
+        for name in names:
+            data = f[name][:]
+            plain = [(n, "u1" if h5py.check_enum_dtype(data.dtype[n]) else data.dtype[n])
+                     for n in data.dtype.names if n not in ADDED_LATER]
+            del f[name]
+            f.create_dataset(name, data=data[[n for n, _ in plain]].astype(plain),
+                             maxshape=(None,), chunks=True)
+
+
 old_file = os.path.join(work, "old.h5")
 shutil.copy(out, old_file)
-with h5py.File(old_file, "r+") as f:
-    for name in ("runs", "regions", "configs"):
-        data = f[name][:]
-        plain = [(n, "u1" if h5py.check_enum_dtype(data.dtype[n]) else data.dtype[n])
-                 for n in data.dtype.names]
-        del f[name]
-        f.create_dataset(name, data=data.astype(plain), maxshape=(None,), chunks=True)
+make_old(old_file, ("runs", "regions", "configs", "region_stats"))
+old_run = os.path.join(work, "old-run.h5")
+shutil.copy(runs[0], old_run)
+make_old(old_run, ("regions",))
+with h5py.File(old_file, "r") as f:
     check(h5py.check_enum_dtype(f["runs"].dtype["status"]) is None
-          and "column_units" not in f["runs"].attrs, "an old-style campaign made")
-for cmd in (["check", old_file], ["show", old_file],
-            ["report", old_file, "-o", os.path.join(work, "old-report"), "--no-write"]):
+          and "column_units" not in f["runs"].attrs
+          and "time_wall_s" not in f["region_stats"].dtype.names, "an old-style campaign made")
+for cmd in (["check", old_file], ["show", old_file], ["check", old_run],
+            ["report", old_file, "-o", os.path.join(work, "old-report"), "--no-write"],
+            ["merge", old_file, "-o", os.path.join(work, "old-merged.h5")]):
     p = subprocess.run([scal, *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                        timeout=600)
-    check(p.returncode == 0, "scal %s reads an old-style campaign (%s)"
+    check(p.returncode == 0, "scal %s reads an old-style file (%s)"
           % (cmd[0], (p.stdout + p.stderr).strip()[-300:]))
+# Without time_wall_s a run file shows no wall time, and program_% is the summed time's share.
+p = subprocess.run([scal, "show", "--csv", old_run], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   text=True, timeout=600)
+rows = [line.split(",") for line in p.stdout.strip().split("\n")]
+head = rows[0]
+wall, total, share = head.index("wall_s"), head.index("total_s"), head.index("program_%")
+check(p.returncode == 0 and all(r[wall] == "" for r in rows[1:]), "old run file: wall_s empty")
+check(all(abs(float(r[share]) - 100 * float(r[total]) / float(rows[1][total])) < 0.051
+          for r in rows[1:]), "old run file: program_% is the summed time's share")
 sys.exit(1 if failures else 0)

@@ -21,6 +21,7 @@ import h5py
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import scal  # noqa: E402  (PYTHONPATH: the source python/ folder)
@@ -29,11 +30,11 @@ INPUTS = ["small", "big"]
 COLUMNS = [
     "run", "repetition", "input", "threads", "team", "frequency_khz", "status",
     "region", "region_id", "parent_id", "kind", "file", "line_begin", "line_end", "function",
-    "count", "total_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance",
+    "count", "total_s", "wall_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance",
     "ranks", "rank_imbalance",
 ]
 INT64 = ["threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count"]
-FLOAT = ["total_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance"]
+FLOAT = ["total_s", "wall_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance"]
 
 
 def sh(args, cmd, expect=0, env=None):
@@ -109,10 +110,11 @@ def scenario_campaign(args):
     t = raw(path)
     s = t["strings"]
     df = scal.load(path)
-    # rows: every (run, region) of /region_stats; the program has 6 regions (2 parallel, 3 gaps, root)
+    # rows: every (run, region) of /region_stats; the program has 7 regions (2 parallel, 3 gaps, the
+    # OpenMP runtime's start-up, root)
     check(len(t["runs"]) == 8 and all(r["status"] == 0 for r in t["runs"]), "8 runs, all ok")
-    check(len(t["regions"]) == 6, "6 regions in the campaign")
-    check(len(t["region_stats"]) == 48 and len(df) == 48, "48 rows = 8 runs x 6 regions (%d)" % len(df))
+    check(len(t["regions"]) == 7, "7 regions in the campaign")
+    check(len(t["region_stats"]) == 56 and len(df) == 56, "56 rows = 8 runs x 7 regions (%d)" % len(df))
     metrics = []
     for v in t["sensor_values"]:
         name = "%s [%s]" % (s[v["metric"]], s[v["unit"]])
@@ -128,7 +130,7 @@ def scenario_campaign(args):
     for r in t["runs"]:
         c = t["configs"][r["config"]]
         rows = df[df["run"] == int(r["id"])]
-        check(len(rows) == 6 and (rows["threads"] == c["threads"]).all() and (rows["input"] == s[c["input_label"]]).all()
+        check(len(rows) == 7 and (rows["threads"] == c["threads"]).all() and (rows["input"] == s[c["input_label"]]).all()
               and (rows["repetition"] == r["repetition"]).all() and (rows["team"] == r["team_observed"]).all(),
               "run %d: threads %d, input %s, repetition %d" % (r["id"], c["threads"], s[c["input_label"]], r["repetition"]))
     # statistics against /region_stats, identities against /regions
@@ -139,7 +141,7 @@ def scenario_campaign(args):
     for st in t["region_stats"]:
         row = by_key.loc[(int(st["run"]), int(st["region"]))]
         reg = t["regions"][st["region"]]
-        if not (row["total_s"] == st["time_total_s"] and row["count"] == st["count"] and row["median_s"] == st["time_median_s"]
+        if not (row["total_s"] == st["time_total_s"] and row["wall_s"] == st["time_wall_s"] and row["count"] == st["count"] and row["median_s"] == st["time_median_s"]
                 and row["work_s"] == st["work_total_s"] and row["barrier_s"] == st["barrier_total_s"] and row["imbalance"] == st["imbalance"]
                 and row["min_s"] == st["time_min_s"] and row["max_s"] == st["time_max_s"] and row["lock_s"] == st["lock_total_s"]
                 and row["kind"] == ["root", "parallel", "serial", "user"][reg["kind"]] and row["function"] == s[reg["function"]]):
@@ -165,7 +167,7 @@ def scenario_campaign(args):
     check(True, "metric values equal to scal show's")
     # the tree
     tree = scal.tree(path)
-    check(list(tree.index) == list(range(6)) and tree.index.name == "region_id", "tree indexed by region_id 0..5")
+    check(list(tree.index) == list(range(7)) and tree.index.name == "region_id", "tree indexed by region_id 0..6")
     check(list(tree["region"]) == list(df[df["run"] == 0]["region"]), "tree labels = load labels")
     check(list(tree["depth"]) == [int(r["depth"]) for r in t["regions"]], "tree depth from /regions")
     gaps = tree[tree["kind"] == "serial"]
@@ -178,7 +180,7 @@ def scenario_campaign(args):
         if st["region"] == rid:
             c = t["configs"][t["runs"][st["run"]]["config"]]
             rep = int(t["runs"][st["run"]]["repetition"])
-            times.setdefault((int(c["threads"]), s[c["input_label"]]), {})[rep] = float(st["time_total_s"])
+            times.setdefault((int(c["threads"]), s[c["input_label"]]), {})[rep] = float(st["time_wall_s"])
     T = {k: statistics.median(v.values()) for k, v in times.items()}
     check(all(len(v) == 2 for v in times.values()) and len(T) == 4, "2 repetitions per (threads, input)")
     for metric in ("time", "speedup", "efficiency"):
@@ -192,10 +194,17 @@ def scenario_campaign(args):
         check(True, "%s matrix values recomputed from /region_stats" % metric)
     check(scal.matrix(df, rid).equals(scal.matrix(df, label)), "a region_id selects the same region as its label")
     bad = df["region_id"].eq(rid) & df["threads"].eq(2) & df["input"].eq("big") & df["repetition"].eq(0)
-    m = scal.matrix(df.assign(total_s=df["total_s"].mask(bad, -1.0)), label, "time")
+    m = scal.matrix(df.assign(wall_s=df["wall_s"].mask(bad, -1.0), total_s=df["total_s"].mask(bad, -1.0)), label, "time")
     check(m.loc[2, "big"] == times[(2, "big")][1], "a negative time is left out of the median")
     # a third repetition, 10 times slower: the median (not the mean) of three
-    slow = df[df["repetition"] == 0].assign(repetition=2, run=df["run"] + 100, total_s=df["total_s"] * 10)
+    # files from before wall_s: the summed time
+    old = scal.matrix(df.assign(wall_s=np.nan, total_s=df["total_s"] * 3), label, "time")
+    check(all(abs(old.loc[p, i] - 3 * statistics.median(
+        float(st["time_total_s"]) for st in t["region_stats"] if st["region"] == rid
+        and int(t["configs"][t["runs"][st["run"]]["config"]]["threads"]) == p
+        and s[t["configs"][t["runs"][st["run"]]["config"]]["input_label"]] == i)) < 1e-12 for p in (1, 2) for i in INPUTS),
+        "without wall_s the matrix uses total_s")
+    slow = df[df["repetition"] == 0].assign(repetition=2, run=df["run"] + 100, wall_s=df["wall_s"] * 10)
     m3 = scal.matrix(pd.concat([df, slow]), label, "time")
     for (p, i), v in times.items():
         want = statistics.median(list(v.values()) + [10 * v[0]])
@@ -290,7 +299,7 @@ def scenario_run(args):
         f["meta"].attrs["requested_threads"] = -1  # OMP_NUM_THREADS unset
     u = scal.load(unset)
     check(u["threads"].isna().all() and (u["team"] == 2).all(), "threads <NA> when OMP_NUM_THREADS was unset; team still 2")
-    check(list(df["total_s"]) == list(t["regions"]["time_total_s"]) and list(df["count"]) == list(t["regions"]["count"]), "times and counts of /regions")
+    check(list(df["wall_s"]) == list(t["regions"]["time_wall_s"]) and list(df["total_s"]) == list(t["regions"]["time_total_s"]) and list(df["count"]) == list(t["regions"]["count"]), "times and counts of /regions")
     check(list(df["kind"]) == [["root", "parallel", "serial", "user"][k] for k in t["regions"]["kind"]], "kinds decoded")
     check("setup" in set(df.loc[df["kind"] == "user", "region"]), "user region 'setup' by name")
     nested = df[df["parent_id"] == int(df.loc[df["region"] == "setup", "region_id"].iloc[0])]

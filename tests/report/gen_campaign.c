@@ -163,7 +163,7 @@ int main(int argc, char **argv)
                                         : T * (0.001 + 0.0001 * (g % 7));
                 if (badtime && g == 1 && cfg[c].input == 0 && cfg[c].threads == 1)
                     t = k == 0 ? NAN : -1;
-                s->time_total_s = s->time_median_s = s->time_mean_s = t;
+                s->time_total_s = s->time_wall_s = s->time_median_s = s->time_mean_s = t;
                 s->team_actual_max = s->team_actual_min = r->team_observed;
                 if (waits && g == 1 && p > 1) {
                     s->threads = (uint32_t)p;

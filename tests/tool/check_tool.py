@@ -138,8 +138,9 @@ class RunFile:
             th = self.f["threads"][:]
             mine = sorted((int(x["thread"]), int(x["instances"])) for x in th[th["region"] == row])
             return [n for _, n in mine]
-        if name == "children_time_s":
-            return float(sum(x["time_total_s"] for x in self.regions if x["parent"] == row))
+        if name in ("children_time_s", "children_wall_s"):
+            member = "time_total_s" if name == "children_time_s" else "time_wall_s"
+            return float(sum(x[member] for x in self.regions if x["parent"] == row))
         if name == "trace":
             return self.trace_agreement(row)
         if name in self.regions.dtype.names:

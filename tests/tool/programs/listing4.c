@@ -8,6 +8,7 @@
 // RUN[listing4]: OMP_NUM_THREADS=4 %prog 20000
 // CHECK[listing4] red: loops=1 loop_iterations=20000 lock_total_s<crit.lock_total_s*0.1
 // CHECK[listing4] crit: loops=1 loop_iterations=20000 lock_total_s>0 team_actual_max=4
+// CHECK[listing4] red,crit: loops_unknown=0
 // Every diagnostics counter (15, ompt_tool/tool.h SCAL_DIAG_MAP) is described in the run file.
 // CHECK[listing4] /diagnostics/descriptions: rows=15 values~"regions_overflow: region nodes*"
 // CHECK[listing4] /diagnostics/descriptions: values~"threads_beyond_max: threads beyond*"
@@ -15,6 +16,8 @@
 // A gcc-built copy (libgomp has no OMPT) runs against libomp's GOMP layer:
 // RUN[gcc_through_libomp]: LD_PRELOAD=%libomp OMP_NUM_THREADS=2 %prog 5000
 // CHECK[gcc_through_libomp] crit: lock_total_s>0 team_actual_max=2
+// gcc inlines the loops' static schedule: the runtime never sees them, their count is unknown
+// CHECK[gcc_through_libomp] red,crit: loops=0 loops_unknown=1
 //
 // A copy without debug information, stripped: the regions are named by symbol+offset.
 // RUN[no_debug_info]: OMP_NUM_THREADS=2 %prog

@@ -16,6 +16,8 @@
 // RUN[nested_gcc_O2]: LD_PRELOAD=%libomp OMP_MAX_ACTIVE_LEVELS=2 %prog
 // RUN[nested_clang_O0]: OMP_MAX_ACTIVE_LEVELS=2 %prog
 // CHECK[nested_gcc_O0,nested_gcc_O2] /meta: omp_entry_points=GOMP_*
+// CHECK[nested_gcc_O0,nested_gcc_O2] outer,inner,flat: loops_unknown=1
+// CHECK[nested,nested_clang_O0] outer,inner,flat: loops_unknown=0
 // CHECK[nested] /meta: omp_entry_points=__kmpc_*
 // REGION[nested_gcc_O0,nested_gcc_O2,nested_clang_O0]: parallel nodes=3
 //
@@ -37,6 +39,10 @@
 // CHECK[nested] outer,inner,flat: time_min_s<=time_median_s time_median_s<=time_max_s
 // REGION root: root
 // CHECK[nested] root: parent=-1 count=1 children_time_s<=time_total_s*1.01
+// The runtime's start-up before the first region is a node of its own, taken out of the first gap:
+// REGION startup: user "OpenMP runtime start-up" parent=root count=1 team_actual_max=1
+// CHECK startup: time_total_s>0 time_total_s<root.time_total_s
+// CHECK[nested] root: children_time_s>=time_total_s*0.99
 // REGION[nested]: serial start->outer
 // REGION[nested]: serial outer->outer count=2
 // REGION[nested]: serial flat->end

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The modules (executable, shared objects) that region code lives in, remembered while they are
+// loaded, so that regions of a library the program dlclose()s before it ends are still resolved at
+// exit (from the file on disk) instead of being "in no loaded module".
+//
+// Asking the dynamic loader (dladdr) takes its lock, which a callback must never wait for: a
+// thread holding it (dlopen running a constructor with a parallel region) can be waiting for the
+// very thread in the callback (a member of that region). So a new node's address only goes into a
+// small queue (scal_module_note, under the node table's insertion lock: one producer at a time,
+// lock-free, no allocation), and the initial thread asks the loader about queued addresses at its
+// top-level region boundaries, where it is in no team (scal_modules_refresh; a library region
+// dlclose()d before the initial thread's next top-level boundary stays unresolved), and at flush.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+#define MAX_MODULES 256
+
+struct module {
+    uintptr_t lo, hi, base;
+    char path[1024];
+};
+static struct module modules[MAX_MODULES];
+static _Atomic uint32_t nmodules;
+
+struct range_search {
+    uintptr_t base;
+    struct module *m;
+};
+
+static int find_range(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct range_search *s = data;
+    if (info->dlpi_addr != s->base) return 0;
+    s->m->lo = UINTPTR_MAX;
+    s->m->hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD) continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (lo < s->m->lo) s->m->lo = lo;
+        if (hi > s->m->hi) s->m->hi = hi;
+    }
+    return 1;
+}
+
+#define QUEUE 64 /* a power of two */
+static _Atomic uint64_t queue[QUEUE];
+static _Atomic uint32_t queued; /* written by scal_module_note only */
+static uint32_t taken;          /* read by scal_modules_refresh only (the initial thread) */
+
+static bool known(uint64_t addr)
+{
+    uint32_t n = atomic_load_explicit(&nmodules, memory_order_acquire);
+    for (uint32_t i = 0; i < n; i++)
+        if (addr > modules[i].lo && addr <= modules[i].hi) return true;
+    return false;
+}
+
+void scal_module_note(uint64_t addr)
+{
+    if (addr == 0 || known(addr)) return;
+    uint32_t q = atomic_load_explicit(&queued, memory_order_relaxed);
+    atomic_store_explicit(&queue[q & (QUEUE - 1)], addr, memory_order_relaxed);
+    atomic_store_explicit(&queued, q + 1, memory_order_release);
+}
+
+static void add_module(uint64_t addr)
+{
+    uint32_t n = atomic_load_explicit(&nmodules, memory_order_relaxed);
+    if (n >= MAX_MODULES || known(addr)) return;
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (!dladdr1((void *)(uintptr_t)(addr - 1), &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+        return;
+    struct module *m = &modules[n];
+    struct range_search s = {lm->l_addr, m};
+    m->lo = m->hi = 0;
+    dl_iterate_phdr(find_range, &s);
+    if (m->hi <= m->lo) return;
+    m->base = lm->l_addr;
+    if (lm->l_name && lm->l_name[0]) {
+        snprintf(m->path, sizeof(m->path), "%s", lm->l_name);
+    } else {
+        ssize_t len = readlink("/proc/self/exe", m->path, sizeof(m->path) - 1);
+        m->path[len > 0 ? len : 0] = '\0';
+    }
+    atomic_store_explicit(&nmodules, n + 1, memory_order_release);
+}
+
+void scal_modules_refresh(void)
+{
+    uint32_t q = atomic_load_explicit(&queued, memory_order_acquire);
+    if (q - taken > QUEUE) taken = q - QUEUE; /* overrun: the oldest addresses are lost */
+    for (; taken != q; taken++)
+        add_module(atomic_load_explicit(&queue[taken & (QUEUE - 1)], memory_order_relaxed));
+}
+
+bool scal_module_of(uint64_t addr, const char **path, uint64_t *base)
+{
+    uint32_t n = atomic_load_explicit(&nmodules, memory_order_acquire);
+    for (uint32_t i = n; i-- > 0;) /* the latest module noted at an address wins */
+        if (addr > modules[i].lo && addr <= modules[i].hi) {
+            *path = modules[i].path;
+            *base = modules[i].base;
+            return true;
+        }
+    return false;
+}
