@@ -7,6 +7,7 @@
 #   python3 scripts/gen-schemas.py
 import json
 import os
+import sys
 import re
 
 root = os.path.join(os.path.dirname(__file__), "..")
@@ -163,10 +164,21 @@ campaign = {
          "members": members("SCAL_REGION_RANK_SUMMARY_FIELDS")},
     ],
 }
+# --check: write nothing, fail when a committed schema differs from what the code describes
+check = sys.argv[1:] == ["--check"]
+stale = []
 for doc in (run, campaign):
     describe(doc)
     path = os.path.join(root, "schemas", "%s-%d.json" % (doc["format"], doc["version"]))
+    text = json.dumps(doc, indent=2) + "\n"
+    if check:
+        with open(path) as f:
+            if f.read() != text:
+                stale.append(path)
+        continue
     with open(path, "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
+        f.write(text)
     print("wrote", path)
+if stale:
+    sys.exit("gen-schemas: %s differ from common/layout.h and column_meta.c: run scripts/gen-schemas.py"
+             % ", ".join(stale))
