@@ -28,6 +28,23 @@ int scal_h5_attr_exists(hid_t obj, const char *name)
 }
 
 /* The name of the file holding loc, for messages ("?" when HDF5 cannot say). */
+/* The transfer properties of every dataset read and write: HDF5 callocs its whole type-conversion
+ * buffer (1 MiB by default) for each H5Dread/H5Dwrite, which made clearing memory the largest
+ * single cost of writing a small run file. 64 KiB holds hundreds of table rows; larger datasets
+ * are converted in pieces of that size. */
+static hid_t xfer(void)
+{
+    static hid_t dxpl = H5I_INVALID_HID;
+    if (dxpl >= 0 && H5Iis_valid(dxpl) > 0) return dxpl;
+    dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (dxpl < 0 || H5Pset_buffer(dxpl, 64 * 1024, NULL, NULL) < 0) {
+        if (dxpl >= 0) H5Pclose(dxpl);
+        dxpl = H5I_INVALID_HID;
+        return H5P_DEFAULT;
+    }
+    return dxpl;
+}
+
 static const char *file_of(hid_t loc, char *buf, size_t len)
 {
     if (H5Fget_name(loc, buf, len) <= 0) snprintf(buf, len, "?");
@@ -201,7 +218,7 @@ int scal_h5_write_strings(hid_t loc, const char *name, const char *const *string
     if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, chunk) < 0) goto fail;
     dset = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
-    if (n > 0 && H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, strings) < 0) goto fail;
+    if (n > 0 && H5Dwrite(dset, type, H5S_ALL, H5S_ALL, xfer(), strings) < 0) goto fail;
     goto done;
 fail:
     rc = scal__fail(SCAL_EHDF5, "cannot write string dataset '%s'", name);
@@ -232,7 +249,7 @@ int scal_h5_append_strings(hid_t loc, const char *name, const char *const *strin
     start[0] = old;
     if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0) goto fail;
     if ((mspace = H5Screate_simple(1, count, NULL)) < 0) goto fail;
-    if (H5Dwrite(dset, type, mspace, fspace, H5P_DEFAULT, strings) < 0) goto fail;
+    if (H5Dwrite(dset, type, mspace, fspace, xfer(), strings) < 0) goto fail;
     goto done;
 fail:
     rc = scal__fail(SCAL_EHDF5, "cannot append %zu strings to '%s'", n, name);
@@ -261,7 +278,7 @@ static int read_string_values(hid_t dset, hid_t ftype, hid_t space, size_t count
         char **raw = calloc(count, sizeof(*raw));
         hid_t mtype = vlen_string_type();
         if (!raw) rc = SCAL_ENOMEM;
-        if (raw && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0) rc = SCAL_EFORMAT;
+        if (raw && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, xfer(), raw) < 0) rc = SCAL_EFORMAT;
         for (size_t i = 0; i < count && rc == SCAL_OK; i++)
             if (!(out[i] = strdup(raw[i] ? raw[i] : ""))) rc = SCAL_ENOMEM;
         if (raw && rc != SCAL_EFORMAT) H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, raw);
@@ -274,7 +291,7 @@ static int read_string_values(hid_t dset, hid_t ftype, hid_t space, size_t count
     hid_t mtype = H5Tcopy(H5T_C_S1);
     H5Tset_size(mtype, size + 1);
     if (!buf) rc = SCAL_ENOMEM;
-    if (buf && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) rc = SCAL_EFORMAT;
+    if (buf && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, xfer(), buf) < 0) rc = SCAL_EFORMAT;
     for (size_t i = 0; i < count && rc == SCAL_OK; i++)
         if (!(out[i] = strdup(buf + i * (size + 1)))) rc = SCAL_ENOMEM;
     free(buf);
@@ -444,7 +461,7 @@ int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field 
     dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
     if (write_column_meta(dset, name, fields, nfields) < 0) goto fail;
-    if (nrows > 0 && H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0) goto fail;
+    if (nrows > 0 && H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, xfer(), rows) < 0) goto fail;
     goto done;
 fail:
     rc = scal__fail(SCAL_EHDF5, "cannot write table '%s'", name);
@@ -482,7 +499,7 @@ int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field
     mtype = ftype < 0 ? H5I_INVALID_HID
                       : scal_h5_compound_type(name, fields, nfields, struct_size, ftype);
     if (mspace < 0 || mtype < 0) goto fail;
-    if (H5Dwrite(dset, mtype, mspace, fspace, H5P_DEFAULT, rows) < 0) goto fail;
+    if (H5Dwrite(dset, mtype, mspace, fspace, xfer(), rows) < 0) goto fail;
     goto done;
 fail:
     rc = scal__fail(SCAL_EHDF5, "cannot append %zu rows to table '%s'", nrows, name);
@@ -577,7 +594,7 @@ int scal_h5_read_table(hid_t loc, const char *name, const struct scal_h5_field *
         if (fields[i].type == SCAL_H5_F64 && absent_added_later(name, &fields[i], ftype))
             for (hsize_t k = 0; k < dims[0]; k++)
                 *(double *)((char *)*rows + k * struct_size + fields[i].offset) = NAN;
-    if (dims[0] > 0 && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) < 0) {
+    if (dims[0] > 0 && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, xfer(), *rows) < 0) {
         rc = scal__fail(SCAL_EFORMAT,
                         "'%s': table '%s' cannot be read (damaged, or member types do not "
                         "convert)",
