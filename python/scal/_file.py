@@ -12,7 +12,7 @@ FORMAT_CAMPAIGN = "scal-campaign"
 SCHEMA_VERSION = 1
 
 # enum scal_region_kind and enum scal_run_status (common/layout.h), by value.
-KIND_NAMES = ("root", "parallel", "serial", "user")
+KIND_NAMES = ("root", "parallel", "serial", "user", "task")
 STATUS_NAMES = ("ok", "failed", "signaled", "timeout", "launch-error", "no-data")
 
 

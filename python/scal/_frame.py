@@ -65,7 +65,7 @@ def tree(path):
     """The region tree of a run file or campaign file, as a DataFrame indexed by ``region_id``.
 
     Columns: ``parent_id`` (<NA> for the root), ``depth`` (root 0), ``region`` (the label, as in
-    ``scal show`` and ``load()``), ``kind`` (categorical: root, parallel, serial, user), ``file``
+    ``scal show`` and ``load()``), ``kind`` (categorical: root, parallel, serial, user, task), ``file``
     (the source path as stored, "" when unknown), ``line_begin``, ``line_end`` (<NA> when unknown),
     ``function`` ("" when unknown), ``module`` and ``offset`` (where the construct is in the binary:
     the identity of regions without debug info), ``gap_prev``, ``gap_next`` (serial gaps: the region before and after, <NA> at the
@@ -212,7 +212,7 @@ def load(path, per_rank=False):
       (the requested CPU frequency; <NA> when the campaign did not set one), ``status`` (categorical:
       ok, failed, signaled, timeout, launch-error, no-data);
     - ``region`` (the label scal show and scal report print), ``region_id``, ``parent_id`` (<NA> for
-      the whole program), ``kind`` (categorical: root, parallel, serial, user), ``file`` (the source
+      the whole program), ``kind`` (categorical: root, parallel, serial, user, task), ``file`` (the source
       path as stored), ``line_begin``, ``line_end`` (<NA> when unknown), ``function`` (file and
       function are "" when unknown);
     - ``count`` (instances), ``total_s``, ``mean_s``, ``median_s``, ``min_s``, ``max_s`` (time of

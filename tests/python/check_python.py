@@ -88,7 +88,7 @@ def check_columns(df, metrics):
     for col in ("run", "repetition"):
         check(str(df[col].dtype) == "int64", "%s is int64" % col)
     check(list(df["status"].cat.categories) == ["ok", "failed", "signaled", "timeout", "launch-error", "no-data"], "status: categorical run states")
-    check(list(df["kind"].cat.categories) == ["root", "parallel", "serial", "user"], "kind: categorical region kinds")
+    check(list(df["kind"].cat.categories) == ["root", "parallel", "serial", "user", "task"], "kind: categorical region kinds")
 
 
 def check_labels_match_show(args, path, df, campaign):
@@ -144,7 +144,7 @@ def scenario_campaign(args):
         if not (row["total_s"] == st["time_total_s"] and row["wall_s"] == st["time_wall_s"] and row["count"] == st["count"] and row["median_s"] == st["time_median_s"]
                 and row["work_s"] == st["work_total_s"] and row["barrier_s"] == st["barrier_total_s"] and row["imbalance"] == st["imbalance"]
                 and row["min_s"] == st["time_min_s"] and row["max_s"] == st["time_max_s"] and row["lock_s"] == st["lock_total_s"]
-                and row["kind"] == ["root", "parallel", "serial", "user"][reg["kind"]] and row["function"] == s[reg["function"]]):
+                and row["kind"] == ["root", "parallel", "serial", "user", "task"][reg["kind"]] and row["function"] == s[reg["function"]]):
             fail("run %d region %d differs from /region_stats: %s" % (st["run"], st["region"], row.to_dict()))
     check(True, "every (run, region) row carries its /region_stats values and decoded /regions identity")
     par = df[df["kind"] == "parallel"]
@@ -293,6 +293,11 @@ def scenario_run(args):
     check(list(df["input"].cat.categories) == ["run"] and (df["run"] == 0).all() and (df["repetition"] == 0).all(), "a run file: run 0, input 'run'")
     check((df["threads"] == 2).all() and (df["team"] == int(t["meta"]["max_team_observed"])).all(), "threads from OMP_NUM_THREADS, team from /meta")
     check((df["status"] == "ok").all() and df["frequency_khz"].isna().all(), "status ok, no frequency")
+    with h5py.File(path, "r") as f:  # the file's own enum of region kinds, by value
+        enum = h5py.check_enum_dtype(f["regions"].dtype["kind"]) or {}
+    from scal._file import KIND_NAMES
+    check(sorted(enum.items(), key=lambda kv: kv[1]) == [(k, i) for i, k in enumerate(KIND_NAMES)],
+          "the package's kind names are the file's enum: %s" % enum)
     unset = os.path.join(args.work, "unset.h5")
     shutil.copy(path, unset)
     with h5py.File(unset, "r+") as f:
@@ -300,7 +305,7 @@ def scenario_run(args):
     u = scal.load(unset)
     check(u["threads"].isna().all() and (u["team"] == 2).all(), "threads <NA> when OMP_NUM_THREADS was unset; team still 2")
     check(list(df["wall_s"]) == list(t["regions"]["time_wall_s"]) and list(df["total_s"]) == list(t["regions"]["time_total_s"]) and list(df["count"]) == list(t["regions"]["count"]), "times and counts of /regions")
-    check(list(df["kind"]) == [["root", "parallel", "serial", "user"][k] for k in t["regions"]["kind"]], "kinds decoded")
+    check(list(df["kind"]) == [["root", "parallel", "serial", "user", "task"][k] for k in t["regions"]["kind"]], "kinds decoded")
     check("setup" in set(df.loc[df["kind"] == "user", "region"]), "user region 'setup' by name")
     nested = df[df["parent_id"] == int(df.loc[df["region"] == "setup", "region_id"].iloc[0])]
     check(len(nested) == 1 and nested["kind"].iloc[0] == "parallel", "the region nested in 'setup' has it as parent")
