@@ -35,7 +35,7 @@ int scal_h5_attr_exists(hid_t obj, const char *name)
 static hid_t xfer(void)
 {
     static hid_t dxpl = H5I_INVALID_HID;
-    if (dxpl >= 0 && H5Iis_valid(dxpl) > 0) return dxpl;
+    if (dxpl >= 0 && H5Iis_valid(dxpl) > 0 && H5Iget_type(dxpl) == H5I_GENPROP_LST) return dxpl;
     dxpl = H5Pcreate(H5P_DATASET_XFER);
     if (dxpl < 0 || H5Pset_buffer(dxpl, 64 * 1024, NULL, NULL) < 0) {
         if (dxpl >= 0) H5Pclose(dxpl);
