@@ -42,11 +42,6 @@ static inline struct scal_frame *top_frame(struct scal_thread *t)
     return t->depth ? &t->frames[t->depth - 1] : NULL;
 }
 
-static inline int32_t current_parent(struct scal_thread *t)
-{
-    return t->depth ? (int32_t)scal_frame_node(&t->frames[t->depth - 1]) : 0;
-}
-
 static inline bool at_top_level(const struct scal_thread *t)
 {
     return t->is_initial && t->depth == 1 && t->frames[0].role == SCAL_FRAME_ROOT &&
@@ -345,7 +340,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
      * the closing barrier, after this thread left the region's frame. */
     int32_t parent = t->task_level && t->task_depth[task_index(t)] == t->depth
                          ? t->task_parent[task_index(t)]
-                         : current_parent(t);
+                         : scal_innermost_node(t);
     if (t->taskloop_codeptr && scal_callsite_in_runtime(codeptr_ra))
         codeptr_ra = t->taskloop_codeptr;
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;

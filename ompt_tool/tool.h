@@ -323,6 +323,11 @@ static inline uint32_t scal_frame_node(struct scal_frame *f)
     }
     return f->node;
 }
+/* The node of this thread's innermost frame (0: the root, no frame). */
+static inline int32_t scal_innermost_node(struct scal_thread *t)
+{
+    return t->depth ? (int32_t)scal_frame_node(&t->frames[t->depth - 1]) : 0;
+}
 /* The node a region, user region or task created now belongs to: the innermost frame's, or the
  * explicit task running at this frame depth (a region created inside a task is the task node's
  * child; one inside a region inside the task is that region's). */
@@ -332,7 +337,7 @@ static inline int32_t scal_region_parent(struct scal_thread *t)
         uint32_t i = (t->task_level < SCAL_TASK_LEVELS ? t->task_level : SCAL_TASK_LEVELS) - 1;
         if (t->task_depth[i] == t->depth) return (int32_t)t->task_node[i];
     }
-    return t->depth ? (int32_t)scal_frame_node(&t->frames[t->depth - 1]) : 0;
+    return scal_innermost_node(t);
 }
 /* Thread states for the flush (every thread that ever had an event). */
 uint32_t scal_threads_count(void);
