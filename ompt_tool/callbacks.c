@@ -265,8 +265,8 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     }
     uint32_t node = f->node;
     SCAL_TEAM_JOIN_ACQUIRE(f->inst);
-    scal_wall_exit(node,
-                   now); /* at the event: the union's arithmetic needs enters and exits in order */
+    /* at the event, not at the deferred settlement: the union needs enters and exits in order */
+    scal_wall_exit(node, now);
     if (f->sensed) scal_sensor_exit(t->sensors, scal_frame_level(t, f), node, 0, 1);
     t->depth--;
     scal_team_end(t, f->inst, t->depth, f->set, f->begin_ns, now);
