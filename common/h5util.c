@@ -611,3 +611,59 @@ done:
     H5Dclose(dset);
     return rc;
 }
+
+int scal_h5_convert_rows(const char *source, const char *name, const struct scal_h5_field *from,
+                         size_t nfrom, size_t from_size, const void *from_rows, size_t n,
+                         const struct scal_h5_field *fields, size_t nfields, size_t struct_size,
+                         void **rows)
+{
+    int rc = SCAL_OK;
+    size_t size = from_size > struct_size ? from_size : struct_size;
+    void *bkg = NULL;
+    *rows = NULL;
+    /* the rows' own type as they were recorded (enums as a writer makes them), then the reader's
+     * by name from it: the conversion scal_h5_read_table has HDF5 make from a file's type */
+    hid_t stype = scal_h5_compound_type(name, from, nfrom, from_size, H5I_INVALID_HID);
+    hid_t mtype = H5I_INVALID_HID;
+    if (stype < 0) {
+        rc = scal__fail(SCAL_EFORMAT, "'%s': table '%s' has members of no known type", source,
+                        name);
+        goto done;
+    }
+    if ((rc = has_members(stype, fields, nfields, source, name)) < 0) goto done;
+    mtype = scal_h5_compound_type(name, fields, nfields, struct_size, stype);
+    if (n && size > SIZE_MAX / n) {
+        rc = scal__fail(SCAL_ENOMEM, "'%s': table '%s' is too large", source, name);
+        goto done;
+    }
+    *rows = malloc(n ? n * size : 1);
+    bkg = calloc(n ? n : 1, struct_size);
+    if (!*rows || !bkg) {
+        rc = scal__fail(SCAL_ENOMEM, "'%s': out of memory reading %zu rows of '%s'", source, n,
+                        name);
+        goto done;
+    }
+    for (size_t i = 0; i < nfields; i++) /* members the rows predate: NaN (f64) or 0 */
+        if (fields[i].type == SCAL_H5_F64 && absent_added_later(name, &fields[i], stype))
+            for (size_t k = 0; k < n; k++)
+                *(double *)((char *)bkg + k * struct_size + fields[i].offset) = NAN;
+    if (n) memcpy(*rows, from_rows, n * from_size);
+    if (mtype < 0 || (n && H5Tconvert(stype, mtype, n, *rows, bkg, H5P_DEFAULT) < 0)) {
+        rc = scal__fail(SCAL_EFORMAT, "'%s': table '%s' cannot be read (member types do not convert)",
+                        source, name);
+        goto done;
+    }
+    if (size > struct_size && n) {
+        void *fit = realloc(*rows, n * struct_size);
+        if (fit) *rows = fit;
+    }
+done:
+    if (rc < 0) {
+        free(*rows);
+        *rows = NULL;
+    }
+    free(bkg);
+    if (mtype >= 0) H5Tclose(mtype);
+    if (stype >= 0) H5Tclose(stype);
+    return rc;
+}

@@ -52,6 +52,14 @@ int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field
  * lacks is an SCAL_EFORMAT error naming the file, the table and the member. */
 int scal_h5_read_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
                        size_t nfields, size_t struct_size, void **rows, size_t *nrows);
+/* scal_h5_read_table's conversion without a file: n rows recorded with the member list `from` (a
+ * run snapshot's table, run_snapshot.h) into malloc'ed rows of the caller's struct, members
+ * matched by name and converted by HDF5 as a read of the written table would; source names the
+ * rows' origin in messages. */
+int scal_h5_convert_rows(const char *source, const char *name, const struct scal_h5_field *from,
+                         size_t nfrom, size_t from_size, const void *from_rows, size_t n,
+                         const struct scal_h5_field *fields, size_t nfields, size_t struct_size,
+                         void **rows);
 /* Number of rows of a 1-D table, or a negative status. */
 int64_t scal_h5_table_rows(hid_t loc, const char *name);
 

@@ -212,13 +212,12 @@ void scal_snap_release(struct scal_snap *s)
     s->len = s->strings_cap = 0;
 }
 
-int scal_snap_load(const char *path, struct scal_snap *out)
+int scal_snap_read_raw(const char *path, unsigned char **bytes, size_t *len)
 {
-    struct header h;
     struct stat st;
     int rc = SCAL_OK;
-    memset(out, 0, sizeof(*out));
-    snprintf(out->path, sizeof(out->path), "%s", path);
+    *bytes = NULL;
+    *len = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)
         return scal__fail(errno == ENOENT ? SCAL_ENOENT : SCAL_EIO,
@@ -227,47 +226,64 @@ int scal_snap_load(const char *path, struct scal_snap *out)
         close(fd);
         return scal__fail(SCAL_EFORMAT, "'%s' is not a regular file (a run snapshot is)", path);
     }
-    ssize_t got = pread(fd, &h, sizeof(h), 0);
-    if (got < 0 || (size_t)got < sizeof(h) || memcmp(h.magic, magic, sizeof(magic)) != 0) {
-        rc = (got >= 8 && memcmp(h.magic, magic, sizeof(magic)) != 0) || got < 0
-                 ? scal__fail(SCAL_EFORMAT, "'%s' is not a scal run snapshot", path)
-                 : scal__fail(SCAL_EFORMAT,
-                              "the run snapshot '%s' is truncated: %lld bytes, not even its "
-                              "%zu-byte header",
-                              path, (long long)st.st_size, sizeof(h));
-        goto done;
+    size_t size = (size_t)st.st_size;
+    if (!(*bytes = malloc(size ? size : 1))) {
+        close(fd);
+        return scal__fail(SCAL_ENOMEM, "out of memory reading the run snapshot '%s'", path);
     }
-    if (h.byte_order != BYTE_ORDER_MARK || h.header_size != sizeof(h) ||
-        h.version != SCAL_SNAP_VERSION) {
-        rc = scal__fail(SCAL_ESCHEMA,
-                        "the run snapshot '%s' is of version %u (header %u bytes), this scal reads "
-                        "version %d: convert it with the scal that measured the run",
-                        path, h.version, h.header_size, SCAL_SNAP_VERSION);
-        goto done;
-    }
-    if ((uint64_t)st.st_size != sizeof(h) + h.body_len) {
-        rc =
-            scal__fail(SCAL_EFORMAT,
-                       "the run snapshot '%s' is truncated or was extended: %lld bytes, its header "
-                       "says %llu (the writing process was probably killed)",
-                       path, (long long)st.st_size, (unsigned long long)(sizeof(h) + h.body_len));
-        goto done;
-    }
-    out->body = malloc(h.body_len ? h.body_len : 1);
-    if (!out->body) {
-        rc = scal__fail(SCAL_ENOMEM, "out of memory reading the run snapshot '%s'", path);
-        goto done;
-    }
-    for (size_t off = 0; off < h.body_len;) {
-        ssize_t n = pread(fd, out->body + off, h.body_len - off, (off_t)(sizeof(h) + off));
+    for (size_t off = 0; off < size;) {
+        ssize_t n = pread(fd, *bytes + off, size - off, (off_t)off);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            rc = scal__fail(SCAL_EIO, "cannot read the run snapshot '%s': %s", path,
-                            n < 0 ? strerror(errno) : "unexpected end of file");
-            goto done;
+        if (n <= 0) { /* shorter than fstat said: what was read is checked as it is */
+            if (n < 0)
+                rc = scal__fail(SCAL_EIO, "cannot read the run snapshot '%s': %s", path,
+                                strerror(errno));
+            size = off;
+            break;
         }
         off += (size_t)n;
     }
+    close(fd);
+    if (rc < 0) {
+        free(*bytes);
+        *bytes = NULL;
+        return rc;
+    }
+    *len = size;
+    return SCAL_OK;
+}
+
+int scal_snap_load_mem(const char *name, const unsigned char *bytes, size_t size,
+                       struct scal_snap *out)
+{
+    struct header h;
+    int rc = SCAL_OK;
+    const char *path = name;
+    memset(out, 0, sizeof(*out));
+    snprintf(out->path, sizeof(out->path), "%s", name);
+    if (size >= sizeof(h)) memcpy(&h, bytes, sizeof(h));
+    if (size < sizeof(h) || memcmp(h.magic, magic, sizeof(magic)) != 0)
+        return size >= 8 && memcmp(bytes, magic, sizeof(magic)) != 0
+                   ? scal__fail(SCAL_EFORMAT, "'%s' is not a scal run snapshot", path)
+                   : scal__fail(SCAL_EFORMAT,
+                                "the run snapshot '%s' is truncated: %zu bytes, not even its "
+                                "%zu-byte header",
+                                path, size, sizeof(h));
+    if (h.byte_order != BYTE_ORDER_MARK || h.header_size != sizeof(h) ||
+        h.version != SCAL_SNAP_VERSION)
+        return scal__fail(SCAL_ESCHEMA,
+                          "the run snapshot '%s' is of version %u (header %u bytes), this scal "
+                          "reads version %d: convert it with the scal that measured the run",
+                          path, h.version, h.header_size, SCAL_SNAP_VERSION);
+    if (size - sizeof(h) != h.body_len)
+        return scal__fail(SCAL_EFORMAT,
+                          "the run snapshot '%s' is truncated or was extended: %zu bytes, its "
+                          "header says %llu (the writing process was probably killed)",
+                          path, size, (unsigned long long)(sizeof(h) + h.body_len));
+    out->body = malloc(h.body_len ? h.body_len : 1);
+    if (!out->body)
+        return scal__fail(SCAL_ENOMEM, "out of memory reading the run snapshot '%s'", path);
+    memcpy(out->body, bytes + sizeof(h), h.body_len);
     out->len = h.body_len;
     uLong crc = crc32(0L, Z_NULL, 0);
     for (size_t off = 0; off < out->len; off += 1u << 30) {
@@ -297,12 +313,23 @@ int scal_snap_load(const char *path, struct scal_snap *out)
     out->len -= pos;
     memmove(out->body, out->body + pos, out->len); /* keeps the rows' alignment (pos % 8 == 0) */
 done:
-    close(fd);
     if (rc < 0) scal_snap_release(out);
     return rc;
 bad:
     rc = scal__fail(SCAL_EFORMAT, "the run snapshot '%s' has no valid run file name", path);
     goto done;
+}
+
+int scal_snap_load(const char *path, struct scal_snap *out)
+{
+    unsigned char *bytes;
+    size_t len;
+    memset(out, 0, sizeof(*out));
+    int rc = scal_snap_read_raw(path, &bytes, &len);
+    if (rc < 0) return rc;
+    rc = scal_snap_load_mem(path, bytes, len, out);
+    free(bytes);
+    return rc;
 }
 
 /* Decoding with bounds checks: any overrun is the same format error. */

@@ -99,6 +99,13 @@ struct scal_snap {
 /* Reads and checks a snapshot: SCAL_EFORMAT naming the file when it is not one, is truncated, was
  * changed (checksum) or is of another version. */
 int scal_snap_load(const char *path, struct scal_snap *out);
+/* The snapshot file at path, whole and unchecked (*bytes malloc'ed): a copy kept or sent elsewhere,
+ * checked when loaded with scal_snap_load_mem. */
+int scal_snap_read_raw(const char *path, unsigned char **bytes, size_t *len);
+/* scal_snap_load of a snapshot's bytes (a copy made by scal_snap_read_raw); name stands for it in
+ * messages. The bytes are copied: the caller keeps them. */
+int scal_snap_load_mem(const char *name, const unsigned char *bytes, size_t len,
+                       struct scal_snap *out);
 void scal_snap_release(struct scal_snap *s);
 /* The operation at *pos: 1 and *pos advanced, 0 at the end, or SCAL_EFORMAT naming the file. */
 int scal_snap_next(struct scal_snap *s, size_t *pos, struct scal_snap_op *op);

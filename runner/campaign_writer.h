@@ -85,6 +85,29 @@ int scal_cw_close(struct scal_cw *w);
 int scal_cw_payload_from_run_file(const char *path, unsigned open_flags, struct scal_cw_payload *p);
 void scal_cw_payload_free(struct scal_cw_payload *p);
 
+/* A run snapshot's bytes as the tool wrote them (run_snapshot.h); name is the snapshot file's
+ * (X.h5.snap, or X.rank<R>.h5.snap for an MPI rank), also in messages. */
+struct scal_cw_snapshot {
+    const char *name;
+    const unsigned char *bytes;
+    size_t len;
+};
+/* What a run's /meta says of its MPI rank (size -1 and duration NaN when not said). */
+struct scal_cw_rank_meta {
+    int64_t size;
+    double duration_s;
+    char source[64];
+};
+/* Reads a run snapshot into a payload, the same as scal_cw_payload_from_run_file reads the run
+ * file the snapshot converts into (the same checks, the same rows), without making that file;
+ * meta (may be NULL) receives the rank's /meta. */
+int scal_cw_payload_from_snapshot(const struct scal_cw_snapshot *snap, struct scal_cw_payload *p,
+                                  struct scal_cw_rank_meta *meta);
+/* A run's data from the snapshots it left (n >= 1): path's own (path.snap), or those of its MPI
+ * ranks combined as scal_cw_payload_from_run_files combines their run files. */
+int scal_cw_payload_from_snapshots(const char *path, const struct scal_cw_snapshot *snaps,
+                                   size_t n, struct scal_cw_payload *p);
+
 /* A run's data as the tool left it (run_payload_ranks.c): the run file at path, or, when the run's
  * processes were MPI ranks, their files path-stem.rank<R>.h5 (see ompt_tool/mpi_rank.h) combined
  * into one payload: /region_stats rows of the critical path (per region the slowest rank's), with

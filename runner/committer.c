@@ -68,6 +68,65 @@ static char *recv_string(int fd)
     return s;
 }
 
+/* One run as the pipe and a kept .commit file carry it. Version 0 names the run file (the tool's,
+ * or its MPI ranks'); version 1 carries the run's snapshots themselves after that name, so that
+ * nothing else is needed to commit or rebuild the run. */
+#define COMMIT_V_RUN_FILE 0u
+#define COMMIT_V_SNAPSHOTS 1u
+#define SNAPSHOT_MAX ((uint64_t)1 << 36) /* a length beyond is a damaged record */
+
+struct commit_msg {
+    struct scal_run_row row;
+    uint32_t keep;
+    char *message, *stdout_tail, *stderr_tail, *run_file;
+    struct scal_cw_snapshot *snaps;
+    size_t nsnaps;
+};
+
+static void commit_msg_free(struct commit_msg *m)
+{
+    free(m->message), free(m->stdout_tail), free(m->stderr_tail), free(m->run_file);
+    for (size_t i = 0; i < m->nsnaps; i++)
+        free((char *)m->snaps[i].name), free((unsigned char *)m->snaps[i].bytes);
+    free(m->snaps);
+    memset(m, 0, sizeof(*m));
+}
+
+/* 1: a whole message, 0: clean end of stream before it, negative: a torn or damaged message. */
+static int recv_commit(int fd, struct commit_msg *m)
+{
+    uint32_t hdr[2], n = 0;
+    memset(m, 0, sizeof(*m));
+    int got = read_full(fd, hdr, sizeof(hdr));
+    if (got <= 0) return got;
+    if (hdr[0] != COMMIT_MAGIC || hdr[1] > COMMIT_V_SNAPSHOTS ||
+        read_full(fd, &m->row, sizeof(m->row)) != 1 ||
+        read_full(fd, &m->keep, sizeof(m->keep)) != 1 || !(m->message = recv_string(fd)) ||
+        !(m->stdout_tail = recv_string(fd)) || !(m->stderr_tail = recv_string(fd)) ||
+        !(m->run_file = recv_string(fd)) ||
+        (hdr[1] == COMMIT_V_SNAPSHOTS && read_full(fd, &n, sizeof(n)) != 1) ||
+        !(m->snaps = calloc(n ? n : 1, sizeof(*m->snaps)))) {
+        commit_msg_free(m);
+        return SCAL_EIO;
+    }
+    for (; m->nsnaps < n; m->nsnaps++) {
+        struct scal_cw_snapshot *s = &m->snaps[m->nsnaps];
+        uint64_t len = 0;
+        unsigned char *bytes = NULL;
+        if (!(s->name = recv_string(fd)) || read_full(fd, &len, sizeof(len)) != 1 ||
+            len > SNAPSHOT_MAX || !(bytes = malloc(len ? (size_t)len : 1)) ||
+            (len && read_full(fd, bytes, (size_t)len) != 1)) {
+            free(bytes);
+            m->nsnaps++; /* its name is freed with the rest */
+            commit_msg_free(m);
+            return SCAL_EIO;
+        }
+        s->bytes = bytes;
+        s->len = (size_t)len;
+    }
+    return 1;
+}
+
 /* The team size the program really used: the largest team of a top-level parallel region. */
 static int32_t observed_team(const struct scal_cw_payload *p)
 {
@@ -120,7 +179,8 @@ static int unlink_file(const char *file, void *ctx)
 }
 
 static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, const char *out,
-                       const char *err, const char *run_file, uint32_t keep,
+                       const char *err, const char *run_file,
+                       const struct scal_cw_snapshot *snaps, size_t nsnaps, uint32_t keep,
                        struct scal_commit_ack *ack)
 {
     struct scal_cw_payload p;
@@ -131,9 +191,10 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
     ack->team_observed = -1;
     /* every run's measurements are kept, whatever its exit status (--ok-exit decides which
      * statuses are success; the report decides what to use) */
-    if (run_file && *run_file) {
-        /* the run file, or the files of its MPI ranks */
-        int rc = scal_cw_payload_from_run_files(run_file, SCAL_OPEN_NO_PROBE, &p);
+    if (nsnaps || (run_file && *run_file)) {
+        /* the run's snapshot (or its MPI ranks'), else the run file (or its ranks' files) */
+        int rc = nsnaps ? scal_cw_payload_from_snapshots(run_file, snaps, nsnaps, &p)
+                        : scal_cw_payload_from_run_files(run_file, SCAL_OPEN_NO_PROBE, &p);
         if (rc == SCAL_OK) {
             have = true;
             ack->team_observed = row->team_observed = observed_team(&p);
@@ -150,12 +211,12 @@ static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, c
         } else if (row->status == SCAL_RUN_OK) {
             row->status = SCAL_RUN_NODATA;
             ack->nodata = 1;
-            snprintf(message, sizeof(message), "exited 0 but its run file is unreadable: %s",
-                     scal__last_error(rc));
+            snprintf(message, sizeof(message), "exited 0 but its %s is unreadable: %s",
+                     nsnaps ? "run snapshot" : "run file", scal__last_error(rc));
         } else {
             size_t used = strlen(message);
-            snprintf(message + used, sizeof(message) - used, "%sits run file is unreadable: %s",
-                     used ? "; " : "", scal__last_error(rc));
+            snprintf(message + used, sizeof(message) - used, "%sits %s is unreadable: %s",
+                     used ? "; " : "", nsnaps ? "run snapshot" : "run file", scal__last_error(rc));
         }
     } else if (row->status == SCAL_RUN_OK) {
         char said[512];
@@ -196,20 +257,13 @@ static int committer_main(int in, int out, const char *path)
     if (rc < 0) snprintf(ack.message, sizeof(ack.message), "%s", scal__last_error(rc));
     if (write_full(out, &ack, sizeof(ack)) < 0 || rc < 0) return 1;
     for (;;) {
-        uint32_t hdr[2];
-        int got = read_full(in, hdr, sizeof(hdr));
+        struct commit_msg m;
+        int got = recv_commit(in, &m);
         if (got == 0) break; /* the runner finished or died: close the file */
-        struct scal_run_row row;
-        uint32_t keep;
-        char *msg = NULL, *so = NULL, *se = NULL, *file = NULL;
-        if (got < 0 || hdr[0] != COMMIT_MAGIC || read_full(in, &row, sizeof(row)) != 1 ||
-            read_full(in, &keep, sizeof(keep)) != 1 || !(msg = recv_string(in)) ||
-            !(so = recv_string(in)) || !(se = recv_string(in)) || !(file = recv_string(in))) {
-            free(msg), free(so), free(se), free(file);
-            break; /* a torn message: the runner died while sending; that run is not complete */
-        }
-        commit_one(w, &row, msg, so, se, file, keep, &ack);
-        free(msg), free(so), free(se), free(file);
+        if (got < 0) break;  /* a torn message: the runner died while sending; not complete */
+        commit_one(w, &m.row, m.message, m.stdout_tail, m.stderr_tail, m.run_file, m.snaps,
+                   m.nsnaps, m.keep, &ack);
+        commit_msg_free(&m);
         if (write_full(out, &ack, sizeof(ack)) < 0) {
             /* the runner is gone; the run is committed anyway */
         }
@@ -265,26 +319,35 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path)
     return scal__fail(SCAL_ECHILD, "the committer process failed to open '%s'", campaign_path);
 }
 
-/* One run as the pipe (and a kept .commit file) carries it. */
 static int send_commit(int fd, const struct scal_run_row *row, uint32_t keep, const char *message,
-                       const char *stdout_tail, const char *stderr_tail, const char *run_file)
+                       const char *stdout_tail, const char *stderr_tail,
+                       const struct scal_commit_data *data)
 {
-    uint32_t hdr[2] = {COMMIT_MAGIC, 0};
+    uint32_t hdr[2] = {COMMIT_MAGIC, data->nsnaps ? COMMIT_V_SNAPSHOTS : COMMIT_V_RUN_FILE};
+    uint32_t n = (uint32_t)data->nsnaps;
     int rc = write_full(fd, hdr, sizeof(hdr));
     if (rc == SCAL_OK) rc = write_full(fd, row, sizeof(*row));
     if (rc == SCAL_OK) rc = write_full(fd, &keep, sizeof(keep));
     if (rc == SCAL_OK) rc = send_string(fd, message);
     if (rc == SCAL_OK) rc = send_string(fd, stdout_tail);
     if (rc == SCAL_OK) rc = send_string(fd, stderr_tail);
-    if (rc == SCAL_OK) rc = send_string(fd, run_file);
+    if (rc == SCAL_OK) rc = send_string(fd, data->run_file);
+    if (rc == SCAL_OK && n) rc = write_full(fd, &n, sizeof(n));
+    for (size_t i = 0; i < data->nsnaps && rc == SCAL_OK; i++) {
+        uint64_t len = data->snaps[i].len;
+        rc = send_string(fd, data->snaps[i].name);
+        if (rc == SCAL_OK) rc = write_full(fd, &len, sizeof(len));
+        if (rc == SCAL_OK && len) rc = write_full(fd, data->snaps[i].bytes, data->snaps[i].len);
+    }
     return rc;
 }
 
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
                           const char *message, const char *stdout_tail, const char *stderr_tail,
-                          const char *run_file, bool keep_run_file, struct scal_commit_ack *ack)
+                          const struct scal_commit_data *data, bool keep_run_file,
+                          struct scal_commit_ack *ack)
 {
-    int rc = send_commit(c->to_fd, row, keep_run_file, message, stdout_tail, stderr_tail, run_file);
+    int rc = send_commit(c->to_fd, row, keep_run_file, message, stdout_tail, stderr_tail, data);
     if (rc == SCAL_OK && read_full(c->from_fd, ack, sizeof(*ack)) != 1) rc = SCAL_EIO;
     if (rc < 0) {
         memset(ack, 0, sizeof(*ack));
@@ -306,12 +369,15 @@ static int sync_file(const char *file, void *ctx)
 }
 
 int scal_committer_keep(const char *path, const struct scal_run_row *row, const char *message,
-                        const char *stdout_tail, const char *stderr_tail, const char *run_file)
+                        const char *stdout_tail, const char *stderr_tail,
+                        const struct scal_commit_data *data)
 {
     char tmp[4200];
-    /* the tool wrote it (or each MPI rank its own); on disk before it counts */
-    int rc =
-        run_file && *run_file ? scal_cw_run_files_each(run_file, "", sync_file, NULL) : SCAL_OK;
+    /* a run file the record names (the tool wrote it, or each MPI rank its own) is on disk before
+     * the record counts; snapshots travel inside the record */
+    int rc = (!data->nsnaps || data->run_files_too) && data->run_file && *data->run_file
+                 ? scal_cw_run_files_each(data->run_file, "", sync_file, NULL)
+                 : SCAL_OK;
     if (rc < 0) return rc;
     rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
     if (rc < 0) return rc;
@@ -321,7 +387,7 @@ int scal_committer_keep(const char *path, const struct scal_run_row *row, const 
         return scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
     }
     errno = 0;
-    rc = send_commit(fd, row, 1, message, stdout_tail, stderr_tail, run_file);
+    rc = send_commit(fd, row, 1, message, stdout_tail, stderr_tail, data);
     if (rc < 0)
         rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
     if (close(fd) < 0 && rc == SCAL_OK)
@@ -351,25 +417,21 @@ int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nr
         char path[4200];
         snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
         int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        uint32_t hdr[2], keep;
-        struct scal_run_row row;
-        char *msg = NULL, *so = NULL, *se = NULL, *file = NULL;
-        if (fd < 0 || read_full(fd, hdr, sizeof(hdr)) != 1 || hdr[0] != COMMIT_MAGIC ||
-            read_full(fd, &row, sizeof(row)) != 1 || read_full(fd, &keep, sizeof(keep)) != 1 ||
-            !(msg = recv_string(fd)) || !(so = recv_string(fd)) || !(se = recv_string(fd)) ||
-            !(file = recv_string(fd))) {
+        struct commit_msg m;
+        if (fd < 0 || recv_commit(fd, &m) != 1) {
             rc = scal__fail(SCAL_EFORMAT, "'%s' is damaged: cannot rebuild the campaign from it",
                             path);
         } else {
             struct scal_commit_ack ack;
-            commit_one(w, &row, msg, so, se, file, 1, &ack);
+            commit_one(w, &m.row, m.message, m.stdout_tail, m.stderr_tail, m.run_file, m.snaps,
+                       m.nsnaps, 1, &ack);
+            commit_msg_free(&m);
             if (ack.status < 0)
                 rc = scal__fail(ack.status, "cannot rebuild from '%s': %s", path, ack.message);
             else
                 ++*nruns;
         }
         if (fd >= 0) close(fd);
-        free(msg), free(so), free(se), free(file);
     }
     for (int i = 0; i < n; i++)
         free(list[i]);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "campaign_writer.h"
 #include "layout.h"
 #include "scal/status.h"
 
@@ -30,15 +31,28 @@ struct scal_commit_ack {
  * through scal_h5file_open's probe (--resume): the committer opens it through scal_h5file_open
  * without a second probe. Errors carry their message (scal__last_error). */
 int scal_committer_start(struct scal_committer *c, const char *campaign_path);
-/* Sends one run (run_file may be NULL or "" when the run left no data) and waits for the ack. */
+/* A run's data: the snapshots it left (the tool's, or its MPI ranks'), carried whole, with the
+ * run file's name they stand for; or (nsnaps 0) the name of a run file already written (or of its
+ * ranks' files); run_file NULL or "" when the run left no data. */
+struct scal_commit_data {
+    const char *run_file;
+    const struct scal_cw_snapshot *snaps;
+    size_t nsnaps;
+    bool run_files_too; /* the run files exist beside the snapshots (--keep-runs) */
+};
+
+/* Sends one run and waits for the ack. */
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
                           const char *message, const char *stdout_tail, const char *stderr_tail,
-                          const char *run_file, bool keep_run_file, struct scal_commit_ack *ack);
-/* Keeps one run durable on its own before it is committed: fsyncs its run file and writes what
- * the committer is sent into path (DIR/run-SLOT.commit, exclusive temporary name, fsync, rename).
- * A campaign file damaged later (full disk, I/O error, kill) is rebuilt from these. */
+                          const struct scal_commit_data *data, bool keep_run_file,
+                          struct scal_commit_ack *ack);
+/* Keeps one run durable on its own before it is committed: writes what the committer is sent
+ * (its snapshots inside; a run file it names is fsync'd first) into path (DIR/run-SLOT.commit,
+ * exclusive temporary name, fsync, rename). A campaign file damaged later (full disk, I/O error,
+ * kill) is rebuilt from these. */
 int scal_committer_keep(const char *path, const struct scal_run_row *row, const char *message,
-                        const char *stdout_tail, const char *stderr_tail, const char *run_file);
+                        const char *stdout_tail, const char *stderr_tail,
+                        const struct scal_commit_data *data);
 /* Adds every run kept in dir (*.commit, with their run files) to the campaign file at
  * campaign_path (a copy of the campaign's plan); *nruns says how many. */
 int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nruns);

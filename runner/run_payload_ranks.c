@@ -15,6 +15,7 @@
 #include "campaign_writer.h"
 #include "errmsg.h"
 #include "h5util.h"
+#include "run_snapshot.h"
 #include "safe_open.h"
 
 /* Splits path into its directory and the rank files' name prefix ("run-000001.rank"). */
@@ -48,6 +49,7 @@ static long rank_of(const char *name, const char *prefix, const char *suffix)
 struct rank_file {
     long rank;
     char path[PATH_MAX + 64];
+    const struct scal_cw_snapshot *snap; /* its snapshot's bytes instead of the file */
 };
 
 static int by_rank(const void *a, const void *b)
@@ -114,14 +116,7 @@ int scal_cw_run_files_each(const char *path, const char *suffix,
     return rc;
 }
 
-/* What a rank file's /meta says about its rank. */
-struct rank_meta {
-    int64_t size;
-    double duration_s;
-    char source[64];
-};
-
-static void read_rank_meta(const char *path, unsigned open_flags, struct rank_meta *m)
+static void read_rank_meta(const char *path, unsigned open_flags, struct scal_cw_rank_meta *m)
 {
     struct scal_h5file f;
     m->size = -1;
@@ -170,7 +165,7 @@ static int from_rank_files(const char *path, const struct rank_file *files, size
     int rc = SCAL_OK, first_error = SCAL_OK;
     char first_message[1024] = "";
     int64_t size = 0;
-    struct rank_meta *meta = calloc(n, sizeof(*meta));
+    struct scal_cw_rank_meta *meta = calloc(n, sizeof(*meta));
     p->parts = calloc(n, sizeof(*p->parts));
     p->part_ranks = calloc(n, sizeof(*p->part_ranks));
     if (!meta || !p->parts || !p->part_ranks) {
@@ -179,7 +174,10 @@ static int from_rank_files(const char *path, const struct rank_file *files, size
     }
     if ((rc = add_string(p, "", &(uint32_t){0})) < 0) goto done;
     for (size_t i = 0; i < n; i++) {
-        int prc = scal_cw_payload_from_run_file(files[i].path, open_flags, &p->parts[p->nparts]);
+        int prc =
+            files[i].snap
+                ? scal_cw_payload_from_snapshot(files[i].snap, &p->parts[p->nparts], &meta[i])
+                : scal_cw_payload_from_run_file(files[i].path, open_flags, &p->parts[p->nparts]);
         if (prc < 0) { /* a damaged rank file: that rank is not recorded, the others are */
             if (first_error == SCAL_OK) {
                 first_error = prc;
@@ -188,7 +186,7 @@ static int from_rank_files(const char *path, const struct rank_file *files, size
             meta[i].size = -2;
             continue;
         }
-        read_rank_meta(files[i].path, open_flags, &meta[i]);
+        if (!files[i].snap) read_rank_meta(files[i].path, open_flags, &meta[i]);
         p->part_ranks[p->nparts++] = (int32_t)files[i].rank;
         if (meta[i].size > size) size = meta[i].size;
     }
@@ -229,6 +227,37 @@ int scal_cw_payload_from_run_files(const char *path, unsigned open_flags, struct
     int rc = list_rank_files(path, "", &files, &n);
     if (rc == SCAL_OK && !n) rc = scal__fail(SCAL_ENOENT, "'%s' does not exist", path);
     if (rc == SCAL_OK) rc = from_rank_files(path, files, n, open_flags, p);
+    free(files);
+    if (rc < 0) scal_cw_payload_free(p);
+    return rc;
+}
+
+int scal_cw_payload_from_snapshots(const char *path, const struct scal_cw_snapshot *snaps,
+                                   size_t n, struct scal_cw_payload *p)
+{
+    char dir[PATH_MAX], prefix[NAME_MAX + 16], own[PATH_MAX + 64];
+    memset(p, 0, sizeof(*p));
+    snprintf(own, sizeof(own), "%s" SCAL_SNAP_SUFFIX, path);
+    for (size_t i = 0; i < n; i++) /* the run's own snapshot: the run was not MPI ranks */
+        if (!strcmp(snaps[i].name, own)) return scal_cw_payload_from_snapshot(&snaps[i], p, NULL);
+    rank_prefix(path, dir, sizeof(dir), prefix, sizeof(prefix));
+    struct rank_file *files = calloc(n ? n : 1, sizeof(*files));
+    size_t nfiles = 0;
+    if (!files) return scal__fail(SCAL_ENOMEM, "out of memory reading %zu rank snapshots", n);
+    for (size_t i = 0; i < n; i++) {
+        const char *slash = strrchr(snaps[i].name, '/');
+        long r = rank_of(slash ? slash + 1 : snaps[i].name, prefix, SCAL_SNAP_SUFFIX);
+        if (r < 0) continue; /* not one of this run's */
+        files[nfiles].rank = r;
+        snprintf(files[nfiles].path, sizeof(files[nfiles].path), "%s", snaps[i].name);
+        files[nfiles++].snap = &snaps[i];
+    }
+    int rc = SCAL_OK;
+    if (!nfiles) rc = scal__fail(SCAL_ENOENT, "'%s' left no snapshot", path);
+    if (rc == SCAL_OK) {
+        qsort(files, nfiles, sizeof(*files), by_rank);
+        rc = from_rank_files(path, files, nfiles, 0, p);
+    }
     free(files);
     if (rc < 0) scal_cw_payload_free(p);
     return rc;

@@ -590,10 +590,41 @@ static void count_outcome(struct tally *t, int status, bool team_mismatch)
     if (team_mismatch) t->mismatch++;
 }
 
-static int convert_snapshot(const char *snapshot, void *ctx)
+/* The snapshots a run left (its own, or one per MPI rank), read whole. */
+struct run_snaps {
+    struct scal_cw_snapshot *v;
+    size_t n, cap;
+};
+
+static int read_snapshot(const char *snapshot, void *ctx)
 {
-    (void)ctx;
-    return scal_snap_convert(snapshot, SCAL_SNAP_CONVERT_QUIET, NULL, 0);
+    struct run_snaps *s = ctx;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 4;
+        struct scal_cw_snapshot *v = realloc(s->v, cap * sizeof(*v));
+        if (!v) return scal__fail(SCAL_ENOMEM, "out of memory reading '%s'", snapshot);
+        s->v = v;
+        s->cap = cap;
+    }
+    unsigned char *bytes;
+    size_t len;
+    char *name = strdup(snapshot);
+    int rc = name ? scal_snap_read_raw(snapshot, &bytes, &len)
+                  : scal__fail(SCAL_ENOMEM, "out of memory reading '%s'", snapshot);
+    if (rc < 0) {
+        free(name);
+        return rc;
+    }
+    s->v[s->n++] = (struct scal_cw_snapshot){name, bytes, len};
+    return SCAL_OK;
+}
+
+static void free_snapshots(struct run_snaps *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free((char *)s->v[i].name), free((unsigned char *)s->v[i].bytes);
+    free(s->v);
+    memset(s, 0, sizeof(*s));
 }
 
 static int unlink_run_file(const char *file, void *ctx)
@@ -655,32 +686,48 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     row.started_unix = r.started_unix;
     row.status = run_status(p, &r);
     describe_outcome(&r, row.status, p->timeout_s, message, sizeof(message));
-    /* the snapshot, or every MPI rank's (X.rank<R>.h5.snap), into its run file */
-    if ((rc = scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, convert_snapshot, NULL)) < 0) {
+    /* The snapshot, or every MPI rank's (X.rank<R>.h5.snap), read whole: the run's kept record
+     * carries it and the committer reads the run's data from it, so no HDF5 run file is written
+     * and read back per run; --keep-runs makes each into its run file as well. */
+    struct run_snaps snaps = {0};
+    if ((rc = scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, read_snapshot, &snaps)) < 0) {
         size_t used = strlen(message);
         if (row.status == SCAL_RUN_OK) { /* the measurements exist but could not be kept */
             row.status = SCAL_RUN_NODATA;
             used = 0;
         }
         snprintf(message + used, sizeof(message) - used, "%s%s%s", used ? "; " : "",
-                 row.status == SCAL_RUN_NODATA ? "exited 0 but its run file could not be written: "
+                 row.status == SCAL_RUN_NODATA ? "exited 0 but its run snapshot could not be read: "
                                                : "",
                  scal__last_error(rc));
+        free_snapshots(&snaps);
     }
+    for (size_t i = 0; p->keep_runs && i < snaps.n; i++)
+        if ((rc = scal_snap_convert(snaps.v[i].name, SCAL_SNAP_CONVERT_QUIET, NULL, 0)) < 0) {
+            size_t used = strlen(message);
+            snprintf(message + used, sizeof(message) - used, "%sits run file is not kept: %s",
+                     used ? "; " : "", scal__last_error(rc));
+        }
     struct scal_commit_ack ack = {0};
-    const char *data = scal_cw_run_files_exist(runfile) ? runfile : ""; /* or its ranks' files */
+    /* a run file the tool wrote itself (it was not told to leave a snapshot), or none */
+    struct scal_commit_data data = {snaps.n || scal_cw_run_files_exist(runfile) ? runfile : "",
+                                    snaps.v, snaps.n, p->keep_runs};
     char kept[2 * PATH_MAX + 64];
     snprintf(kept, sizeof(kept), "%s/run-%06u.commit", c->rundir, slot);
     /* durable on its own first: a campaign file damaged later is rebuilt from it */
-    rc = scal_committer_keep(kept, &row, message, r.stdout_tail, r.stderr_tail, data);
+    rc = scal_committer_keep(kept, &row, message, r.stdout_tail, r.stderr_tail, &data);
+    if (rc == SCAL_OK) /* the kept record holds them now */
+        scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, unlink_run_file, NULL);
     if (rc < 0) {
         snprintf(outcome, sizeof(outcome), "NOT RECORDED (run %u, %s): %s", slot + 1, cfg,
                  scal__last_error(rc));
         scal_progress_end(pg, cfg, outcome);
         if (pg->quiet || pg->tty) fprintf(stderr, "scal run: %s\n", outcome);
+        free_snapshots(&snaps);
         return 2;
     }
-    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail, data, true, &ack);
+    rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail, &data, true, &ack);
+    free_snapshots(&snaps);
     if (ack.nodata) row.status = SCAL_RUN_NODATA;
     if (rc < 0) {
         snprintf(outcome, sizeof(outcome),
