@@ -634,6 +634,28 @@ static int unlink_run_file(const char *file, void *ctx)
     return SCAL_OK;
 }
 
+/* What earlier attempts of the runs still to do left in the run directory (a run file, a
+ * snapshot, an MPI rank's of either), removed once before the runs instead of looking for them
+ * before each run; kept records (.commit) stay: a run done again replaces its own. */
+static void purge_stale_runs(const struct campaign *c)
+{
+    DIR *d = opendir(c->rundir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char *end = NULL;
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "run-", 4) || e->d_name[4] < '0' || e->d_name[4] > '9') continue;
+        unsigned long slot = strtoul(e->d_name + 4, &end, 10);
+        if (*end != '.' || (n > 7 && !strcmp(e->d_name + n - 7, ".commit")) ||
+            (c->done && slot < c->plan.nslots && c->done[slot]))
+            continue;
+        char path[2 * PATH_MAX + 300];
+        snprintf(path, sizeof(path), "%s/%s", c->rundir, e->d_name);
+        unlink(path);
+    }
+    if (d) closedir(d);
+}
+
 /* One run: actuators, launch, result, commit. Returns 1 when the campaign must stop, 2 when it
  * must stop because the run could not be recorded. */
 static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_index,
@@ -655,9 +677,9 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     config_text(c, config, rep, cfg, sizeof(cfg));
     snprintf(runfile, sizeof(runfile), "%s/run-%06u.h5", c->rundir, slot);
     snprintf(snapfile, sizeof(snapfile), "%s" SCAL_SNAP_SUFFIX, runfile);
-    /* with an MPI run's rank files and their snapshots */
-    scal_cw_run_files_each(runfile, "", unlink_run_file, NULL);
-    scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, unlink_run_file, NULL);
+    /* (an MPI run's rank files left by an earlier attempt went with purge_stale_runs) */
+    unlink(runfile);
+    unlink(snapfile);
     scal_progress_begin(pg, cfg);
     int rc = prepare_launch(c, config, &l, true);
     if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_OUTPUT", runfile);
@@ -690,7 +712,10 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
      * carries it and the committer reads the run's data from it, so no HDF5 run file is written
      * and read back per run; --keep-runs makes each into its run file as well. */
     struct run_snaps snaps = {0};
-    if ((rc = scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, read_snapshot, &snaps)) < 0) {
+    rc = access(snapfile, F_OK) == 0
+             ? read_snapshot(snapfile, &snaps) /* the run's own: no rank snapshots to look for */
+             : scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, read_snapshot, &snaps);
+    if (rc < 0) {
         size_t used = strlen(message);
         if (row.status == SCAL_RUN_OK) { /* the measurements exist but could not be kept */
             row.status = SCAL_RUN_NODATA;
@@ -716,8 +741,8 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     snprintf(kept, sizeof(kept), "%s/run-%06u.commit", c->rundir, slot);
     /* durable on its own first: a campaign file damaged later is rebuilt from it */
     rc = scal_committer_keep(kept, &row, message, r.stdout_tail, r.stderr_tail, &data);
-    if (rc == SCAL_OK) /* the kept record holds them now */
-        scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, unlink_run_file, NULL);
+    for (size_t i = 0; rc == SCAL_OK && i < snaps.n; i++) /* the kept record holds them now */
+        unlink(snaps.v[i].name);
     if (rc < 0) {
         snprintf(outcome, sizeof(outcome), "NOT RECORDED (run %u, %s): %s", slot + 1, cfg,
                  scal__last_error(rc));
@@ -1123,6 +1148,7 @@ static int run_campaign(struct campaign *c)
     if (c->a_cores >= 0 && !stop &&
         scal_actuators_apply(&c->act, c->a_cores, c->plan.cores, NULL, why, sizeof(why)) < 0)
         stop = 2;
+    if (!stop) purge_stale_runs(c);
     if (!stop) stop = run_slots(c, &com, &pg, &t, todo);
     scal_progress_stop(&pg);
     char rwhy[1024] = "";
