@@ -59,6 +59,10 @@ def scenario_rebuild(args):
     p = scal(args, "run", "--resume", out, expect=1)
     check("rebuilt it from the plan and the 2 runs kept" in p.stderr, "resume rebuilds the damaged file: " + p.stderr.strip()[:400])
     complete(args, out, 4)
+    with h5py.File(out, "r") as f:
+        ok = [int(r["id"]) for r in f["runs"][()] if int(r["status"]) == 0]
+        rows = [int(s["run"]) for s in f["region_stats"][()]]
+    check(len(ok) == 2 and all(rows.count(i) >= 2 for i in ok), "the rebuilt runs have their measurements (from the kept snapshots)")
     # a new campaign of the same name never mixes with an earlier one's kept runs
     scal(args, "run", "-c", "1,2", "-i", "10", "-i", "fail", "--fail-fast", "-o", out + "2", "--", args.prog, "{input}", expect=1)
     os.rename(out + "2.runs", out + ".runs")

@@ -158,6 +158,14 @@ def scenario_sensors(args):
         rsamp = len(r["sensors/samples"][()])
     cv = sorted((c.s(v["metric"]), int(v["region"]), int(v["thread"]), float(v["value"])) for v in c.f["sensor_values"][()] if v["region"] < 0)
     check(rv == cv and len(cv) >= 8, "whole-run sensor values identical in the campaign (%d)" % len(cv))
+    # every statistic of every region as the kept run file has it (the campaign's come from the
+    # run's snapshot, the run file is made from the same snapshot)
+    with h5py.File(run_file, "r") as r:
+        rregions = r["regions"][()]
+    cols = [n for n in c.f["region_stats"].dtype.names if n not in ("run", "region") and n in rregions.dtype.names]
+    key = lambda row: tuple(repr(float(row[n])) for n in cols)  # noqa: E731  (NaN == NaN here)
+    check(len(cols) >= 20 and sorted(map(key, rregions)) == sorted(map(key, c.stats)),
+          "region statistics identical in the campaign and the run file (%d members, %d regions)" % (len(cols), len(rregions)))
     utime = [v[3] for v in cv if v[0] == "rusage.utime"][0]
     check(0 < utime < 10, "rusage.utime measured: %.3f s (its size depends on the load of the machine)" % utime)
     ct = sorted((int(t["thread"]), float(t["work_s"]), float(t["barrier_s"]), int(t["instances"])) for t in c.f["thread_stats"][()])
@@ -462,6 +470,28 @@ def scenario_robust(args):
     scal(args, "run", "-c", "1", "-o", out, "--", "/bin/sh", fake, expect=1)
     m = Campaign(out).s(Campaign(out).runs[0]["message"])
     check("the tool said 'measurements lost: no space left on device'" in m and "did not load" not in m, "the real reason for a missing run file: " + m)
+    # a damaged run snapshot (here a program's own file where the tool leaves its snapshot): no
+    # data, the reason names the snapshot, and the kept record rebuilds the same run
+    for name, content in (("garbage", b"not a snapshot at all\n"), ("truncated", b"SCALSNAP\1\0\0\0")):
+        fake = os.path.join(args.work, "snap-" + name)
+        with open(fake + ".bin", "wb") as f:
+            f.write(content)
+        with open(fake, "w") as f:
+            f.write('#!/bin/sh\ncp "%s" "$SCAL_OUTPUT.snap"\nexit 0\n' % (fake + ".bin"))
+        os.chmod(fake, 0o755)
+        out = os.path.join(args.work, "snap-%s.h5" % name)
+        p = scal(args, "run", "-c", "1", "-r", "2", "--fail-fast", "-o", out, "--", "/bin/sh", fake, expect=1)
+        c = Campaign(out)
+        m = c.s(c.runs[0]["message"])
+        check(len(c.runs) == 1 and c.runs[0]["status"] == 5 and "run snapshot" in m and "run-000000.h5.snap" in m
+              and ("not a scal run snapshot" in m or "truncated" in m), "a damaged snapshot: no data, said: " + m)
+        check(os.path.exists(os.path.join(out + ".runs", "run-000000.commit")), "the run is kept on its own")
+        with open(out, "r+b") as f:
+            f.truncate(os.path.getsize(out) // 2)
+        p = scal(args, "run", "--resume", out, expect=1)
+        c = Campaign(out)
+        check("rebuilt it from the plan and the 1 runs kept" in p.stderr and len(c.runs) == 2 and c.s(c.runs[0]["message"]) == m,
+              "rebuilt from the kept record with the same outcome: " + p.stderr.strip()[-300:])
     # stdin: /dev/null, not the runner's stdin (here a pipe nobody writes to: reading it blocks)
     rfd, wfd = os.pipe()
     try:
