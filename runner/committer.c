@@ -2,6 +2,7 @@
 // The committer process and its pipe protocol (see committer.h).
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -10,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "campaign_writer.h"
 #include "committer.h"
@@ -48,24 +51,68 @@ static int read_full(int fd, void *buf, size_t n)
     return 1;
 }
 
-static int send_string(int fd, const char *s)
+/* Where a message is read from: a descriptor (the pipe, a kept .commit file of an earlier scal) or
+ * memory (a journal record). */
+struct src {
+    int fd;
+    const unsigned char *mem;
+    size_t len, pos;
+};
+
+/* read_full's contract for either kind of source. */
+static int src_read(struct src *s, void *buf, size_t n)
 {
-    uint32_t n = s ? (uint32_t)strlen(s) : 0;
-    int rc = write_full(fd, &n, sizeof(n));
-    return rc == SCAL_OK && n ? write_full(fd, s, n) : rc;
+    if (s->fd >= 0) return read_full(s->fd, buf, n);
+    if (n > s->len - s->pos) return s->pos == s->len ? 0 : SCAL_EIO;
+    memcpy(buf, s->mem + s->pos, n);
+    s->pos += n;
+    return 1;
 }
 
-static char *recv_string(int fd)
+static char *recv_string(struct src *in)
 {
     uint32_t n;
-    if (read_full(fd, &n, sizeof(n)) != 1 || n > (64u << 20)) return NULL;
+    if (src_read(in, &n, sizeof(n)) != 1 || n > (64u << 20)) return NULL;
     char *s = malloc(n + 1);
-    if (s && n && read_full(fd, s, n) != 1) {
+    if (s && n && src_read(in, s, n) != 1) {
         free(s);
         return NULL;
     }
     if (s) s[n] = 0;
     return s;
+}
+
+/* A message built in memory, sent with one write. */
+struct msgbuf {
+    unsigned char *p;
+    size_t len, cap;
+    bool oom;
+};
+
+static void put(struct msgbuf *b, const void *v, size_t n)
+{
+    if (b->oom) return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        unsigned char *grown = realloc(b->p, cap);
+        if (!grown) {
+            b->oom = true;
+            return;
+        }
+        b->p = grown;
+        b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->len, v, n);
+    b->len += n;
+}
+
+static void put_string(struct msgbuf *b, const char *s)
+{
+    uint32_t n = s ? (uint32_t)strlen(s) : 0;
+    put(b, &n, sizeof(n));
+    put(b, s, n);
 }
 
 /* One run as the pipe and a kept .commit file carry it. Version 0 names the run file (the tool's,
@@ -93,18 +140,18 @@ static void commit_msg_free(struct commit_msg *m)
 }
 
 /* 1: a whole message, 0: clean end of stream before it, negative: a torn or damaged message. */
-static int recv_commit(int fd, struct commit_msg *m)
+static int recv_commit(struct src *fd, struct commit_msg *m)
 {
     uint32_t hdr[2], n = 0;
     memset(m, 0, sizeof(*m));
-    int got = read_full(fd, hdr, sizeof(hdr));
+    int got = src_read(fd, hdr, sizeof(hdr));
     if (got <= 0) return got;
     if (hdr[0] != COMMIT_MAGIC || hdr[1] > COMMIT_V_SNAPSHOTS ||
-        read_full(fd, &m->row, sizeof(m->row)) != 1 ||
-        read_full(fd, &m->keep, sizeof(m->keep)) != 1 || !(m->message = recv_string(fd)) ||
+        src_read(fd, &m->row, sizeof(m->row)) != 1 ||
+        src_read(fd, &m->keep, sizeof(m->keep)) != 1 || !(m->message = recv_string(fd)) ||
         !(m->stdout_tail = recv_string(fd)) || !(m->stderr_tail = recv_string(fd)) ||
         !(m->run_file = recv_string(fd)) ||
-        (hdr[1] == COMMIT_V_SNAPSHOTS && read_full(fd, &n, sizeof(n)) != 1) ||
+        (hdr[1] == COMMIT_V_SNAPSHOTS && src_read(fd, &n, sizeof(n)) != 1) ||
         !(m->snaps = calloc(n ? n : 1, sizeof(*m->snaps)))) {
         commit_msg_free(m);
         return SCAL_EIO;
@@ -113,9 +160,9 @@ static int recv_commit(int fd, struct commit_msg *m)
         struct scal_cw_snapshot *s = &m->snaps[m->nsnaps];
         uint64_t len = 0;
         unsigned char *bytes = NULL;
-        if (!(s->name = recv_string(fd)) || read_full(fd, &len, sizeof(len)) != 1 ||
+        if (!(s->name = recv_string(fd)) || src_read(fd, &len, sizeof(len)) != 1 ||
             len > SNAPSHOT_MAX || !(bytes = malloc(len ? (size_t)len : 1)) ||
-            (len && read_full(fd, bytes, (size_t)len) != 1)) {
+            (len && src_read(fd, bytes, (size_t)len) != 1)) {
             free(bytes);
             m->nsnaps++; /* its name is freed with the rest */
             commit_msg_free(m);
@@ -256,9 +303,10 @@ static int committer_main(int in, int out, const char *path)
     struct scal_commit_ack ack = {.status = rc};
     if (rc < 0) snprintf(ack.message, sizeof(ack.message), "%s", scal__last_error(rc));
     if (write_full(out, &ack, sizeof(ack)) < 0 || rc < 0) return 1;
+    struct src pipe_in = {.fd = in};
     for (;;) {
         struct commit_msg m;
-        int got = recv_commit(in, &m);
+        int got = recv_commit(&pipe_in, &m);
         if (got == 0) break; /* the runner finished or died: close the file */
         if (got < 0) break;  /* a torn message: the runner died while sending; not complete */
         commit_one(w, &m.row, m.message, m.stdout_tail, m.stderr_tail, m.run_file, m.snaps,
@@ -319,27 +367,26 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path)
     return scal__fail(SCAL_ECHILD, "the committer process failed to open '%s'", campaign_path);
 }
 
-static int send_commit(int fd, const struct scal_run_row *row, uint32_t keep, const char *message,
-                       const char *stdout_tail, const char *stderr_tail,
-                       const struct scal_commit_data *data)
+static void build_commit(struct msgbuf *b, const struct scal_run_row *row, uint32_t keep,
+                         const char *message, const char *stdout_tail, const char *stderr_tail,
+                         const struct scal_commit_data *data)
 {
     uint32_t hdr[2] = {COMMIT_MAGIC, data->nsnaps ? COMMIT_V_SNAPSHOTS : COMMIT_V_RUN_FILE};
     uint32_t n = (uint32_t)data->nsnaps;
-    int rc = write_full(fd, hdr, sizeof(hdr));
-    if (rc == SCAL_OK) rc = write_full(fd, row, sizeof(*row));
-    if (rc == SCAL_OK) rc = write_full(fd, &keep, sizeof(keep));
-    if (rc == SCAL_OK) rc = send_string(fd, message);
-    if (rc == SCAL_OK) rc = send_string(fd, stdout_tail);
-    if (rc == SCAL_OK) rc = send_string(fd, stderr_tail);
-    if (rc == SCAL_OK) rc = send_string(fd, data->run_file);
-    if (rc == SCAL_OK && n) rc = write_full(fd, &n, sizeof(n));
-    for (size_t i = 0; i < data->nsnaps && rc == SCAL_OK; i++) {
+    put(b, hdr, sizeof(hdr));
+    put(b, row, sizeof(*row));
+    put(b, &keep, sizeof(keep));
+    put_string(b, message);
+    put_string(b, stdout_tail);
+    put_string(b, stderr_tail);
+    put_string(b, data->run_file);
+    if (n) put(b, &n, sizeof(n));
+    for (size_t i = 0; i < data->nsnaps; i++) {
         uint64_t len = data->snaps[i].len;
-        rc = send_string(fd, data->snaps[i].name);
-        if (rc == SCAL_OK) rc = write_full(fd, &len, sizeof(len));
-        if (rc == SCAL_OK && len) rc = write_full(fd, data->snaps[i].bytes, data->snaps[i].len);
+        put_string(b, data->snaps[i].name);
+        put(b, &len, sizeof(len));
+        put(b, data->snaps[i].bytes, data->snaps[i].len);
     }
-    return rc;
 }
 
 int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *row,
@@ -347,7 +394,11 @@ int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *r
                           const struct scal_commit_data *data, bool keep_run_file,
                           struct scal_commit_ack *ack)
 {
-    int rc = send_commit(c->to_fd, row, keep_run_file, message, stdout_tail, stderr_tail, data);
+    struct msgbuf b = {0};
+    build_commit(&b, row, keep_run_file, message, stdout_tail, stderr_tail, data);
+    int rc = b.oom ? scal__fail(SCAL_ENOMEM, "out of memory sending a run to the committer")
+                   : write_full(c->to_fd, b.p, b.len);
+    free(b.p);
     if (rc == SCAL_OK && read_full(c->from_fd, ack, sizeof(*ack)) != 1) rc = SCAL_EIO;
     if (rc < 0) {
         memset(ack, 0, sizeof(*ack));
@@ -355,6 +406,143 @@ int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *r
         snprintf(ack->message, sizeof(ack->message), "the committer process died");
     }
     return rc < 0 ? rc : ack->status;
+}
+
+/* ---- the kept runs: one append-only journal per campaign ----------------------------------- */
+
+/* A record: this head, then the run as the committer is sent it (len bytes, CRC-32 crc). The
+ * head's own CRC covers what precedes it, so a torn or overwritten head ends the journal where it
+ * is, as a torn body does: what follows the last whole record was never reported kept. */
+#define JOURNAL_MAGIC 0x4a4c4353u /* "SCLJ" */
+struct journal_head {
+    uint32_t magic, slot;
+    uint64_t len;
+    uint32_t crc, head_crc;
+};
+
+static uint32_t crc_of(const void *p, size_t n)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (size_t off = 0; off < n; off += 1u << 30)
+        crc = crc32(crc, (const Bytef *)p + off, (uInt)(n - off < (1u << 30) ? n - off : 1u << 30));
+    return (uint32_t)crc;
+}
+
+struct journal_entry {
+    uint32_t slot;
+    size_t order;     /* legacy .commit files first, then journal records in their order */
+    char *file;       /* a kept .commit file of an earlier scal, or NULL */
+    uint64_t off, len; /* a journal record's body */
+};
+
+/* Calls fn for every whole record of the journal at fd (body read into memory); *end receives the
+ * end of the last one. fn may be NULL. */
+static int journal_scan(int fd, const char *path, off_t *end,
+                        int (*fn)(uint32_t slot, uint64_t off, const unsigned char *body,
+                                  uint64_t len, void *ctx),
+                        void *ctx)
+{
+    struct stat st;
+    unsigned char *body = NULL;
+    size_t cap = 0;
+    uint64_t off = 0;
+    int rc = SCAL_OK;
+    if (fstat(fd, &st) < 0) return scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
+    for (;;) {
+        struct journal_head h;
+        uint64_t size = (uint64_t)st.st_size;
+        if (size - off < sizeof(h) || pread(fd, &h, sizeof(h), (off_t)off) != (ssize_t)sizeof(h) ||
+            h.magic != JOURNAL_MAGIC || h.head_crc != crc_of(&h, offsetof(struct journal_head, head_crc)) ||
+            h.len > size - off - sizeof(h) || h.len > SNAPSHOT_MAX * 64)
+            break;
+        if (h.len > cap) {
+            unsigned char *grown = realloc(body, (size_t)h.len);
+            if (!grown) {
+                rc = scal__fail(SCAL_ENOMEM, "out of memory reading '%s'", path);
+                break;
+            }
+            body = grown;
+            cap = (size_t)h.len;
+        }
+        ssize_t got = h.len ? pread(fd, body, (size_t)h.len, (off_t)(off + sizeof(h))) : 0;
+        if (got != (ssize_t)h.len || crc_of(body, (size_t)h.len) != h.crc) break;
+        if (fn && (rc = fn(h.slot, off + sizeof(h), body, h.len, ctx)) < 0) break;
+        off += sizeof(h) + h.len;
+    }
+    free(body);
+    *end = (off_t)off;
+    return rc;
+}
+
+int scal_journal_open(struct scal_journal *j, const char *dir)
+{
+    snprintf(j->path, sizeof(j->path), "%s/" SCAL_JOURNAL_FILE, dir);
+    j->fd = open(j->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    bool created = false;
+    if (j->fd < 0 && errno == ENOENT) {
+        j->fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        created = j->fd >= 0;
+    }
+    if (j->fd < 0) return scal__fail(SCAL_EIO, "cannot open '%s': %s", j->path, strerror(errno));
+    struct stat st;
+    off_t end = 0;
+    int rc = fstat(j->fd, &st) < 0 || !S_ISREG(st.st_mode)
+                 ? scal__fail(SCAL_EIO, "'%s' is not a regular file", j->path)
+                 : journal_scan(j->fd, j->path, &end, NULL, NULL);
+    /* a record torn by a kill or a full disk was never reported kept: new records go in its place,
+     * never after it */
+    if (rc == SCAL_OK && end != st.st_size && (ftruncate(j->fd, end) < 0 || fsync(j->fd) < 0))
+        rc = scal__fail(SCAL_EIO, "cannot cut the torn end of '%s': %s", j->path, strerror(errno));
+    if (rc == SCAL_OK && lseek(j->fd, end, SEEK_SET) < 0)
+        rc = scal__fail(SCAL_EIO, "cannot read '%s': %s", j->path, strerror(errno));
+    if (rc == SCAL_OK && created) { /* its name on disk before any record counts */
+        int d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (d < 0 || fsync(d) < 0)
+            rc = scal__fail(SCAL_EIO, "cannot write '%s' to disk: %s", dir, strerror(errno));
+        if (d >= 0) close(d);
+    }
+    j->end = end;
+    if (rc < 0) scal_journal_close(j);
+    return rc;
+}
+
+void scal_journal_close(struct scal_journal *j)
+{
+    if (j->fd >= 0) close(j->fd);
+    j->fd = -1;
+}
+
+static int count_record(uint32_t slot, uint64_t off, const unsigned char *body, uint64_t len,
+                        void *ctx)
+{
+    (void)slot, (void)off, (void)body, (void)len;
+    ++*(size_t *)ctx;
+    return SCAL_OK;
+}
+
+static int is_commit_file(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 7 && !strcmp(d->d_name + n - 7, ".commit");
+}
+
+bool scal_journal_has_runs(const char *dir)
+{
+    char path[4200];
+    size_t n = 0;
+    off_t end;
+    snprintf(path, sizeof(path), "%s/" SCAL_JOURNAL_FILE, dir);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        journal_scan(fd, path, &end, count_record, &n);
+        close(fd);
+    }
+    struct dirent **list = NULL;
+    int legacy = scandir(dir, &list, is_commit_file, alphasort);
+    for (int i = 0; i < legacy; i++)
+        free(list[i]);
+    free(list);
+    return n > 0 || legacy > 0;
 }
 
 static int sync_file(const char *file, void *ctx)
@@ -368,71 +556,152 @@ static int sync_file(const char *file, void *ctx)
                : SCAL_OK;
 }
 
-int scal_committer_keep(const char *path, const struct scal_run_row *row, const char *message,
-                        const char *stdout_tail, const char *stderr_tail,
+int scal_committer_keep(struct scal_journal *j, uint32_t slot, const struct scal_run_row *row,
+                        const char *message, const char *stdout_tail, const char *stderr_tail,
                         const struct scal_commit_data *data)
 {
-    char tmp[4200];
     /* a run file the record names (the tool wrote it, or each MPI rank its own) is on disk before
      * the record counts; snapshots travel inside the record */
     int rc = (!data->nsnaps || data->run_files_too) && data->run_file && *data->run_file
                  ? scal_cw_run_files_each(data->run_file, "", sync_file, NULL)
                  : SCAL_OK;
     if (rc < 0) return rc;
-    rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
-    if (rc < 0) return rc;
-    int fd = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-        unlink(tmp);
-        return scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
+    struct msgbuf b = {0};
+    struct journal_head h = {JOURNAL_MAGIC, slot, 0, 0, 0};
+    put(&b, &h, sizeof(h));
+    build_commit(&b, row, 1, message, stdout_tail, stderr_tail, data);
+    if (b.oom) {
+        free(b.p);
+        return scal__fail(SCAL_ENOMEM, "out of memory keeping a run in '%s'", j->path);
     }
+    h.len = b.len - sizeof(h);
+    h.crc = crc_of(b.p + sizeof(h), (size_t)h.len);
+    h.head_crc = crc_of(&h, offsetof(struct journal_head, head_crc));
+    memcpy(b.p, &h, sizeof(h));
     errno = 0;
-    rc = send_commit(fd, row, 1, message, stdout_tail, stderr_tail, data);
-    if (rc < 0)
-        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-    if (close(fd) < 0 && rc == SCAL_OK)
-        rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
+    rc = write_full(j->fd, b.p, b.len);
+    free(b.p);
+    /* one flush of the data (and the file's size) per run: the record is on disk before it counts */
+    if (rc == SCAL_OK && fdatasync(j->fd) < 0) rc = SCAL_EIO;
     if (rc < 0) {
-        unlink(tmp);
-        return rc;
+        int e = errno ? errno : EIO;
+        /* a torn record is cut now when possible (else by the next scal_journal_open) */
+        if (ftruncate(j->fd, j->end) == 0) lseek(j->fd, j->end, SEEK_SET);
+        return scal__fail(SCAL_EIO, "cannot write '%s': %s", j->path, strerror(e));
     }
-    return scal_safe_publish(tmp, path, true); /* fsync'd before the rename */
+    j->end += (off_t)(sizeof(h) + h.len);
+    return SCAL_OK;
 }
 
-static int is_commit_file(const struct dirent *d)
+struct entries {
+    struct journal_entry *v;
+    size_t n, cap;
+};
+
+static int add_entry(struct entries *e, struct journal_entry x)
 {
-    size_t n = strlen(d->d_name);
-    return d->d_name[0] != '.' && n > 7 && !strcmp(d->d_name + n - 7, ".commit");
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? 2 * e->cap : 64;
+        struct journal_entry *v = realloc(e->v, cap * sizeof(*v));
+        if (!v) return scal__fail(SCAL_ENOMEM, "out of memory listing the kept runs");
+        e->v = v;
+        e->cap = cap;
+    }
+    x.order = e->n;
+    e->v[e->n++] = x;
+    return SCAL_OK;
+}
+
+static int add_record(uint32_t slot, uint64_t off, const unsigned char *body, uint64_t len,
+                      void *ctx)
+{
+    (void)body;
+    return add_entry(ctx, (struct journal_entry){.slot = slot, .off = off, .len = len});
+}
+
+static int by_slot_then_order(const void *a, const void *b)
+{
+    const struct journal_entry *x = a, *y = b;
+    if (x->slot != y->slot) return x->slot < y->slot ? -1 : 1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Adds one kept run to w. */
+static int replay_one(struct scal_cw *w, const struct journal_entry *e, int journal,
+                      const char *journal_path, size_t *nruns)
+{
+    char where[4300];
+    struct commit_msg m;
+    unsigned char *body = NULL;
+    struct src in = {.fd = -1};
+    int got = SCAL_EIO;
+    if (e->file) {
+        snprintf(where, sizeof(where), "%s", e->file);
+        in.fd = open(e->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    } else {
+        snprintf(where, sizeof(where), "%s (run %u)", journal_path, e->slot + 1);
+        body = malloc(e->len ? (size_t)e->len : 1);
+        if (body && pread(journal, body, (size_t)e->len, (off_t)e->off) == (ssize_t)e->len) {
+            in.mem = body;
+            in.len = (size_t)e->len;
+            in.fd = -1;
+            got = 0;
+        }
+    }
+    if ((in.fd >= 0 || in.mem) && (got = recv_commit(&in, &m)) == 1) {
+        struct scal_commit_ack ack;
+        commit_one(w, &m.row, m.message, m.stdout_tail, m.stderr_tail, m.run_file, m.snaps,
+                   m.nsnaps, 1, &ack);
+        commit_msg_free(&m);
+        got = ack.status < 0 ? scal__fail(ack.status, "cannot rebuild from %s: %s", where,
+                                          ack.message)
+                             : SCAL_OK;
+        if (got == SCAL_OK) ++*nruns;
+    } else {
+        got = scal__fail(SCAL_EFORMAT, "%s is damaged: cannot rebuild the campaign from it", where);
+    }
+    if (in.fd >= 0) close(in.fd);
+    free(body);
+    return got;
 }
 
 int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nruns)
 {
     struct dirent **list = NULL;
     struct scal_cw *w = NULL;
+    struct entries e = {0};
+    char journal_path[4200];
+    off_t end = 0;
     *nruns = 0;
+    /* the .commit files an earlier scal kept one per run, then this journal's records; a run
+     * kept more than once (done again after a kill) counts once, as it was kept last */
     int n = scandir(dir, &list, is_commit_file, alphasort);
     if (n < 0) return scal__fail(SCAL_EIO, "cannot read '%s': %s", dir, strerror(errno));
-    int rc = scal_cw_open(campaign_path, SCAL_OPEN_NO_PROBE, &w);
+    int rc = SCAL_OK;
     for (int i = 0; i < n && rc == SCAL_OK; i++) {
         char path[4200];
+        unsigned slot = 0;
         snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
-        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        struct commit_msg m;
-        if (fd < 0 || recv_commit(fd, &m) != 1) {
-            rc = scal__fail(SCAL_EFORMAT, "'%s' is damaged: cannot rebuild the campaign from it",
-                            path);
-        } else {
-            struct scal_commit_ack ack;
-            commit_one(w, &m.row, m.message, m.stdout_tail, m.stderr_tail, m.run_file, m.snaps,
-                       m.nsnaps, 1, &ack);
-            commit_msg_free(&m);
-            if (ack.status < 0)
-                rc = scal__fail(ack.status, "cannot rebuild from '%s': %s", path, ack.message);
-            else
-                ++*nruns;
-        }
-        if (fd >= 0) close(fd);
+        char *file = strdup(path);
+        if (sscanf(list[i]->d_name, "run-%u.commit", &slot) != 1) slot = UINT32_MAX;
+        rc = file ? add_entry(&e, (struct journal_entry){.slot = slot, .file = file})
+                  : scal__fail(SCAL_ENOMEM, "out of memory listing the kept runs");
+        if (rc < 0) free(file);
     }
+    snprintf(journal_path, sizeof(journal_path), "%s/" SCAL_JOURNAL_FILE, dir);
+    int journal = open(journal_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (rc == SCAL_OK && journal < 0 && errno != ENOENT)
+        rc = scal__fail(SCAL_EIO, "cannot read '%s': %s", journal_path, strerror(errno));
+    if (rc == SCAL_OK && journal >= 0) rc = journal_scan(journal, journal_path, &end, add_record, &e);
+    if (rc == SCAL_OK) rc = scal_cw_open(campaign_path, SCAL_OPEN_NO_PROBE, &w);
+    if (e.n) qsort(e.v, e.n, sizeof(*e.v), by_slot_then_order);
+    for (size_t i = 0; i < e.n && rc == SCAL_OK; i++)
+        if (i + 1 == e.n || e.v[i + 1].slot != e.v[i].slot || e.v[i].slot == UINT32_MAX)
+            rc = replay_one(w, &e.v[i], journal, journal_path, nruns);
+    if (journal >= 0) close(journal);
+    for (size_t i = 0; i < e.n; i++)
+        free(e.v[i].file);
+    free(e.v);
     for (int i = 0; i < n; i++)
         free(list[i]);
     free(list);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <stddef.h>
 
 #include "campaign_writer.h"
 #include "layout.h"
@@ -46,15 +47,29 @@ int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *r
                           const char *message, const char *stdout_tail, const char *stderr_tail,
                           const struct scal_commit_data *data, bool keep_run_file,
                           struct scal_commit_ack *ack);
-/* Keeps one run durable on its own before it is committed: writes what the committer is sent
- * (its snapshots inside; a run file it names is fsync'd first) into path (DIR/run-SLOT.commit,
- * exclusive temporary name, fsync, rename). A campaign file damaged later (full disk, I/O error,
- * kill) is rebuilt from these. */
-int scal_committer_keep(const char *path, const struct scal_run_row *row, const char *message,
-                        const char *stdout_tail, const char *stderr_tail,
+/* The runs kept on their own until the campaign is complete: one append-only journal in the
+ * campaign's private directory (DIR/runs.journal), a record per run (its outcome and its snapshots
+ * whole, with a CRC), flushed to disk before the run is committed. A campaign file damaged later
+ * (full disk, I/O error, kill) is rebuilt from it. */
+#define SCAL_JOURNAL_FILE "runs.journal"
+struct scal_journal {
+    int fd;
+    off_t end; /* of the last whole record */
+    char path[4200];
+};
+/* Opens (creates) dir's journal to add records, cutting a record a kill or a full disk tore. */
+int scal_journal_open(struct scal_journal *j, const char *dir);
+void scal_journal_close(struct scal_journal *j);
+/* Whether dir keeps runs (journal records, or the .commit files of an earlier scal). */
+bool scal_journal_has_runs(const char *dir);
+/* Keeps one run (slot: its place in the plan) before it is committed: appends its record and
+ * flushes it to disk (a run file the record names is fsync'd first). */
+int scal_committer_keep(struct scal_journal *j, uint32_t slot, const struct scal_run_row *row,
+                        const char *message, const char *stdout_tail, const char *stderr_tail,
                         const struct scal_commit_data *data);
-/* Adds every run kept in dir (*.commit, with their run files) to the campaign file at
- * campaign_path (a copy of the campaign's plan); *nruns says how many. */
+/* Adds every run kept in dir (the journal's records, and .commit files an earlier scal kept one
+ * per run) to the campaign file at campaign_path (a copy of the campaign's plan), in plan order,
+ * a run kept twice (done again) as it was kept last; *nruns says how many. */
 int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nruns);
 /* Closes the pipe and waits for the committer to close the file. */
 int scal_committer_finish(struct scal_committer *c);

@@ -54,6 +54,7 @@ struct campaign {
     int a_threads, a_input, a_freq, a_affinity, a_cores;
     struct scal_measure measure; /* the program, its OpenMP runtime and the tool */
     char output[PATH_MAX], rundir[2 * PATH_MAX + 8], plan_copy[2 * PATH_MAX + 16];
+    struct scal_journal journal; /* the runs kept on their own (committer.h) */
     uint8_t *done; /* per run slot: already in the campaign file (resume) */
     size_t ndone;
     struct scal_cw_config *configs;
@@ -636,7 +637,7 @@ static int unlink_run_file(const char *file, void *ctx)
 
 /* What earlier attempts of the runs still to do left in the run directory (a run file, a
  * snapshot, an MPI rank's of either), removed once before the runs instead of looking for them
- * before each run; kept records (.commit) stay: a run done again replaces its own. */
+ * before each run; the kept runs (the journal, .commit files of an earlier scal) stay. */
 static void purge_stale_runs(const struct campaign *c)
 {
     DIR *d = opendir(c->rundir);
@@ -737,10 +738,10 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     /* a run file the tool wrote itself (it was not told to leave a snapshot), or none */
     struct scal_commit_data data = {snaps.n || scal_cw_run_files_exist(runfile) ? runfile : "",
                                     snaps.v, snaps.n, p->keep_runs};
-    char kept[2 * PATH_MAX + 64];
-    snprintf(kept, sizeof(kept), "%s/run-%06u.commit", c->rundir, slot);
+    const char *kept = c->journal.path;
     /* durable on its own first: a campaign file damaged later is rebuilt from it */
-    rc = scal_committer_keep(kept, &row, message, r.stdout_tail, r.stderr_tail, &data);
+    rc = scal_committer_keep(&c->journal, slot, &row, message, r.stdout_tail, r.stderr_tail,
+                             &data);
     for (size_t i = 0; rc == SCAL_OK && i < snaps.n; i++) /* the kept record holds them now */
         unlink(snaps.v[i].name);
     if (rc < 0) {
@@ -1019,16 +1020,8 @@ static int prepare_campaign(struct campaign *c)
  * deleted or moved): a rebuild would take them in. */
 static int no_earlier_runs(const struct campaign *c)
 {
-    DIR *d = opendir(c->rundir);
-    struct dirent *e;
-    bool earlier = false;
-    while (d && !earlier && (e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        /* a plan.h5 alone is a creation that was killed before the campaign file appeared */
-        earlier = n > 7 && !strcmp(e->d_name + n - 7, ".commit");
-    }
-    if (d) closedir(d);
-    if (!earlier) return SCAL_OK;
+    /* a plan.h5 alone is a creation that was killed before the campaign file appeared */
+    if (!scal_journal_has_runs(c->rundir)) return SCAL_OK;
     return scal__fail(SCAL_EEXIST,
                       "'%s' holds the kept runs of an earlier campaign named '%s' whose file is "
                       "gone: move or remove that directory, or choose another file with -o",
@@ -1127,13 +1120,19 @@ static int run_campaign(struct campaign *c)
 {
     char why[1024] = "";
     struct scal_committer com;
-    int rc = scal_committer_start(&com, c->output);
+    int rc = scal_journal_open(&c->journal, c->rundir);
+    if (rc < 0) {
+        fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
+        return 2;
+    }
+    rc = scal_committer_start(&com, c->output);
     /* Every run's file is built here from its snapshot: HDF5's per-file caches stay in the heap
      * instead of being mapped and unmapped at each run (page faults), as in the committer. */
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     if (rc < 0) {
         fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
+        scal_journal_close(&c->journal);
         return 2;
     }
     struct saved_signals old;
@@ -1154,6 +1153,7 @@ static int run_campaign(struct campaign *c)
     char rwhy[1024] = "";
     if (scal_actuators_restore(&c->act, rwhy, sizeof(rwhy)) < 0)
         fprintf(stderr, "scal run: WARNING: %s\n", rwhy);
+    scal_journal_close(&c->journal);
     if ((rc = scal_committer_finish(&com)) < 0)
         fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
     else if (c->ndone + t.attempted == c->plan.nslots)

@@ -71,6 +71,46 @@ def scenario_rebuild(args):
     check("kept runs of an earlier campaign" in p.stderr and not os.path.exists(out), "a new campaign beside an earlier one's kept runs is refused: " + p.stderr.strip())
 
 
+def damage(path):
+    with open(path, "r+b") as f:
+        f.truncate(os.path.getsize(path) * 2 // 3)
+
+
+def scenario_journal(args):
+    """The runs are kept in one journal: a record torn at its end (a kill or a full disk while it
+    was written) is no run, and is cut before new records are added, never left between them; a
+    rebuild takes every whole record, and a run kept twice (done again) once."""
+    plan = ["-c", "1,2,3", "-i", "10", "-i", "fail", "--fail-fast"]
+    out = os.path.join(args.work, "j.h5")
+    journal = os.path.join(out + ".runs", "runs.journal")
+    scal(args, "run", *plan, "-o", out, "--", args.prog, "{input}", expect=1)
+    check(len(run_keys(out)) == 2, "--fail-fast left 4 of 6 runs to do")
+    with open(journal, "ab") as f:  # a record cut short
+        f.write(b"SCLJ" + b"\x01" * 100000)
+    damage(out)
+    p = scal(args, "run", "--resume", out, expect=1)
+    check("rebuilt it from the plan and the 2 runs kept" in p.stderr, "the torn record is no run: " + p.stderr.strip()[-400:])
+    with open(journal, "rb") as f:
+        check(b"\x01" * 11 not in f.read(), "the torn record was cut before the new ones")
+    damage(out)
+    p = scal(args, "run", "--resume", out, expect=1)
+    check("rebuilt it from the plan and the 4 runs kept" in p.stderr, "every record after the cut is found: " + p.stderr.strip()[-400:])
+    complete(args, out, 6)
+    # a run kept twice (done again after a kill between keeping and committing it) is one run
+    out = os.path.join(args.work, "twice.h5")
+    journal = os.path.join(out + ".runs", "runs.journal")
+    scal(args, "run", *plan, "-o", out, "--", args.prog, "{input}", expect=1)
+    with open(journal, "rb") as f:
+        first = f.read()
+    with open(journal, "ab") as f:
+        f.write(first)
+    damage(out)
+    p = scal(args, "run", "--resume", out, expect=1)
+    check("rebuilt it from the plan and the 2 runs kept" in p.stderr, "a run kept twice is rebuilt once: " + p.stderr.strip()[-400:])
+    scal(args, "run", "--resume", out, expect=1)
+    complete(args, out, 6)
+
+
 def scenario_orphan(args):
     """SIGKILL of scal run takes the measured program with it (PR_SET_PDEATHSIG)."""
     fifo = os.path.join(args.work, "running.fifo")
