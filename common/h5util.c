@@ -626,8 +626,8 @@ int scal_h5_convert_rows(const char *source, const char *name, const struct scal
     hid_t stype = scal_h5_compound_type(name, from, nfrom, from_size, H5I_INVALID_HID);
     hid_t mtype = H5I_INVALID_HID;
     if (stype < 0) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s': table '%s' has members of no known type", source,
-                        name);
+        rc =
+            scal__fail(SCAL_EFORMAT, "'%s': table '%s' has members of no known type", source, name);
         goto done;
     }
     if ((rc = has_members(stype, fields, nfields, source, name)) < 0) goto done;
@@ -649,8 +649,9 @@ int scal_h5_convert_rows(const char *source, const char *name, const struct scal
                 *(double *)((char *)bkg + k * struct_size + fields[i].offset) = NAN;
     if (n) memcpy(*rows, from_rows, n * from_size);
     if (mtype < 0 || (n && H5Tconvert(stype, mtype, n, *rows, bkg, H5P_DEFAULT) < 0)) {
-        rc = scal__fail(SCAL_EFORMAT, "'%s': table '%s' cannot be read (member types do not convert)",
-                        source, name);
+        rc = scal__fail(SCAL_EFORMAT,
+                        "'%s': table '%s' cannot be read (member types do not convert)", source,
+                        name);
         goto done;
     }
     if (size > struct_size && n) {

@@ -105,8 +105,8 @@ int scal_cw_payload_from_snapshot(const struct scal_cw_snapshot *snap, struct sc
                                   struct scal_cw_rank_meta *meta);
 /* A run's data from the snapshots it left (n >= 1): path's own (path.snap), or those of its MPI
  * ranks combined as scal_cw_payload_from_run_files combines their run files. */
-int scal_cw_payload_from_snapshots(const char *path, const struct scal_cw_snapshot *snaps,
-                                   size_t n, struct scal_cw_payload *p);
+int scal_cw_payload_from_snapshots(const char *path, const struct scal_cw_snapshot *snaps, size_t n,
+                                   struct scal_cw_payload *p);
 
 /* A run's data as the tool left it (run_payload_ranks.c): the run file at path, or, when the run's
  * processes were MPI ranks, their files path-stem.rank<R>.h5 (see ompt_tool/mpi_rank.h) combined

@@ -226,9 +226,8 @@ static int unlink_file(const char *file, void *ctx)
 }
 
 static void commit_one(struct scal_cw *w, struct scal_run_row *row, char *msg, const char *out,
-                       const char *err, const char *run_file,
-                       const struct scal_cw_snapshot *snaps, size_t nsnaps, uint32_t keep,
-                       struct scal_commit_ack *ack)
+                       const char *err, const char *run_file, const struct scal_cw_snapshot *snaps,
+                       size_t nsnaps, uint32_t keep, struct scal_commit_ack *ack)
 {
     struct scal_cw_payload p;
     bool have = false;
@@ -430,8 +429,8 @@ static uint32_t crc_of(const void *p, size_t n)
 
 struct journal_entry {
     uint32_t slot;
-    size_t order;     /* legacy .commit files first, then journal records in their order */
-    char *file;       /* a kept .commit file of an earlier scal, or NULL */
+    size_t order;      /* legacy .commit files first, then journal records in their order */
+    char *file;        /* a kept .commit file of an earlier scal, or NULL */
     uint64_t off, len; /* a journal record's body */
 };
 
@@ -447,12 +446,14 @@ static int journal_scan(int fd, const char *path, off_t *end,
     size_t cap = 0;
     uint64_t off = 0;
     int rc = SCAL_OK;
-    if (fstat(fd, &st) < 0) return scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
+    if (fstat(fd, &st) < 0)
+        return scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
     for (;;) {
         struct journal_head h;
         uint64_t size = (uint64_t)st.st_size;
         if (size - off < sizeof(h) || pread(fd, &h, sizeof(h), (off_t)off) != (ssize_t)sizeof(h) ||
-            h.magic != JOURNAL_MAGIC || h.head_crc != crc_of(&h, offsetof(struct journal_head, head_crc)) ||
+            h.magic != JOURNAL_MAGIC ||
+            h.head_crc != crc_of(&h, offsetof(struct journal_head, head_crc)) ||
             h.len > size - off - sizeof(h) || h.len > SNAPSHOT_MAX * 64)
             break;
         if (h.len > cap) {
@@ -581,7 +582,8 @@ int scal_committer_keep(struct scal_journal *j, uint32_t slot, const struct scal
     errno = 0;
     rc = write_full(j->fd, b.p, b.len);
     free(b.p);
-    /* one flush of the data (and the file's size) per run: the record is on disk before it counts */
+    /* one flush of the data (and the file's size) per run: the record is on disk before it counts
+     */
     if (rc == SCAL_OK && fdatasync(j->fd) < 0) rc = SCAL_EIO;
     if (rc < 0) {
         int e = errno ? errno : EIO;
@@ -653,9 +655,9 @@ static int replay_one(struct scal_cw *w, const struct journal_entry *e, int jour
         commit_one(w, &m.row, m.message, m.stdout_tail, m.stderr_tail, m.run_file, m.snaps,
                    m.nsnaps, 1, &ack);
         commit_msg_free(&m);
-        got = ack.status < 0 ? scal__fail(ack.status, "cannot rebuild from %s: %s", where,
-                                          ack.message)
-                             : SCAL_OK;
+        got = ack.status < 0
+                  ? scal__fail(ack.status, "cannot rebuild from %s: %s", where, ack.message)
+                  : SCAL_OK;
         if (got == SCAL_OK) ++*nruns;
     } else {
         got = scal__fail(SCAL_EFORMAT, "%s is damaged: cannot rebuild the campaign from it", where);
@@ -692,7 +694,8 @@ int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nr
     int journal = open(journal_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (rc == SCAL_OK && journal < 0 && errno != ENOENT)
         rc = scal__fail(SCAL_EIO, "cannot read '%s': %s", journal_path, strerror(errno));
-    if (rc == SCAL_OK && journal >= 0) rc = journal_scan(journal, journal_path, &end, add_record, &e);
+    if (rc == SCAL_OK && journal >= 0)
+        rc = journal_scan(journal, journal_path, &end, add_record, &e);
     if (rc == SCAL_OK) rc = scal_cw_open(campaign_path, SCAL_OPEN_NO_PROBE, &w);
     if (e.n) qsort(e.v, e.n, sizeof(*e.v), by_slot_then_order);
     for (size_t i = 0; i < e.n && rc == SCAL_OK; i++)

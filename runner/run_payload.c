@@ -165,8 +165,8 @@ int scal_cw_payload_from_snapshot(const struct scal_cw_snapshot *snap, struct sc
                 rc = snap_rows(&s, &op, &scal_table_run_sensor_values, true, (void **)&p->values,
                                &p->nvalues);
             else if (op_is(&op, scal_table_sensor_samples.name))
-                rc = snap_rows(&s, &op, &scal_table_run_sensor_samples, true,
-                               (void **)&p->samples, &p->nsamples);
+                rc = snap_rows(&s, &op, &scal_table_run_sensor_samples, true, (void **)&p->samples,
+                               &p->nsamples);
             else if (op_is(&op, scal_table_plugin_states.name))
                 rc = snap_rows(&s, &op, &scal_table_run_plugin_states, true, (void **)&p->plugins,
                                &p->nplugins);

@@ -232,8 +232,8 @@ int scal_cw_payload_from_run_files(const char *path, unsigned open_flags, struct
     return rc;
 }
 
-int scal_cw_payload_from_snapshots(const char *path, const struct scal_cw_snapshot *snaps,
-                                   size_t n, struct scal_cw_payload *p)
+int scal_cw_payload_from_snapshots(const char *path, const struct scal_cw_snapshot *snaps, size_t n,
+                                   struct scal_cw_payload *p)
 {
     char dir[PATH_MAX], prefix[NAME_MAX + 16], own[PATH_MAX + 64];
     memset(p, 0, sizeof(*p));

@@ -55,7 +55,7 @@ struct campaign {
     struct scal_measure measure; /* the program, its OpenMP runtime and the tool */
     char output[PATH_MAX], rundir[2 * PATH_MAX + 8], plan_copy[2 * PATH_MAX + 16];
     struct scal_journal journal; /* the runs kept on their own (committer.h) */
-    uint8_t *done; /* per run slot: already in the campaign file (resume) */
+    uint8_t *done;               /* per run slot: already in the campaign file (resume) */
     size_t ndone;
     struct scal_cw_config *configs;
     char **config_argv, **config_affinity;
@@ -740,8 +740,7 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
                                     snaps.v, snaps.n, p->keep_runs};
     const char *kept = c->journal.path;
     /* durable on its own first: a campaign file damaged later is rebuilt from it */
-    rc = scal_committer_keep(&c->journal, slot, &row, message, r.stdout_tail, r.stderr_tail,
-                             &data);
+    rc = scal_committer_keep(&c->journal, slot, &row, message, r.stdout_tail, r.stderr_tail, &data);
     for (size_t i = 0; rc == SCAL_OK && i < snaps.n; i++) /* the kept record holds them now */
         unlink(snaps.v[i].name);
     if (rc < 0) {
@@ -1126,8 +1125,9 @@ static int run_campaign(struct campaign *c)
         return 2;
     }
     rc = scal_committer_start(&com, c->output);
-    /* Every run's file is built here from its snapshot: HDF5's per-file caches stay in the heap
-     * instead of being mapped and unmapped at each run (page faults), as in the committer. */
+    /* With --keep-runs every run's file is built here from its snapshot: HDF5's per-file caches
+     * stay in the heap instead of being mapped and unmapped at each run (page faults), as in the
+     * committer. */
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     if (rc < 0) {
