@@ -474,41 +474,71 @@ done:
     return rc;
 }
 
-int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
-                         size_t nfields, size_t struct_size, const void *rows, size_t nrows)
+int scal_h5_appender_open(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                          size_t nfields, size_t struct_size, struct scal_h5_appender *a)
+{
+    hid_t ftype = H5I_INVALID_HID;
+    a->dset = a->mtype = H5I_INVALID_HID;
+    a->name = name;
+    if (!scal_h5_exists(loc, name)) {
+        int rc = scal_h5_write_table(loc, name, fields, nfields, struct_size, NULL, 0);
+        if (rc < 0) return rc;
+    }
+    a->dset = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (a->dset >= 0) ftype = H5Dget_type(a->dset);
+    if (ftype >= 0) a->mtype = scal_h5_compound_type(name, fields, nfields, struct_size, ftype);
+    if (ftype >= 0) H5Tclose(ftype);
+    if (a->mtype < 0) {
+        scal_h5_appender_close(a);
+        return scal__fail(SCAL_EHDF5, "cannot open table '%s' to append to it", name);
+    }
+    return SCAL_OK;
+}
+
+int scal_h5_appender_add(struct scal_h5_appender *a, const void *rows, size_t nrows)
 {
     int rc = SCAL_OK;
-    hid_t dset = -1, fspace = -1, mspace = -1, mtype = -1, ftype = -1;
+    hid_t fspace = -1, mspace = -1;
     hsize_t old = 0, start[1], count[1] = {nrows}, newdims[1];
-    if (!scal_h5_exists(loc, name))
-        return scal_h5_write_table(loc, name, fields, nfields, struct_size, rows, nrows);
     if (nrows == 0) return SCAL_OK;
-    dset = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (dset < 0) goto fail;
-    fspace = H5Dget_space(dset);
+    fspace = H5Dget_space(a->dset);
     if (fspace < 0 || H5Sget_simple_extent_dims(fspace, &old, NULL) != 1) goto fail;
     H5Sclose(fspace);
     fspace = -1;
     newdims[0] = old + nrows;
-    if (H5Dset_extent(dset, newdims) < 0) goto fail;
-    fspace = H5Dget_space(dset);
+    if (H5Dset_extent(a->dset, newdims) < 0) goto fail;
+    fspace = H5Dget_space(a->dset);
     start[0] = old;
-    if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0) goto fail;
+    if (fspace < 0 || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) < 0)
+        goto fail;
     mspace = H5Screate_simple(1, count, NULL);
-    ftype = H5Dget_type(dset);
-    mtype = ftype < 0 ? H5I_INVALID_HID
-                      : scal_h5_compound_type(name, fields, nfields, struct_size, ftype);
-    if (mspace < 0 || mtype < 0) goto fail;
-    if (H5Dwrite(dset, mtype, mspace, fspace, xfer(), rows) < 0) goto fail;
+    if (mspace < 0 || H5Dwrite(a->dset, a->mtype, mspace, fspace, xfer(), rows) < 0) goto fail;
     goto done;
 fail:
-    rc = scal__fail(SCAL_EHDF5, "cannot append %zu rows to table '%s'", nrows, name);
+    rc = scal__fail(SCAL_EHDF5, "cannot append %zu rows to table '%s'", nrows, a->name);
 done:
-    if (mtype >= 0) H5Tclose(mtype);
-    if (ftype >= 0) H5Tclose(ftype);
     if (mspace >= 0) H5Sclose(mspace);
     if (fspace >= 0) H5Sclose(fspace);
-    if (dset >= 0) H5Dclose(dset);
+    return rc;
+}
+
+void scal_h5_appender_close(struct scal_h5_appender *a)
+{
+    if (a->mtype >= 0) H5Tclose(a->mtype);
+    if (a->dset >= 0) H5Dclose(a->dset);
+    a->dset = a->mtype = H5I_INVALID_HID;
+}
+
+int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                         size_t nfields, size_t struct_size, const void *rows, size_t nrows)
+{
+    struct scal_h5_appender a;
+    if (!scal_h5_exists(loc, name))
+        return scal_h5_write_table(loc, name, fields, nfields, struct_size, rows, nrows);
+    if (nrows == 0) return SCAL_OK;
+    int rc = scal_h5_appender_open(loc, name, fields, nfields, struct_size, &a);
+    if (rc == SCAL_OK) rc = scal_h5_appender_add(&a, rows, nrows);
+    scal_h5_appender_close(&a);
     return rc;
 }
 

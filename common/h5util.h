@@ -47,6 +47,18 @@ int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field 
 /* Appends rows to a table made by scal_h5_write_table (creates it when it does not exist). */
 int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
                          size_t nfields, size_t struct_size, const void *rows, size_t nrows);
+/* A table kept open for appends (a campaign's tables while its committer adds runs): its dataset
+ * and the rows' memory type are made once, and the chunks HDF5 caches for it stay decompressed
+ * between appends. */
+struct scal_h5_appender {
+    hid_t dset, mtype;
+    const char *name;
+};
+/* Opens table name of loc (created empty, as scal_h5_write_table makes it, when missing). */
+int scal_h5_appender_open(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                          size_t nfields, size_t struct_size, struct scal_h5_appender *a);
+int scal_h5_appender_add(struct scal_h5_appender *a, const void *rows, size_t nrows);
+void scal_h5_appender_close(struct scal_h5_appender *a);
 /* Reads a table into malloc'd rows of the caller's struct. Members are matched by name, so a
  * file may carry more members than the reader asks for; a member the reader needs that the file
  * lacks is an SCAL_EFORMAT error naming the file, the table and the member. */

@@ -13,9 +13,17 @@
 #include "scal_format.h"
 #include "strtab.h"
 
+#define CW_MAX_TABLES 32
+
 struct scal_cw {
     char *path;
     hid_t file;
+    /* the tables runs were appended to, kept open while the file is (scal_h5_appender) */
+    struct {
+        const struct scal_table_desc *d;
+        struct scal_h5_appender a;
+    } open[CW_MAX_TABLES];
+    size_t nopen;
     struct scal_strtab strings;  /* the file's /strings, in memory */
     size_t strings_written;      /* how many of them are in the file */
     struct scal_strtab identity; /* region identities; index - 1 is the region id */
@@ -45,9 +53,34 @@ static int flush_strings(struct scal_cw *w)
     return rc;
 }
 
+static void close_tables(struct scal_cw *w)
+{
+    for (size_t i = 0; i < w->nopen; i++)
+        scal_h5_appender_close(&w->open[i].a);
+    w->nopen = 0;
+}
+
+/* scal_table_append through the table's appender, opened at its first append. */
+static int append(struct scal_cw *w, const struct scal_table_desc *d, const void *rows, size_t n)
+{
+    size_t i = 0;
+    while (i < w->nopen && w->open[i].d != d)
+        i++;
+    if (i == w->nopen) {
+        if (w->nopen == CW_MAX_TABLES) return scal_table_append(w->file, d, rows, n);
+        int rc = scal_h5_appender_open(w->file, d->name, d->fields, d->nfields, d->row_size,
+                                       &w->open[i].a);
+        if (rc < 0) return rc;
+        w->open[i].d = d;
+        w->nopen++;
+    }
+    return scal_h5_appender_add(&w->open[i].a, rows, n);
+}
+
 static void cw_free(struct scal_cw *w)
 {
     if (!w) return;
+    close_tables(w);
     if (w->file >= 0) H5Fclose(w->file);
     scal_strtab_free(&w->strings);
     scal_strtab_free(&w->identity);
@@ -240,8 +273,7 @@ static int map_regions(struct scal_cw *w, const struct scal_cw_payload *p, uint3
         add[k].gap_prev = gp >= 0 && (size_t)gp < p->nregions ? (int32_t)map[gp] : -1;
         add[k].gap_next = gn >= 0 && (size_t)gn < p->nregions ? (int32_t)map[gn] : -1;
     }
-    if (rc == SCAL_OK && nadd)
-        rc = scal_table_append(w->file, &scal_table_campaign_regions, add, nadd);
+    if (rc == SCAL_OK && nadd) rc = append(w, &scal_table_campaign_regions, add, nadd);
     free(add);
     scal_region_identities_free(ids, p->nregions);
     return rc;
@@ -279,12 +311,9 @@ static int append_rank_rows(struct scal_cw *w, uint32_t run, const struct scal_c
         if (map) sum[nsum].region = map[p->rank_summary[i].region];
         nsum++;
     }
-    if (rc == SCAL_OK && p->nranks)
-        rc = scal_table_append(w->file, &scal_table_run_ranks, ranks, p->nranks);
-    if (rc == SCAL_OK && nst)
-        rc = scal_table_append(w->file, &scal_table_rank_region_stats, st, nst);
-    if (rc == SCAL_OK && nsum)
-        rc = scal_table_append(w->file, &scal_table_region_rank_summary, sum, nsum);
+    if (rc == SCAL_OK && p->nranks) rc = append(w, &scal_table_run_ranks, ranks, p->nranks);
+    if (rc == SCAL_OK && nst) rc = append(w, &scal_table_rank_region_stats, st, nst);
+    if (rc == SCAL_OK && nsum) rc = append(w, &scal_table_region_rank_summary, sum, nsum);
     free(ranks), free(st), free(sum);
     return rc;
 }
@@ -340,14 +369,13 @@ static int append_payload(struct scal_cw *w, uint32_t run, const struct scal_cw_
             break;
         rc = remap_string(w, p, &plugins[i].path);
     }
-    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_region_stats, stats, ns);
-    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_thread_stats, threads, nt);
-    if (rc == SCAL_OK && nv)
-        rc = scal_table_append(w->file, &scal_table_run_sensor_values, values, nv);
+    if (rc == SCAL_OK) rc = append(w, &scal_table_region_stats, stats, ns);
+    if (rc == SCAL_OK) rc = append(w, &scal_table_thread_stats, threads, nt);
+    if (rc == SCAL_OK && nv) rc = append(w, &scal_table_run_sensor_values, values, nv);
     if (rc == SCAL_OK && p->nsamples)
-        rc = scal_table_append(w->file, &scal_table_run_sensor_samples, samples, p->nsamples);
+        rc = append(w, &scal_table_run_sensor_samples, samples, p->nsamples);
     if (rc == SCAL_OK && p->nplugins)
-        rc = scal_table_append(w->file, &scal_table_run_plugin_states, plugins, p->nplugins);
+        rc = append(w, &scal_table_run_plugin_states, plugins, p->nplugins);
     if (rc == SCAL_OK) rc = append_rank_rows(w, run, p, map);
 done:
     free(map), free(stats), free(threads), free(values), free(samples), free(plugins);
@@ -450,10 +478,9 @@ static int append_parts(struct scal_cw *w, uint32_t run, const struct scal_cw_pa
             values[nv++] = v;
         }
     }
-    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_region_stats, stats, ns);
-    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_thread_stats, threads, nt);
-    if (rc == SCAL_OK && nv)
-        rc = scal_table_append(w->file, &scal_table_run_sensor_values, values, nv);
+    if (rc == SCAL_OK) rc = append(w, &scal_table_region_stats, stats, ns);
+    if (rc == SCAL_OK) rc = append(w, &scal_table_thread_stats, threads, nt);
+    if (rc == SCAL_OK && nv) rc = append(w, &scal_table_run_sensor_values, values, nv);
     if (rc == SCAL_OK && np) {
         /* samples and plugin states of the lowest recorded rank */
         struct scal_cw_payload first = p->parts[0];
@@ -491,7 +518,7 @@ int scal_cw_add_run(struct scal_cw *w, const struct scal_cw_run *run,
                  : append_payload(w, row.id, payload);
     /* strings first and the /runs row last: a reader that finds the run finds all its rows */
     if (rc == SCAL_OK) rc = flush_strings(w);
-    if (rc == SCAL_OK) rc = scal_table_append(w->file, &scal_table_runs, &row, 1);
+    if (rc == SCAL_OK) rc = append(w, &scal_table_runs, &row, 1);
     if (rc == SCAL_OK) rc = flush_file(w->file, w->path);
     if (rc < 0) return rc;
     w->next_run++;
@@ -502,6 +529,7 @@ int scal_cw_add_run(struct scal_cw *w, const struct scal_cw_run *run,
 int scal_cw_close(struct scal_cw *w)
 {
     if (!w) return SCAL_OK;
+    close_tables(w);
     int rc = H5Fclose(w->file) < 0 ? scal__fail(SCAL_EIO, "cannot close '%s'", w->path) : SCAL_OK;
     w->file = -1;
     cw_free(w);
