@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -97,19 +98,21 @@ struct install {
     int changed;
 };
 
+/* The dynamic loader makes the whole pages of the RELRO segment read-only (a page the segment
+ * only partly covers at its end stays writable); a slot there is changed between two mprotect. */
 static void set_slot(const struct dl_phdr_info *info, uintptr_t slot, uintptr_t value)
 {
-    uintptr_t relro_lo = 0, relro_hi = 0;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), relro_lo = 0, relro_hi = 0;
     for (int i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO) {
             relro_lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
-            relro_hi = relro_lo + info->dlpi_phdr[i].p_memsz;
+            relro_hi = (relro_lo + info->dlpi_phdr[i].p_memsz) & ~(page - 1);
+            relro_lo &= ~(page - 1);
         }
-    if (slot < relro_lo || slot + sizeof(value) > relro_hi) {
+    if (slot < relro_lo || slot >= relro_hi) {
         __atomic_store_n((uintptr_t *)slot, value, __ATOMIC_RELEASE);
         return;
     }
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     void *lo = (void *)(slot & ~(page - 1));
     if (mprotect(lo, page, PROT_READ | PROT_WRITE) != 0) return; /* left as it was */
     __atomic_store_n((uintptr_t *)slot, value, __ATOMIC_RELEASE);
@@ -132,11 +135,32 @@ static void patch_relocations(const struct dl_phdr_info *info, const ElfW(Rela) 
     }
 }
 
+/* Objects already patched (by base address), forgotten when any object was unloaded since: later
+ * passes (initialize after the constructor, a new module) only read the program headers. */
+#define MAX_DONE 1024
+static uintptr_t done[MAX_DONE];
+static unsigned ndone;
+static unsigned long long done_subs;
+
+static bool already_done(const struct dl_phdr_info *info, size_t size)
+{
+    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs) &&
+        info->dlpi_subs != done_subs) {
+        ndone = 0;
+        done_subs = info->dlpi_subs;
+    }
+    for (unsigned i = 0; i < ndone; i++)
+        if (done[i] == info->dlpi_addr) return true;
+    if (ndone < MAX_DONE) done[ndone++] = info->dlpi_addr;
+    return false;
+}
+
 static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     struct install *in = data;
-    (void)size;
-    if (in_object(info, in->runtime) || in_object(info, (uintptr_t)&patch_object)) return 0;
+    if (already_done(info, size) || in_object(info, in->runtime) ||
+        in_object(info, (uintptr_t)&patch_object))
+        return 0;
     const ElfW(Dyn) *dyn = NULL;
     for (int i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
