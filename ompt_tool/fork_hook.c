@@ -173,14 +173,29 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
     bool plt_rela = true;
     for (; dyn->d_tag != DT_NULL; dyn++) {
         switch (dyn->d_tag) {
-        case DT_SYMTAB: symtab = (const ElfW(Sym) *)dyn_address(info, dyn->d_un.d_ptr); break;
-        case DT_STRTAB: strtab = (const char *)dyn_address(info, dyn->d_un.d_ptr); break;
-        case DT_JMPREL: jmprel = (const ElfW(Rela) *)dyn_address(info, dyn->d_un.d_ptr); break;
-        case DT_PLTRELSZ: jmprel_size = dyn->d_un.d_val; break;
-        case DT_PLTREL: plt_rela = dyn->d_un.d_val == DT_RELA; break;
-        case DT_RELA: rela = (const ElfW(Rela) *)dyn_address(info, dyn->d_un.d_ptr); break;
-        case DT_RELASZ: rela_size = dyn->d_un.d_val; break;
-        default: break;
+        case DT_SYMTAB:
+            symtab = (const ElfW(Sym) *)dyn_address(info, dyn->d_un.d_ptr);
+            break;
+        case DT_STRTAB:
+            strtab = (const char *)dyn_address(info, dyn->d_un.d_ptr);
+            break;
+        case DT_JMPREL:
+            jmprel = (const ElfW(Rela) *)dyn_address(info, dyn->d_un.d_ptr);
+            break;
+        case DT_PLTRELSZ:
+            jmprel_size = dyn->d_un.d_val;
+            break;
+        case DT_PLTREL:
+            plt_rela = dyn->d_un.d_val == DT_RELA;
+            break;
+        case DT_RELA:
+            rela = (const ElfW(Rela) *)dyn_address(info, dyn->d_un.d_ptr);
+            break;
+        case DT_RELASZ:
+            rela_size = dyn->d_un.d_val;
+            break;
+        default:
+            break;
         }
     }
     if (!symtab || !strtab) return 0;
