@@ -19,7 +19,8 @@ struct scal_fork_note {
     uint64_t body; /* the outlined function */
     uint64_t ra;   /* the return address of the call into the runtime, 0 = taken */
 };
-extern _Thread_local struct scal_fork_note scal_fork_last __attribute__((tls_model("initial-exec")));
+extern _Thread_local struct scal_fork_note scal_fork_last
+    __attribute__((tls_model("initial-exec")));
 
 /* The body of the fork whose parallel_begin reports call site `ra` (or, for call sites the tool
  * replaced, `ra_alt`), 0 when no trampoline saw it. Takes the note. */
