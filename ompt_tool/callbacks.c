@@ -83,6 +83,9 @@ void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now)
         t->frames[0].last_child_end_ns = now;
         t->frames[0].last_child_node = (int32_t)node;
         scal_modules_refresh(); /* in no team: may wait for the dynamic loader */
+        scal_fork_hooks_refresh();
+    } else if (t->depth == 0 && t->task_level == 0) {
+        scal_fork_hooks_refresh(); /* another root thread (a pthread), in no team either */
     }
 }
 
@@ -127,6 +130,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
         t->node_cache[slot].parent == parent && key) {
         node = t->node_cache[slot].node;
     } else {
+        if (!body) scal_fork_hooks_want(); /* its module may have been loaded since */
         node = scal_node_lookup_fork(parent, key, body);
         t->node_cache[slot].codeptr = key;
         t->node_cache[slot].body = body;

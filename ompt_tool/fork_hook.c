@@ -15,6 +15,7 @@
 #include <link.h>
 #include <stddef.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -40,7 +41,6 @@ static const char *const entries[] = {
     "GOMP_parallel_loop_maybe_nonmonotonic_runtime",
     "GOMP_parallel_sections",
     "GOMP_parallel_reductions",
-    "GOMP_teams_reg",
 };
 #define NENTRIES (sizeof(entries) / sizeof(entries[0]))
 
@@ -51,13 +51,13 @@ void scal_fork_trampoline_0(void), scal_fork_trampoline_1(void), scal_fork_tramp
     scal_fork_trampoline_3(void), scal_fork_trampoline_4(void), scal_fork_trampoline_5(void),
     scal_fork_trampoline_6(void), scal_fork_trampoline_7(void), scal_fork_trampoline_8(void),
     scal_fork_trampoline_9(void), scal_fork_trampoline_10(void), scal_fork_trampoline_11(void),
-    scal_fork_trampoline_12(void), scal_fork_trampoline_13(void);
+    scal_fork_trampoline_12(void);
 static void (*const trampolines[NENTRIES])(void) = {
     scal_fork_trampoline_0,  scal_fork_trampoline_1,  scal_fork_trampoline_2,
     scal_fork_trampoline_3,  scal_fork_trampoline_4,  scal_fork_trampoline_5,
     scal_fork_trampoline_6,  scal_fork_trampoline_7,  scal_fork_trampoline_8,
     scal_fork_trampoline_9,  scal_fork_trampoline_10, scal_fork_trampoline_11,
-    scal_fork_trampoline_12, scal_fork_trampoline_13,
+    scal_fork_trampoline_12,
 };
 
 static int entry_index(const char *name)
@@ -204,34 +204,88 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-static atomic_flag installing = ATOMIC_FLAG_INIT;
+/* The runtime's own definition of an entry in `scope`: a symbol of that name defined at that
+ * address. A non-PIE executable that takes an entry's address gets a "canonical PLT" entry, which
+ * dlsym returns and which jumps through the very slot the tool changes: never a target. */
+static uintptr_t runtime_entry(void *scope, const char *name)
+{
+    Dl_info di;
+    const ElfW(Sym) *sym = NULL;
+    void *p = dlsym(scope, name);
+    if (!p || !dladdr1(p, &di, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+        sym->st_shndx == SHN_UNDEF || di.dli_saddr != p || !di.dli_sname ||
+        strcmp(di.dli_sname, name) != 0)
+        return 0;
+    return (uintptr_t)p;
+}
+
+/* The runtime's object, found by a symbol only it defines (a program may take the address of one
+ * of them, which the check in runtime_entry sees through); NULL when none is loaded yet. */
+static void *runtime_scope(void)
+{
+    static const char *const anchors[] = {"__kmpc_global_thread_num", "__kmpc_fork_call",
+                                          "GOMP_parallel", "omp_get_thread_num"};
+    Dl_info di;
+    for (size_t i = 0; i < sizeof(anchors) / sizeof(anchors[0]); i++) {
+        uintptr_t p = runtime_entry(RTLD_DEFAULT, anchors[i]);
+        if (p && dladdr((void *)p, &di) && di.dli_fname)
+            return dlopen(di.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    }
+    return NULL;
+}
+
+/* The installing thread's process (a child forked during an installation starts free). */
+static _Atomic pid_t installer;
+_Atomic bool scal_fork_hooks_wanted;
 
 int scal_fork_hooks_install(const void *runtime_fn)
 {
     static void *scope; /* the measured runtime's handle, once known */
     Dl_info di;
     struct install in = {0, 0};
-    if (atomic_flag_test_and_set(&installing)) return 0; /* another thread is at it */
+    pid_t self = getpid(), busy = 0;
+    if (!atomic_compare_exchange_strong(&installer, &busy, self) &&
+        (busy == self || !atomic_compare_exchange_strong(&installer, &busy, self))) {
+        atomic_store(&scal_fork_hooks_wanted, true); /* another thread is at it: again later */
+        return 0;
+    }
     if (runtime_fn && !scope && dladdr(runtime_fn, &di) && di.dli_fname)
         scope = dlopen(di.dli_fname, RTLD_NOW | RTLD_NOLOAD); /* kept: the runtime stays anyway */
+    if (!scope) scope = runtime_scope();
+    bool more = false;
     for (size_t i = 0; i < NENTRIES; i++) {
-        void *real = dlsym(scope ? scope : RTLD_DEFAULT, entries[i]);
-        if (!scal_fork_real[i] && real) /* once set, never changed: a trampoline may be running */
-            __atomic_store_n(&scal_fork_real[i], (uintptr_t)real, __ATOMIC_RELEASE);
+        uintptr_t real =
+            scal_fork_real[i] ? 0 : runtime_entry(scope ? scope : RTLD_DEFAULT, entries[i]);
+        if (real) { /* once set, never changed: a trampoline may be running */
+            __atomic_store_n(&scal_fork_real[i], real, __ATOMIC_RELEASE);
+            more = true;
+        }
         if (!in.runtime && scal_fork_real[i]) in.runtime = scal_fork_real[i];
     }
+    if (more) ndone = 0; /* objects seen before may import an entry known only now */
     if (in.runtime) dl_iterate_phdr(patch_object, &in);
-    atomic_flag_clear(&installing);
+    atomic_store(&installer, 0);
     return in.changed;
 }
 
+void scal_fork_hooks_refresh(void)
+{
+    if (atomic_load_explicit(&scal_fork_hooks_wanted, memory_order_relaxed) &&
+        atomic_exchange(&scal_fork_hooks_wanted, false))
+        scal_fork_hooks_install(NULL);
+}
+
 #else /* no trampolines on this architecture: no notes, tail-called bodies labelled as such */
+
+_Atomic bool scal_fork_hooks_wanted;
 
 int scal_fork_hooks_install(const void *runtime_fn)
 {
     (void)runtime_fn;
     return 0;
 }
+
+void scal_fork_hooks_refresh(void) {}
 
 const char *scal_fork_hook_entry(uint64_t addr)
 {

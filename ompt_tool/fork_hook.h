@@ -11,6 +11,7 @@
 #ifndef SCAL_FORK_HOOK_H
 #define SCAL_FORK_HOOK_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,6 +39,15 @@ static inline uint64_t scal_fork_body_take(const void *ra, const void *ra_alt)
  * entries), NULL = the global scope's. Idempotent; returns the number of slots changed. Not for
  * callbacks (asks the dynamic loader). */
 int scal_fork_hooks_install(const void *runtime_fn);
+/* A fork passed no trampoline (a module loaded since the last installation, or the first fork):
+ * set in callbacks, where the dynamic loader must not be asked; scal_fork_hooks_refresh installs
+ * at the next point where the thread is in no team. */
+extern _Atomic bool scal_fork_hooks_wanted;
+static inline void scal_fork_hooks_want(void)
+{
+    atomic_store_explicit(&scal_fork_hooks_wanted, true, memory_order_relaxed);
+}
+void scal_fork_hooks_refresh(void);
 /* The runtime entry a trampoline stands for ("__kmpc_fork_call"), NULL when addr is none. */
 const char *scal_fork_hook_entry(uint64_t addr);
 

@@ -37,6 +37,5 @@ scal_fork_trampoline_\index:
         SCAL_FORK_TRAMPOLINE 10, %rdi
         SCAL_FORK_TRAMPOLINE 11, %rdi
         SCAL_FORK_TRAMPOLINE 12, %rdi
-        SCAL_FORK_TRAMPOLINE 13, %rdi
 #endif
         .section .note.GNU-stack,"",@progbits
