@@ -3,7 +3,7 @@
 # own comments (RUN, SIGNAL, REGION, CHECK lines; the syntax is in tests/tool/README.md) against
 # what the runs did and the run file they wrote.
 #
-#   check_tool.py TEST --source PROGRAM.c --prog EXECUTABLE --tool LIB [--libomp LIB] [--workdir DIR]
+#   check_tool.py TEST --source PROGRAM.c --prog EXECUTABLE --tool LIB [--libomp LIB] [--workdir DIR] [--scal SCAL]
 import argparse
 import fnmatch
 import json
@@ -103,7 +103,17 @@ class Run:
             "output": "written" if self.output and os.path.isfile(self.output) else "absent",
             "files": sorted(os.listdir(self.cwd)),
             "peak_rss_kib": usage.ru_maxrss,
+            "checked": self.scal_check(args.scal),
         }
+
+    def scal_check(self, scal):
+        """'ok' when `scal check` accepts the run file, else what it said ('unchecked' without --scal)."""
+        if not scal:
+            return "unchecked"
+        if not (self.output and os.path.isfile(self.output)):
+            return "absent"
+        p = subprocess.run([scal, "check", self.output], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return "ok" if p.returncode == 0 else "failed: " + p.stdout.strip()
 
 
 class RunFile:
@@ -388,6 +398,7 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--libomp", default="/usr/lib/llvm-14/lib/libomp.so.5")
     ap.add_argument("--workdir")
+    ap.add_argument("--scal", help="the scal executable: the field 'checked' of a run says whether `scal check` accepts its file")
     args = ap.parse_args()
     tmp = None
     if not args.workdir:
