@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,11 @@ enum { FLUSH_NOT_YET = 0, FLUSH_RUNNING = 1, FLUSH_DONE = 2 };
  * ended, by whoever clears the bit (the flush, or the handler that set it if the flush ended in
  * between). Lock-free atomics only: handlers and the flush may run on any thread. */
 static _Atomic unsigned deferred;
+/* The thread writing (its kernel id; 0 before it is known), and a semaphore posted when it is done:
+ * the program's end, on another thread, waits for it (sem_post is async-signal-safe). */
+static _Atomic long flusher_tid;
+static sem_t flush_ended;
+static _Atomic bool flush_ended_ready;
 /* Set by the flush around its fork: the child of that fork (on that thread) is the writer copy. */
 static _Atomic bool forking_writer;
 static pthread_t writer_forker;
@@ -184,6 +190,7 @@ static void deliver(int sig, bool in_its_handler)
 static void flush_run(const char *reason)
 {
     struct scal_tool *st = &scal_tool_state;
+    atomic_store(&flusher_tid, (long)gettid());
     uint64_t end = scal_now_ns();
     snprintf(st->exit_reason, sizeof(st->exit_reason), "%s", reason);
     scal_user_regions_detach();
@@ -195,18 +202,34 @@ static void flush_run(const char *reason)
     if (st->sensors) scal_sensor_session_close(st->sensors);
 }
 
+/* Whether the program's disposition of handled_signals[i] ends the process (the default). */
+static bool ends_process(size_t i)
+{
+    return !(previous[i].sa_flags & SA_SIGINFO) && previous[i].sa_handler == SIG_DFL;
+}
+
 /* The flush has ended: the signals that arrived meanwhile are delivered, own (the signal whose
- * handler ran this flush, 0 if none) first, then the others in the order of handled_signals. */
+ * handler ran this flush, 0 if none) first, then the others in the order of handled_signals. A
+ * program's end waiting for this flush (wait_for_flush) is let go after a signal that ends the
+ * process, so that it cannot end the process first with its own exit status; before one that
+ * runs a handler of the program's (which may never return here). */
 static void flush_done(int own)
 {
     atomic_store(&scal_tool_state.flushed, FLUSH_DONE);
     unsigned waiting = atomic_exchange(&deferred, 0u);
+    if (own) waiting |= 1u << handled_index(own);
+    bool ends = false;
+    for (size_t i = 0; i < NSIG_HANDLED; i++)
+        if (waiting & (1u << i)) ends = ends || ends_process(i);
+    bool ready = atomic_load(&flush_ended_ready);
+    if (ready && !ends) sem_post(&flush_ended);
     if (own) {
         deliver(own, true);
         waiting &= ~(1u << handled_index(own));
     }
     for (size_t i = 0; i < NSIG_HANDLED; i++)
         if (waiting & (1u << i)) deliver(handled_signals[i], false);
+    if (ready && ends) sem_post(&flush_ended); /* the signal went to another thread */
 }
 
 void scal_flush(const char *reason)
@@ -260,6 +283,20 @@ static void child_after_fork(void)
     if (atomic_load(&forking_writer) && pthread_equal(pthread_self(), writer_forker)) return;
     atomic_store(&scal_tool_state.flushed, FLUSH_DONE);
     atomic_store(&deferred, 0u);
+    atomic_store(&flusher_tid, 0L); /* a flush running in the parent is not the child's */
+}
+
+/* The program ends (exit) while another thread writes the run file (a signal's flush): the end
+ * waits for it, or the process would be gone before the file is. Only here, in an atexit handler,
+ * where this thread holds no lock the flush may need (OpenMP finalize, inside the runtime, does
+ * not wait); never for this thread's own flush (a handler that called exit() inside it). */
+static void wait_for_flush(void)
+{
+    long who = atomic_load(&flusher_tid);
+    if (!atomic_load(&flush_ended_ready) || !who || who == (long)gettid()) return;
+    while (sem_wait(&flush_ended) != 0 && errno == EINTR)
+        ;
+    sem_post(&flush_ended); /* for the next one waiting */
 }
 
 /* Normal ends and exit() inside a parallel region (which skips OpenMP finalize) both pass here:
@@ -270,10 +307,12 @@ static void flush_at_exit(void)
     struct scal_thread *t = scal_thread_get();
     scal_flush(t && t->depth > 1 ? "exit() inside a region (OpenMP finalize skipped)"
                                  : "program exited (return from main or exit())");
+    wait_for_flush();
 }
 
 void scal_flush_install_handlers(void)
 {
+    if (sem_init(&flush_ended, 0, 0) == 0) atomic_store(&flush_ended_ready, true);
     pthread_atfork(NULL, NULL, child_after_fork);
     atexit(flush_at_exit);
     for (size_t i = 0; i < NSIG_HANDLED; i++) {

@@ -8,10 +8,13 @@
 // reports back through a pipe ("other"); in both cases the flush goes on only after the signal's
 // handler has run. "group": the program leads a process group of its own, and the copy that
 // writes the file, from its pthread_atfork "child" handler, sends the signal to the whole group,
-// itself included (a ^C on the terminal while the file is written). Expectations: see
+// itself included (a ^C on the terminal while the file is written). "signal exit": the second
+// thread raises SIGTERM on itself, and while its flush runs (its prepare handler) the main thread
+// returns from main; the program's atexit handler (run before the tool's) lets the flush go on:
+// the end waits for the flush, and the program ends by SIGTERM. Expectations: see
 // tests/tool/README.md.
 //
-//   signal_in_flush exit|signal same|other|group
+//   signal_in_flush exit|signal same|other|group, or signal_in_flush signal exit
 //   exit: the program returns from main; SIGTERM during the flush.
 //   signal: the program waits in its second region for a SIGTERM (after "ready"); SIGINT during
 //   the flush that SIGTERM started: the program still ends by SIGTERM.
@@ -23,32 +26,37 @@
 // RUN[signal_in_signal_flush_thread]: %prog signal other
 // SIGNAL[signal_in_signal_flush_thread]: SIGTERM ready
 // RUN[signal_to_group_in_flush]: %prog exit group
+// RUN[exit_in_signal_flush]: %prog signal exit
 // The flush ran on after the signal's handler (the program says so), the file is complete, and
 // the program ended by SIGTERM.
-// CHECK run: stderr="*signal raised during the flush*" output=written checked=ok signal=SIGTERM
+// CHECK run: stderr="*during the flush*" output=written checked=ok signal=SIGTERM
 // CHECK[signal_in_exit_flush] /meta: exit_reason=program*
 // CHECK[signal_in_exit_flush_thread] /meta: exit_reason=program*
 // CHECK[signal_to_group_in_flush] /meta: exit_reason=program*
 // CHECK[signal_in_signal_flush] /meta: exit_reason="signal SIGTERM"
 // CHECK[signal_in_signal_flush_thread] /meta: exit_reason="signal SIGTERM"
+// CHECK[exit_in_signal_flush] /meta: exit_reason="signal SIGTERM"
 // Nothing is left open at a normal end; the region the first signal interrupted is.
 // CHECK[signal_in_exit_flush] /diagnostics: open_at_exit=0
 // CHECK[signal_in_exit_flush_thread] /diagnostics: open_at_exit=0
 // CHECK[signal_to_group_in_flush] /diagnostics: open_at_exit=0
+// CHECK[exit_in_signal_flush] /diagnostics: open_at_exit=0
 // CHECK[signal_in_signal_flush] /diagnostics: open_at_exit>=1
 // CHECK[signal_in_signal_flush_thread] /diagnostics: open_at_exit>=1
 #include <omp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static long sink;     /* updated atomically: the programs themselves are race-free */
 static int raise_sig; /* the signal sent during the flush */
 static int to_helper[2], from_helper[2];
-static int other_thread, group;
-static volatile sig_atomic_t forks; /* this program forks only through the tool's flush */
+static int other_thread, group, exit_during;
+static int to_main[2], from_exit[2]; /* exit_during: the flush wakes main, main's end wakes it */
+static volatile sig_atomic_t forks;  /* this program forks only through the tool's flush */
 
 static void handled_set(sigset_t *s)
 {
@@ -88,8 +96,26 @@ static void in_child(void)
     (void)!write(2, msg, sizeof(msg) - 1);
 }
 
+/* Registered after the tool's (at the first region), so run before it: main is in exit(). */
+static void at_exit(void)
+{
+    static const char msg[] = "exit during the flush\n";
+    (void)!write(2, msg, sizeof(msg) - 1);
+    while (write(from_exit[1], "e", 1) < 0)
+        ;
+}
+
 static void before_fork(void)
 {
+    if (forks == 0 && exit_during) {
+        char c;
+        forks++;
+        while (write(to_main[1], "f", 1) < 0)
+            ;
+        while (read(from_exit[0], &c, 1) < 0) /* main has reached its end */
+            ;
+        return;
+    }
     if (forks++ || group) return;
     static const char msg[] = "signal raised during the flush\n";
     if (other_thread) {
@@ -108,16 +134,23 @@ static void before_fork(void)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s exit|signal same|other|group\n", argv[0]);
+        fprintf(stderr, "usage: %s exit|signal same|other|group, or %s signal exit\n", argv[0],
+                argv[0]);
         return 2;
     }
     int wait_for_signal = !strcmp(argv[1], "signal");
     other_thread = !strcmp(argv[2], "other");
     group = !strcmp(argv[2], "group");
+    exit_during = !strcmp(argv[2], "exit");
     raise_sig = wait_for_signal ? SIGINT : SIGTERM;
     if (group && setpgid(0, 0) != 0) return 2;
     pthread_atfork(before_fork, NULL, in_child);
-    if (other_thread) {
+    if (exit_during) {
+        wait_for_signal = 0;
+        raise_sig = SIGTERM;
+        if (pipe(to_main) != 0 || pipe(from_exit) != 0) return 2;
+    }
+    if (other_thread || exit_during) {
         pthread_t t;
         sigset_t handled, old;
         handled_set(&handled);
@@ -146,6 +179,14 @@ int main(int argc, char **argv)
             usleep(1000);
         }
         __atomic_fetch_add(&sink, (long)(omp_get_thread_num()), __ATOMIC_RELAXED);
+    }
+    if (exit_during) {
+        char c;
+        atexit(at_exit);
+        while (write(to_helper[1], "g", 1) < 0) /* the helper raises SIGTERM: its flush starts */
+            ;
+        while (read(to_main[0], &c, 1) < 0) /* the flush is running */
+            ;
     }
     return 0;
 }
