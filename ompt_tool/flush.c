@@ -20,6 +20,7 @@
 #include "sensor_hooks.h"
 #include "team.h"
 #include "tool.h"
+#include "fork_hook.h"
 #include "tool_access.h"
 
 static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -77,6 +78,7 @@ static const struct scal_tool_access writer_access = {
     .callsite_in_runtime = scal_callsite_in_runtime,
     .wall_ns = scal_wall_ns,
     .module_of = scal_module_of,
+    .fork_hook_entry = scal_fork_hook_entry,
 };
 
 /* The writer (libdw) lives in its own library next to this one and is loaded only by the writer:

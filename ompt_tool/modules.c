@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fork_hook.h"
 #include "tool.h"
 
 #define MAX_MODULES 256
@@ -91,6 +92,8 @@ static void add_module(uint64_t addr)
         m->path[len > 0 ? len : 0] = '\0';
     }
     atomic_store_explicit(&nmodules, n + 1, memory_order_release);
+    /* a module with regions, loaded since the tool started: its later forks note their bodies */
+    scal_fork_hooks_install(NULL);
 }
 
 void scal_modules_refresh(void)

@@ -403,6 +403,21 @@ static const char *symbol_of(void *ctx, uint64_t addr, uint64_t *start)
     return name;
 }
 
+/* The first line-table row at pc: where several rows share an address (gcc: the pragma's line,
+ * then, at the same address, the first statement of a one-statement body), the pragma's. */
+static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc)
+{
+    Dwarf_Lines *lines;
+    size_t n;
+    if (dwarf_getsrclines(cu, &lines, &n) != 0) return dwarf_getsrc_die(cu, pc);
+    for (size_t i = 0; i < n; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        if (l && dwarf_lineaddr(l, &a) == 0 && a == pc) return l;
+    }
+    return dwarf_getsrc_die(cu, pc);
+}
+
 /* Pragma file, lines and function from the outlined body at `outlined` (absolute); false when its
  * DWARF is not there. */
 static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const char *fn_hint,
@@ -418,7 +433,7 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
         return false;
     if (dwarf_decl_line(&fn, &decl) != 0 || !(file = dwarf_decl_file(&fn))) {
         /* gcc declares no line for "f._omp_fn.N": its first instruction is on the pragma's */
-        Dwarf_Line *l = dwarf_getsrc_die(&cu, outlined - bias);
+        Dwarf_Line *l = first_row_at(&cu, outlined - bias);
         if (!l || dwarf_lineno(l, &decl) != 0 || !(file = dwarf_linesrc(l, NULL, NULL)))
             return false;
     }
@@ -481,28 +496,53 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
     }
 }
 
+/* The outlined body at `body` has no DWARF: the region is named after the body's symbol (gcc's
+ * "<function>._omp_fn.<n>" names its function) and identified by the body's offset, so that bodies
+ * behind one call site stay apart. */
+static void name_by_body(struct scal_resolver *r, uint64_t body, struct scal_resolved *out)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    uint64_t start = 0;
+    const char *sym = symbol_of(r->dwfl, body, &start);
+    const char *gcc = sym ? strstr(sym, "._omp_fn.") : NULL;
+    if (gcc)
+        snprintf(out->function, sizeof(out->function), "%.*s", (int)(gcc - sym), sym);
+    else if (sym)
+        snprintf(out->function, sizeof(out->function), "%s", sym);
+    if (dladdr1((void *)(uintptr_t)body, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm)
+        out->offset = body - lm->l_addr;
+}
+
 /* A parallel region's (or a gcc task's) call site read as code: the outlined body gives the
- * pragma's lines. */
-static void resolve_parallel(struct scal_resolver *r, uint64_t ra, bool task,
+ * pragma's lines. `body`, when a fork trampoline noted it, is the runtime's own word on the body:
+ * it tells apart the bodies behind one call site (a function pointer) that the code cannot. */
+static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body, bool task,
                              struct scal_resolved *out)
 {
-    uint64_t fn_start = 0;
+    uint64_t fn_start = 0, start = 0;
     (void)symbol_of(r->dwfl, ra - 1, &fn_start);
     struct scal_callsite_info c = scal_callsite_classify(ra, fn_start, symbol_of, r->dwfl);
     char fn[sizeof(out->function)];
     /* tasks: only gcc's GOMP_task hands over an outlined body (clang's task entry is given to
      * __kmpc_omp_task_alloc earlier, and its call site's line is the pragma's) */
     if (task && c.kind != SCAL_CALL_FORK) return;
-    out->gomp = c.gomp;
-    if (c.kind == SCAL_CALL_FORK && c.outlined) {
-        snprintf(fn, sizeof(fn), "%s", out->function);
-        lines_of_outlined(r, c.outlined, fn, out);
-    } else if (c.kind == SCAL_CALL_TAIL && c.outlined) {
-        function_at(r, c.tail_caller, fn, sizeof(fn));
-        lines_of_outlined(r, c.outlined, fn, out);
-    } else if (c.kind == SCAL_CALL_TAIL || c.kind == SCAL_CALL_INDIRECT) {
-        out->via_tail_call = true;
+    uint64_t outlined = body ? body : c.outlined;
+    const char *body_sym = body ? symbol_of(r->dwfl, body, &start) : NULL;
+    out->gomp = c.gomp || (body_sym && strstr(body_sym, "._omp_fn."));
+    if (!outlined) {
+        out->via_tail_call = c.kind == SCAL_CALL_TAIL || c.kind == SCAL_CALL_INDIRECT;
+        return;
     }
+    if (c.kind == SCAL_CALL_FORK)
+        snprintf(fn, sizeof(fn), "%s", out->function);
+    else if (c.kind == SCAL_CALL_TAIL)
+        function_at(r, c.tail_caller, fn, sizeof(fn));
+    else
+        fn[0] = '\0'; /* through a pointer: only the body's DWARF knows its function */
+    bool found = lines_of_outlined(r, outlined, fn[0] ? fn : NULL, out);
+    if (!found && c.kind != SCAL_CALL_FORK && !(c.kind == SCAL_CALL_TAIL && c.outlined == body))
+        name_by_body(r, outlined, out);
 }
 
 /* A region of a module the program unloaded (dlclose) before exit: named from the module noted
@@ -528,7 +568,8 @@ static int resolve_unloaded(struct scal_resolver *r, uint64_t ra, struct scal_re
     return SCAL_OK;
 }
 
-int scal_resolve(struct scal_resolver *r, uint64_t ra, int kind, struct scal_resolved *out)
+int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
+                 struct scal_resolved *out)
 {
     Dl_info info;
     struct link_map *lm = NULL;
@@ -555,7 +596,7 @@ int scal_resolve(struct scal_resolver *r, uint64_t ra, int kind, struct scal_res
     if (r && r->dwfl) {
         resolve_lines(r, ra, out);
         if (kind == SCAL_KIND_PARALLEL || kind == SCAL_KIND_TASK)
-            resolve_parallel(r, ra, kind == SCAL_KIND_TASK, out);
+            resolve_parallel(r, ra, body, kind == SCAL_KIND_TASK, out);
     }
     return SCAL_OK;
 }

@@ -65,8 +65,14 @@ class Run:
         # the program waits for its run-file writer (by default it does not: tests/writer covers that)
         env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_WAIT_WRITER="1",
                    SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        launcher = []
         while words and words[0] != "%prog":
             w = words.pop(0)
+            if w == "%scal-exec":  # through `scal exec`, which sets up the tool itself
+                check(bool(args.scal), "%s: %%scal-exec needs --scal" % d)
+                env.pop("OMP_TOOL_LIBRARIES", None)
+                launcher = [args.scal, "exec", "-q", "--tool", args.tool, "--"]
+                continue
             if w == "-u" and words:
                 env.pop(words.pop(0), None)
             elif "=" in w:
@@ -79,7 +85,7 @@ class Run:
         self.output = env.get("SCAL_OUTPUT")
         errpath = os.path.join(args.workdir, self.name + ".stderr")
         with open(errpath, "w") as err:
-            p = subprocess.Popen([args.prog] + words[1:], env=env, cwd=self.cwd, stdout=subprocess.PIPE, stderr=err, text=True)
+            p = subprocess.Popen(launcher + [args.prog] + words[1:], env=env, cwd=self.cwd, stdout=subprocess.PIPE, stderr=err, text=True)
             self.stdout = ""
             if sig:
                 signame, line = sig.rest.split(None, 1)
@@ -397,6 +403,7 @@ def main():
     ap.add_argument("--prog", required=True)
     ap.add_argument("--tool", required=True)
     ap.add_argument("--libomp", default="/usr/lib/llvm-14/lib/libomp.so.5")
+    ap.add_argument("--scal", help="the scal executable (for %%scal-exec)")
     ap.add_argument("--workdir")
     ap.add_argument("--scal", help="the scal executable: the field 'checked' of a run says whether `scal check` accepts its file")
     args = ap.parse_args()
