@@ -41,7 +41,7 @@ scal_test_fail(const char *file, int line, const char *expr, const char *fmt, ..
 /* CHECK(cond) or CHECK(cond, "printf format", args...): the message explains a failure. */
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
-        if (!(cond)) scal_test_fail(__FILE__, __LINE__, #cond, " " __VA_ARGS__);                    \
+        if (!(cond)) scal_test_fail(__FILE__, __LINE__, #cond, " " __VA_ARGS__);                   \
     } while (0)
 
 #define CHECK_STR(got, want)                                                                       \
