@@ -11,10 +11,12 @@
 // itself included (a ^C on the terminal while the file is written). "signal exit": the second
 // thread raises SIGTERM on itself, and while its flush runs (its prepare handler) the main thread
 // returns from main; the program's atexit handler (run before the tool's) lets the flush go on:
-// the end waits for the flush, and the program ends by SIGTERM. Expectations: see
+// the end waits for the flush, and the program ends by SIGTERM. "signal exit-worker": the same
+// with the signal sent to an idle OpenMP worker thread (pthread_kill): no deadlock between the
+// flush and the runtime's shutdown (which joins that worker, so it waits too). Expectations: see
 // tests/tool/README.md.
 //
-//   signal_in_flush exit|signal same|other|group, or signal_in_flush signal exit
+//   signal_in_flush exit|signal same|other|group, or signal_in_flush signal exit|exit-worker
 //   exit: the program returns from main; SIGTERM during the flush.
 //   signal: the program waits in its second region for a SIGTERM (after "ready"); SIGINT during
 //   the flush that SIGTERM started: the program still ends by SIGTERM.
@@ -27,6 +29,7 @@
 // SIGNAL[signal_in_signal_flush_thread]: SIGTERM ready
 // RUN[signal_to_group_in_flush]: %prog exit group
 // RUN[exit_in_signal_flush]: %prog signal exit
+// RUN[exit_in_worker_signal_flush]: %prog signal exit-worker
 // The flush ran on after the signal's handler (the program says so), the file is complete, and
 // the program ended by SIGTERM.
 // CHECK run: stderr="*during the flush*" output=written checked=ok signal=SIGTERM
@@ -36,11 +39,13 @@
 // CHECK[signal_in_signal_flush] /meta: exit_reason="signal SIGTERM"
 // CHECK[signal_in_signal_flush_thread] /meta: exit_reason="signal SIGTERM"
 // CHECK[exit_in_signal_flush] /meta: exit_reason="signal SIGTERM"
+// CHECK[exit_in_worker_signal_flush] /meta: exit_reason="signal SIGTERM"
 // Nothing is left open at a normal end; the region the first signal interrupted is.
 // CHECK[signal_in_exit_flush] /diagnostics: open_at_exit=0
 // CHECK[signal_in_exit_flush_thread] /diagnostics: open_at_exit=0
 // CHECK[signal_to_group_in_flush] /diagnostics: open_at_exit=0
 // CHECK[exit_in_signal_flush] /diagnostics: open_at_exit=0
+// CHECK[exit_in_worker_signal_flush] /diagnostics: open_at_exit=0
 // CHECK[signal_in_signal_flush] /diagnostics: open_at_exit>=1
 // CHECK[signal_in_signal_flush_thread] /diagnostics: open_at_exit>=1
 #include <omp.h>
@@ -54,7 +59,8 @@
 static long sink;     /* updated atomically: the programs themselves are race-free */
 static int raise_sig; /* the signal sent during the flush */
 static int to_helper[2], from_helper[2];
-static int other_thread, group, exit_during;
+static int other_thread, group, exit_during, to_worker;
+static pthread_t worker; /* exit-worker: team member 1 of the last region, idle in the runtime */
 static int to_main[2], from_exit[2]; /* exit_during: the flush wakes main, main's end wakes it */
 static volatile sig_atomic_t forks;  /* this program forks only through the tool's flush */
 
@@ -134,14 +140,15 @@ static void before_fork(void)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s exit|signal same|other|group, or %s signal exit\n", argv[0],
-                argv[0]);
+        fprintf(stderr, "usage: %s exit|signal same|other|group, or %s signal exit|exit-worker\n",
+                argv[0], argv[0]);
         return 2;
     }
     int wait_for_signal = !strcmp(argv[1], "signal");
     other_thread = !strcmp(argv[2], "other");
     group = !strcmp(argv[2], "group");
-    exit_during = !strcmp(argv[2], "exit");
+    to_worker = !strcmp(argv[2], "exit-worker");
+    exit_during = to_worker || !strcmp(argv[2], "exit");
     raise_sig = wait_for_signal ? SIGINT : SIGTERM;
     if (group && setpgid(0, 0) != 0) return 2;
     pthread_atfork(before_fork, NULL, in_child);
@@ -150,7 +157,7 @@ int main(int argc, char **argv)
         raise_sig = SIGTERM;
         if (pipe(to_main) != 0 || pipe(from_exit) != 0) return 2;
     }
-    if (other_thread || exit_during) {
+    if (other_thread || (exit_during && !to_worker)) {
         pthread_t t;
         sigset_t handled, old;
         handled_set(&handled);
@@ -178,13 +185,18 @@ int main(int argc, char **argv)
             __atomic_fetch_add(&sink, (long)(1), __ATOMIC_RELAXED);
             usleep(1000);
         }
+        if (omp_get_thread_num() == 1) worker = pthread_self();
         __atomic_fetch_add(&sink, (long)(omp_get_thread_num()), __ATOMIC_RELAXED);
     }
     if (exit_during) {
         char c;
         atexit(at_exit);
-        while (write(to_helper[1], "g", 1) < 0) /* the helper raises SIGTERM: its flush starts */
-            ;
+        if (to_worker)
+            pthread_kill(worker, raise_sig); /* its flush starts there */
+        else
+            while (write(to_helper[1], "g", 1) <
+                   0) /* the helper raises SIGTERM: its flush starts */
+                ;
         while (read(to_main[0], &c, 1) < 0) /* the flush is running */
             ;
     }
