@@ -231,7 +231,7 @@ static void flush_done(int own)
     }
     for (size_t i = 0; i < NSIG_HANDLED; i++)
         if (waiting & (1u << i)) deliver(handled_signals[i], false);
-    if (ready && ends) sem_post(&flush_ended); /* the signal went to another thread */
+    if (ready && ends) sem_post(&flush_ended); /* the signal went to another thread: not ended */
 }
 
 void scal_flush(const char *reason)
