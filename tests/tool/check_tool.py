@@ -3,7 +3,7 @@
 # own comments (RUN, SIGNAL, REGION, CHECK lines; the syntax is in tests/tool/README.md) against
 # what the runs did and the run file they wrote.
 #
-#   check_tool.py TEST --source PROGRAM.c --prog EXECUTABLE --tool LIB [--libomp LIB] [--workdir DIR]
+#   check_tool.py TEST --source PROGRAM.c --prog EXECUTABLE --tool LIB [--libomp LIB] [--workdir DIR] [--scal SCAL]
 import argparse
 import fnmatch
 import json
@@ -110,6 +110,21 @@ class Run:
             "files": sorted(os.listdir(self.cwd)),
             "peak_rss_kib": usage.ru_maxrss,
         }
+        self.scal = args.scal
+
+    def field(self, key):
+        if key == "checked" and key not in self.fields:  # run only when an expectation names it
+            self.fields[key] = self.scal_check(self.scal)
+        return self.fields.get(key)
+
+    def scal_check(self, scal):
+        """'ok' when `scal check` accepts the run file, else what it said ('unchecked' without --scal)."""
+        if not scal:
+            return "unchecked"
+        if not (self.output and os.path.isfile(self.output)):
+            return "absent"
+        p = subprocess.run([scal, "check", self.output], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return "ok" if p.returncode == 0 else "failed: " + p.stdout.strip()
 
 
 class RunFile:
@@ -199,7 +214,7 @@ class Checker:
         if "." in text:
             name, field = text.split(".", 1)
             if name in self.runs:
-                return self.runs[name].fields.get(field)
+                return self.runs[name].field(field)
             if name in self.bindings:
                 return self.file.field(self.single(d, name), field)
         if text in self.bindings:
@@ -321,7 +336,7 @@ class Checker:
         if s and all(b in self.runs or b in self.bindings for b in s.split(",")):
             for b in s.split(","):
                 if b in self.runs:
-                    self.expectations(d, words, lambda k: self.runs[b].fields.get(k), who="run %s: " % b)
+                    self.expectations(d, words, lambda k: self.runs[b].field(k), who="run %s: " % b)
                 else:
                     self.on_regions(d, self.bindings[b], words)
         elif "/" in s:
@@ -393,8 +408,8 @@ def main():
     ap.add_argument("--prog", required=True)
     ap.add_argument("--tool", required=True)
     ap.add_argument("--libomp", default="/usr/lib/llvm-14/lib/libomp.so.5")
-    ap.add_argument("--scal", help="the scal executable (for %%scal-exec)")
     ap.add_argument("--workdir")
+    ap.add_argument("--scal", help="the scal executable: for %%scal-exec, and the field 'checked' of a run (whether `scal check` accepts its file)")
     args = ap.parse_args()
     tmp = None
     if not args.workdir:
