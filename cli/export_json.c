@@ -166,9 +166,9 @@ int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
             json_t *params = json_pack("{s:I}", "threads", (json_int_t)r->threads);
             /* MPI: the ranks are a parameter of their own (Extra-P models over both) */
             if (r->ranks > 0) json_object_set_new(params, "ranks", json_integer(r->ranks));
-            double size;
             /* one input is no parameter: Extra-P then models over the thread count alone */
             if (t->ninputs > 1) {
+                double size = 0;
                 if ((rc = input_size(o, t, r, &size)) < 0) {
                     json_decref(params);
                     break;

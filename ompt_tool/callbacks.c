@@ -19,6 +19,7 @@
 #include <omp-tools.h>
 #include <string.h>
 
+#include "fork_hook.h"
 #include "sensor_hooks.h"
 #include "team.h"
 #include "tool.h"
@@ -82,6 +83,9 @@ void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now)
         t->frames[0].last_child_end_ns = now;
         t->frames[0].last_child_node = (int32_t)node;
         scal_modules_refresh(); /* in no team: may wait for the dynamic loader */
+        scal_fork_hooks_refresh();
+    } else if (t->depth == 0 && t->task_level == 0) {
+        scal_fork_hooks_refresh(); /* another root thread (a pthread), in no team either */
     }
 }
 
@@ -111,18 +115,25 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
     parallel_data->ptr = NULL;
     if (!t) return;
     uint64_t now = scal_now_ns();
+    const void *reported = codeptr_ra;
     if (__builtin_expect(scal_callsite_in_runtime(codeptr_ra), 0))
         codeptr_ra = scal_callsite_outside_runtime(codeptr_ra);
+    /* the outlined body, noted by a fork trampoline: tells apart bodies behind one call site */
+    uint64_t body = scal_fork_body_take(reported, codeptr_ra);
     int32_t parent = scal_region_parent(t);
     uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
-    /* call sites are at least 16 bytes apart in practice: the low bits carry little */
-    unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
+    /* call sites and bodies are at least 16 bytes apart in practice: the low bits carry little */
+    unsigned slot =
+        (unsigned)((key >> 4) ^ (body >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
     uint32_t node;
-    if (t->node_cache[slot].codeptr == key && t->node_cache[slot].parent == parent && key) {
+    if (t->node_cache[slot].codeptr == key && t->node_cache[slot].body == body &&
+        t->node_cache[slot].parent == parent && key) {
         node = t->node_cache[slot].node;
     } else {
-        node = scal_node_lookup(SCAL_KIND_PARALLEL, parent, key, NULL, -1, -1);
+        if (!body) scal_fork_hooks_want(); /* its module may have been loaded since */
+        node = scal_node_lookup_fork(parent, key, body);
         t->node_cache[slot].codeptr = key;
+        t->node_cache[slot].body = body;
         t->node_cache[slot].parent = parent;
         t->node_cache[slot].node = node;
     }
@@ -352,6 +363,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     } else {
         node = scal_node_lookup(SCAL_KIND_TASK, parent, key, NULL, -1, -1);
         t->node_cache[slot].codeptr = key;
+        t->node_cache[slot].body = 0;
         t->node_cache[slot].parent = ~parent; /* parallel entries hold parent >= 0 */
         t->node_cache[slot].node = node;
     }

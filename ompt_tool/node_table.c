@@ -32,16 +32,18 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 33);
 }
 
-static uint64_t hash_key(uint8_t kind, int32_t parent, uint64_t key, int32_t gp, int32_t gn)
+static uint64_t hash_key(uint8_t kind, int32_t parent, uint64_t key, uint64_t body, int32_t gp,
+                         int32_t gn)
 {
-    return mix(key ^ mix(((uint64_t)kind << 56) ^ ((uint64_t)(uint32_t)parent << 20) ^
-                         ((uint64_t)(uint32_t)gp << 8) ^ (uint64_t)(uint32_t)gn));
+    return mix(key ^ mix(body) ^
+               mix(((uint64_t)kind << 56) ^ ((uint64_t)(uint32_t)parent << 20) ^
+                   ((uint64_t)(uint32_t)gp << 8) ^ (uint64_t)(uint32_t)gn));
 }
 
 static bool same(const struct scal_node *n, uint8_t kind, int32_t parent, uint64_t key,
-                 const char *name, int32_t gp, int32_t gn)
+                 uint64_t body, const char *name, int32_t gp, int32_t gn)
 {
-    if (n->kind != kind || n->parent != parent || n->key != key) return false;
+    if (n->kind != kind || n->parent != parent || n->key != key || n->body != body) return false;
     if (kind == SCAL_KIND_SERIAL) return n->gap_prev == gp && n->gap_next == gn;
     if (kind == SCAL_KIND_USER) return n->name && name && strcmp(n->name, name) == 0;
     return true;
@@ -91,15 +93,15 @@ static const char *copy_name(const char *name)
     return p;
 }
 
-uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char *name,
-                          int32_t gap_prev, int32_t gap_next)
+static uint32_t lookup(uint8_t kind, int32_t parent, uint64_t key, uint64_t body, const char *name,
+                       int32_t gap_prev, int32_t gap_next)
 {
-    uint64_t h = hash_key(kind, parent, key, gap_prev, gap_next);
+    uint64_t h = hash_key(kind, parent, key, body, gap_prev, gap_next);
     uint32_t i = (uint32_t)h & nslots_mask;
     for (;;) {
         uint32_t v = atomic_load_explicit(&slots[i], memory_order_acquire);
         if (v == 0) break;
-        if (same(&nodes[v - 1], kind, parent, key, name, gap_prev, gap_next)) return v - 1;
+        if (same(&nodes[v - 1], kind, parent, key, body, name, gap_prev, gap_next)) return v - 1;
         i = (i + 1) & nslots_mask;
     }
     /* Not found: insert under the lock, probing again from the start of the chain. */
@@ -110,7 +112,7 @@ uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char
     for (;;) {
         uint32_t v = atomic_load_explicit(&slots[i], memory_order_acquire);
         if (v == 0) break;
-        if (same(&nodes[v - 1], kind, parent, key, name, gap_prev, gap_next)) {
+        if (same(&nodes[v - 1], kind, parent, key, body, name, gap_prev, gap_next)) {
             atomic_flag_clear_explicit(&insert_lock, memory_order_release);
             return v - 1;
         }
@@ -126,6 +128,7 @@ uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char
     }
     struct scal_node *n = &nodes[id];
     n->key = key;
+    n->body = body;
     n->parent = parent;
     n->kind = kind;
     n->depth = parent >= 0 ? nodes[parent].depth + 1 : 0;
@@ -138,6 +141,17 @@ uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char
     atomic_store_explicit(&slots[i], id + 1, memory_order_release);
     atomic_flag_clear_explicit(&insert_lock, memory_order_release);
     return id;
+}
+
+uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char *name,
+                          int32_t gap_prev, int32_t gap_next)
+{
+    return lookup(kind, parent, key, 0, name, gap_prev, gap_next);
+}
+
+uint32_t scal_node_lookup_fork(int32_t parent, uint64_t codeptr, uint64_t body)
+{
+    return lookup(SCAL_KIND_PARALLEL, parent, codeptr, body, NULL, -1, -1);
 }
 
 uint32_t scal_nodes_count(void)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fork_hook.h"
 #include "outlined.h"
 
 #define SCAN_BYTES 160 /* how far from the call (or into the tail-calling function) to look */
@@ -132,6 +133,8 @@ static const char *destination_name(uint64_t t, scal_symbol_fn symbol, void *ctx
 {
     Dl_info di;
     uint64_t dest = call_destination(t), start = 0;
+    const char *hooked = scal_fork_hook_entry(dest); /* a slot the tool pointed at a trampoline */
+    if (hooked) return hooked;
     if (dladdr((void *)(uintptr_t)dest, &di) && di.dli_sname &&
         (uint64_t)(uintptr_t)di.dli_saddr == dest)
         return di.dli_sname;
@@ -139,17 +142,39 @@ static const char *destination_name(uint64_t t, scal_symbol_fn symbol, void *ctx
     return name && start == dest ? name : NULL;
 }
 
+/* The name of the function whose address a GOT slot holds (a call or jump through it). */
+static const char *slot_name(uint64_t slot)
+{
+    Dl_info di;
+    uint64_t dest;
+    if (!same_object(slot, slot + sizeof(dest))) return NULL;
+    memcpy(&dest, (const void *)(uintptr_t)slot, sizeof(dest));
+    const char *hooked = scal_fork_hook_entry(dest); /* pointed at a trampoline by the tool */
+    if (hooked) return hooked;
+    if (dladdr((void *)(uintptr_t)dest, &di) && di.dli_sname &&
+        (uint64_t)(uintptr_t)di.dli_saddr == dest)
+        return di.dli_sname;
+    return NULL;
+}
+
 /* In a function that tail-calls the runtime (jmp to a fork entry), the outlined body it hands
  * over. */
 static uint64_t tail_outlined(uint64_t fn, scal_symbol_fn symbol, void *ctx, bool *gomp)
 {
     if (!same_object(fn, fn + SCAN_BYTES)) return 0;
-    for (uint64_t p = fn; p + 5 <= fn + SCAN_BYTES; p++) {
+    for (uint64_t p = fn; p + 6 <= fn + SCAN_BYTES; p++) {
         const unsigned char *c = (const unsigned char *)(uintptr_t)p;
-        if (c[0] != 0xe9) continue;
+        const char *name;
         int32_t d;
-        memcpy(&d, c + 1, sizeof(d));
-        const char *name = destination_name(p + 5 + (uint64_t)(int64_t)d, symbol, ctx);
+        if (c[0] == 0xe9) { /* jmp rel32 (through a PLT stub) */
+            memcpy(&d, c + 1, sizeof(d));
+            name = destination_name(p + 5 + (uint64_t)(int64_t)d, symbol, ctx);
+        } else if (c[0] == 0xff && c[1] == 0x25) { /* jmp *GOT(%rip) (-fno-plt) */
+            memcpy(&d, c + 2, sizeof(d));
+            name = slot_name(p + 6 + (uint64_t)(int64_t)d);
+        } else {
+            continue;
+        }
         if (!fork_entry_name(name)) continue;
         uint64_t o = find_outlined(fn, p, outlined_register(name), symbol, ctx);
         *gomp = !strncmp(name, "GOMP_", 5);
@@ -165,30 +190,22 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
     if (!same_object(ra - 6, ra)) return out;
     const unsigned char *c = (const unsigned char *)(uintptr_t)ra;
     uint64_t dest = 0, call = 0;
+    const char *name = NULL;
+    int32_t d;
+    memcpy(&d, c - 4, sizeof(d));
     if (c[-5] == 0xe8) { /* call rel32 */
-        int32_t d;
-        memcpy(&d, c - 4, sizeof(d));
         dest = ra + (uint64_t)(int64_t)d;
         call = ra - 5;
+        name = destination_name(dest, symbol, ctx);
     } else if (c[-6] == 0xff && c[-5] == 0x15) { /* call *GOT(%rip) (-fno-plt) */
-        int32_t d;
-        memcpy(&d, c - 4, sizeof(d));
         uint64_t slot = ra + (uint64_t)(int64_t)d;
         if (!same_object(slot, slot + sizeof(dest))) return out;
         memcpy(&dest, (const void *)(uintptr_t)slot, sizeof(dest));
         call = ra - 6;
+        name = slot_name(slot);
     } else {
         out.kind = SCAL_CALL_INDIRECT; /* through a register or memory: a function pointer */
         return out;
-    }
-    const char *name = NULL;
-    if (c[-5] == 0xe8) {
-        name = destination_name(dest, symbol, ctx);
-    } else {
-        Dl_info di;
-        if (dladdr((void *)(uintptr_t)dest, &di) && di.dli_sname &&
-            (uint64_t)(uintptr_t)di.dli_saddr == dest)
-            name = di.dli_sname;
     }
     if (fork_entry_name(name)) {
         out.kind = SCAL_CALL_FORK;

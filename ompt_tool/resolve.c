@@ -242,6 +242,39 @@ static int bodies_last_line(Dwarf_Die *cu, const char *file, int line)
     return last;
 }
 
+/* The length of a demangled name without its final parameter list and qualifiers
+ * ("main::{lambda()#1}::operator()() const" -> "main::{lambda()#1}::operator()"). */
+static size_t without_parameters(const char *d)
+{
+    size_t n = strlen(d);
+    while (n > 0 && d[n - 1] != ')') /* " const", " &", " volatile" */
+        n--;
+    for (int depth = 0; n-- > 0;) {
+        if (d[n] == ')') depth++;
+        if (d[n] == '(' && --depth == 0) return n;
+    }
+    return strlen(d);
+}
+
+/* A C++ linkage name demangled without its parameters, with the program's own __cxa_demangle (a
+ * C++ program has one; the tool links no C++); false when it is none or there is none. */
+static bool demangled(const char *linkage, char *out, size_t len)
+{
+    static char *(*demangle)(const char *, char *, size_t *, int *);
+    static bool looked;
+    if (!looked) {
+        *(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        looked = true;
+    }
+    if (!linkage || !demangle || strncmp(linkage, "_Z", 2) != 0) return false;
+    int status = -1;
+    char *d = demangle(linkage, NULL, NULL, &status);
+    bool ok = d && status == 0;
+    if (ok) snprintf(out, len, "%.*s", (int)without_parameters(d), d);
+    free(d);
+    return ok;
+}
+
 /* A function's name for people: the demangled linkage name without its parameters (C++), else its
  * name. */
 static void function_name(Dwarf_Die *die, char *out, size_t len)
@@ -249,22 +282,7 @@ static void function_name(Dwarf_Die *die, char *out, size_t len)
     Dwarf_Attribute attr;
     const char *linkage = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
     const char *name = dwarf_diename(die);
-    static char *(*demangle)(const char *, char *, size_t *, int *);
-    static bool looked;
-    if (!looked) {
-        *(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-        looked = true;
-    }
-    if (linkage && demangle) {
-        int status = -1;
-        char *d = demangle(linkage, NULL, NULL, &status);
-        if (d && status == 0) {
-            snprintf(out, len, "%.*s", (int)strcspn(d, "("), d);
-            free(d);
-            return;
-        }
-        free(d);
-    }
+    if (demangled(linkage, out, len)) return;
     snprintf(out, len, "%s", name ? name : (linkage ? linkage : ""));
 }
 
@@ -374,17 +392,30 @@ static bool cu_at(Dwarf *dw, Dwarf_Addr pc, Dwarf_Die *cu)
     return false;
 }
 
-/* The subprogram starting at pc: a DIE of the unit or, for gcc's outlined bodies, nested in the
- * function they were outlined from (in its lexical blocks). */
+/* True when the DIE's code starts at pc: its low pc, or (a function split into hot and cold parts:
+ * DW_AT_ranges) the start of one of its ranges. */
+static bool starts_at(Dwarf_Die *die, Dwarf_Addr pc)
+{
+    Dwarf_Addr lo, base, hi;
+    ptrdiff_t off = 0;
+    if (dwarf_lowpc(die, &lo) == 0) return lo == pc;
+    while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+        if (lo == pc) return true;
+    return false;
+}
+
+/* The subprogram starting at pc: a DIE of the unit, of its namespaces and classes (C++), or, for
+ * gcc's outlined bodies, nested in the function they were outlined from (in its lexical blocks). */
 static bool subprogram_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
 {
     Dwarf_Die child;
     if (depth > 32 || dwarf_child(parent, &child) != 0) return false;
     do {
-        Dwarf_Addr lo;
         int tag = dwarf_tag(&child);
-        if (tag != DW_TAG_subprogram && tag != DW_TAG_lexical_block) continue;
-        if (tag == DW_TAG_subprogram && dwarf_lowpc(&child, &lo) == 0 && lo == pc) {
+        if (tag != DW_TAG_subprogram && tag != DW_TAG_lexical_block && tag != DW_TAG_namespace &&
+            tag != DW_TAG_class_type && tag != DW_TAG_structure_type)
+            continue;
+        if (tag == DW_TAG_subprogram && starts_at(&child, pc)) {
             *out = child;
             return true;
         }
@@ -403,6 +434,21 @@ static const char *symbol_of(void *ctx, uint64_t addr, uint64_t *start)
     return name;
 }
 
+/* The first line-table row at pc: where several rows share an address (gcc: the pragma's line,
+ * then, at the same address, the first statement of a one-statement body), the pragma's. */
+static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc)
+{
+    Dwarf_Lines *lines;
+    size_t n;
+    if (dwarf_getsrclines(cu, &lines, &n) != 0) return dwarf_getsrc_die(cu, pc);
+    for (size_t i = 0; i < n; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        if (l && dwarf_lineaddr(l, &a) == 0 && a == pc) return l;
+    }
+    return dwarf_getsrc_die(cu, pc);
+}
+
 /* Pragma file, lines and function from the outlined body at `outlined` (absolute); false when its
  * DWARF is not there. */
 static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const char *fn_hint,
@@ -413,23 +459,33 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
     Dwarf *dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
     Dwarf_Die cu, fn;
     int decl = 0;
-    const char *file;
-    if (!dw || !cu_at(dw, outlined - bias, &cu) || !subprogram_at(&cu, outlined - bias, &fn, 0))
-        return false;
-    if (dwarf_decl_line(&fn, &decl) != 0 || !(file = dwarf_decl_file(&fn))) {
+    const char *file = NULL;
+    if (!dw || !cu_at(dw, outlined - bias, &cu)) return false;
+    /* g++ may leave an outlined body of a member function without a concrete DIE: its line rows
+     * still place it */
+    bool die = subprogram_at(&cu, outlined - bias, &fn, 0);
+    if (!die || dwarf_decl_line(&fn, &decl) != 0 || !(file = dwarf_decl_file(&fn))) {
         /* gcc declares no line for "f._omp_fn.N": its first instruction is on the pragma's */
-        Dwarf_Line *l = dwarf_getsrc_die(&cu, outlined - bias);
+        Dwarf_Line *l = first_row_at(&cu, outlined - bias);
         if (!l || dwarf_lineno(l, &decl) != 0 || !(file = dwarf_linesrc(l, NULL, NULL)))
             return false;
     }
     snprintf(out->file, sizeof(out->file), "%s", file);
     out->line_first = decl;
-    out->line_last = own_last_line(&cu, &fn, file);
+    out->line_last = die ? own_last_line(&cu, &fn, file) : -1;
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
     if (out->line_last < decl) out->line_last = -1;
-    /* the function containing the pragma (a gcc call site may be attributed to the caller) */
+    /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc
+     * names its bodies after it ("<linkage name>._omp_fn.<n>", which tells template instances and
+     * lambdas apart), else the source function declared last before the pragma */
     char fn_name[512] = "";
-    enclosing_function(&cu, file, decl, fn_name, sizeof(fn_name));
+    uint64_t start = 0;
+    const char *sym = symbol_of(r->dwfl, outlined, &start);
+    const char *gcc = sym ? strstr(sym, "._omp_fn.") : NULL;
+    char linkage[512];
+    if (gcc) snprintf(linkage, sizeof(linkage), "%.*s", (int)(gcc - sym), sym);
+    if (!gcc || !demangled(linkage, fn_name, sizeof(fn_name)))
+        enclosing_function(&cu, file, decl, fn_name, sizeof(fn_name));
     if (fn_name[0] || fn_hint)
         snprintf(out->function, sizeof(out->function), "%s", fn_name[0] ? fn_name : fn_hint);
     return true;
@@ -481,28 +537,65 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
     }
 }
 
+/* The outlined body at `body` has no DWARF: the region is named after the body's symbol (gcc's
+ * "<function>._omp_fn.<n>" names its function) and identified by the body's offset, so that bodies
+ * behind one call site stay apart. */
+static void name_by_body(struct scal_resolver *r, uint64_t body, struct scal_resolved *out)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    uint64_t start = 0;
+    const char *sym = symbol_of(r->dwfl, body, &start);
+    const char *gcc = sym ? strstr(sym, "._omp_fn.") : NULL;
+    /* the call site's file and line are not the pragma's */
+    out->file[0] = '\0';
+    out->line_first = out->line_last = -1;
+    out->function[0] = '\0';
+    if (gcc) {
+        char linkage[512];
+        snprintf(linkage, sizeof(linkage), "%.*s", (int)(gcc - sym), sym);
+        if (!demangled(linkage, out->function, sizeof(out->function)))
+            snprintf(out->function, sizeof(out->function), "%s", linkage);
+    } /* clang's ".omp_outlined..N" names nothing: the module and offset do */
+    if (dladdr1((void *)(uintptr_t)body, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm) {
+        out->offset = body - lm->l_addr;
+        if (lm->l_name && lm->l_name[0])
+            snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
+        struct build_id_search s = {(uintptr_t)body, out->build_id, sizeof(out->build_id)};
+        out->build_id[0] = '\0';
+        dl_iterate_phdr(find_build_id, &s);
+    }
+}
+
 /* A parallel region's (or a gcc task's) call site read as code: the outlined body gives the
- * pragma's lines. */
-static void resolve_parallel(struct scal_resolver *r, uint64_t ra, bool task,
+ * pragma's lines. `body`, when a fork trampoline noted it, is the runtime's own word on the body:
+ * it tells apart the bodies behind one call site (a function pointer) that the code cannot. */
+static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body, bool task,
                              struct scal_resolved *out)
 {
-    uint64_t fn_start = 0;
+    uint64_t fn_start = 0, start = 0;
     (void)symbol_of(r->dwfl, ra - 1, &fn_start);
     struct scal_callsite_info c = scal_callsite_classify(ra, fn_start, symbol_of, r->dwfl);
     char fn[sizeof(out->function)];
     /* tasks: only gcc's GOMP_task hands over an outlined body (clang's task entry is given to
      * __kmpc_omp_task_alloc earlier, and its call site's line is the pragma's) */
     if (task && c.kind != SCAL_CALL_FORK) return;
-    out->gomp = c.gomp;
-    if (c.kind == SCAL_CALL_FORK && c.outlined) {
-        snprintf(fn, sizeof(fn), "%s", out->function);
-        lines_of_outlined(r, c.outlined, fn, out);
-    } else if (c.kind == SCAL_CALL_TAIL && c.outlined) {
-        function_at(r, c.tail_caller, fn, sizeof(fn));
-        lines_of_outlined(r, c.outlined, fn, out);
-    } else if (c.kind == SCAL_CALL_TAIL || c.kind == SCAL_CALL_INDIRECT) {
-        out->via_tail_call = true;
+    uint64_t outlined = body ? body : c.outlined;
+    const char *body_sym = body ? symbol_of(r->dwfl, body, &start) : NULL;
+    out->gomp = c.gomp || (body_sym && strstr(body_sym, "._omp_fn."));
+    if (!outlined) {
+        out->via_tail_call = c.kind == SCAL_CALL_TAIL || c.kind == SCAL_CALL_INDIRECT;
+        return;
     }
+    if (c.kind == SCAL_CALL_FORK)
+        snprintf(fn, sizeof(fn), "%s", out->function);
+    else if (c.kind == SCAL_CALL_TAIL)
+        function_at(r, c.tail_caller, fn, sizeof(fn));
+    else
+        fn[0] = '\0'; /* through a pointer: only the body's DWARF knows its function */
+    bool found = lines_of_outlined(r, outlined, fn[0] ? fn : NULL, out);
+    if (!found && c.kind != SCAL_CALL_FORK && !(c.kind == SCAL_CALL_TAIL && c.outlined == body))
+        name_by_body(r, outlined, out);
 }
 
 /* A region of a module the program unloaded (dlclose) before exit: named from the module noted
@@ -528,7 +621,8 @@ static int resolve_unloaded(struct scal_resolver *r, uint64_t ra, struct scal_re
     return SCAL_OK;
 }
 
-int scal_resolve(struct scal_resolver *r, uint64_t ra, int kind, struct scal_resolved *out)
+int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
+                 struct scal_resolved *out)
 {
     Dl_info info;
     struct link_map *lm = NULL;
@@ -555,7 +649,7 @@ int scal_resolve(struct scal_resolver *r, uint64_t ra, int kind, struct scal_res
     if (r && r->dwfl) {
         resolve_lines(r, ra, out);
         if (kind == SCAL_KIND_PARALLEL || kind == SCAL_KIND_TASK)
-            resolve_parallel(r, ra, kind == SCAL_KIND_TASK, out);
+            resolve_parallel(r, ra, body, kind == SCAL_KIND_TASK, out);
     }
     return SCAL_OK;
 }

@@ -119,7 +119,8 @@ size_t scal_diag_messages(const char *const **out);
  * (parallel), the name's hash (user), or the neighbouring nodes (serial gaps). Node 0 is the root,
  * the last usable id is the overflow node that absorbs regions beyond the table's capacity. */
 struct scal_node {
-    uint64_t key;
+    uint64_t key;  /* the call site (return address), or a user region's name hash */
+    uint64_t body; /* a parallel region's outlined body, when a fork trampoline saw it (0 = not) */
     int32_t parent;
     uint8_t kind;
     uint32_t depth;
@@ -130,6 +131,8 @@ int scal_nodes_init(uint32_t capacity);
 /* Finds or creates a node. Returns its id (the overflow id when the table is full). */
 uint32_t scal_node_lookup(uint8_t kind, int32_t parent, uint64_t key, const char *name,
                           int32_t gap_prev, int32_t gap_next);
+/* A parallel region's node: its call site and its outlined body (0 = unknown; fork_hook.h). */
+uint32_t scal_node_lookup_fork(int32_t parent, uint64_t codeptr, uint64_t body);
 uint32_t scal_nodes_count(void);
 const struct scal_node *scal_node_get(uint32_t id);
 
@@ -264,9 +267,9 @@ struct scal_thread {
     uint32_t nrows;
     int member_frame;    /* index of the innermost member frame, -1 = none */
     uint32_t sync_depth; /* open synchronisation regions (taskwait inside a barrier nests) */
-    /* Direct-mapped cache of parallel-node lookups: (parent, codeptr) -> node. */
+    /* Direct-mapped cache of parallel-node lookups: (parent, codeptr, body) -> node. */
     struct {
-        uint64_t codeptr;
+        uint64_t codeptr, body;
         int32_t parent;
         uint32_t node;
     } node_cache[SCAL_NODE_CACHE_SLOTS];
@@ -463,9 +466,11 @@ struct scal_resolved {
 struct scal_resolver;
 struct scal_resolver *scal_resolver_open(bool lines);
 /* Resolves a return address (codeptr_ra) of an OpenMP construct of region kind `kind` (parallel
- * regions' and tasks' are read as call sites too). Returns 0 or a negative status (module unknown);
- * fields it could not find are left empty / -1. */
-int scal_resolve(struct scal_resolver *r, uint64_t ra, int kind, struct scal_resolved *out);
+ * regions' and tasks' are read as call sites too; `body`: the outlined body a fork trampoline
+ * noted, 0 = none). Returns 0 or a negative status (module unknown); fields it could not find are
+ * left empty / -1. */
+int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
+                 struct scal_resolved *out);
 void scal_resolver_close(struct scal_resolver *r);
 
 /* ---- run metadata (runmeta.c) ------------------------------------------------------------- */

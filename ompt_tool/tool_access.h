@@ -30,6 +30,7 @@ struct scal_tool_access {
     bool (*callsite_in_runtime)(const void *codeptr);
     uint64_t (*wall_ns)(uint32_t node, uint64_t end_ns);
     bool (*module_of)(uint64_t addr, const char **path, uint64_t *base);
+    const char *(*fork_hook_entry)(uint64_t addr); /* fork_hook.h */
 };
 
 /* The writer library, found next to libscal_ompt.so, and its one exported entry: writes the run

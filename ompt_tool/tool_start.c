@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fork_hook.h"
 #include "scal/export.h"
 #include "sensor_hooks.h"
 #include "team.h"
@@ -73,6 +74,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     }
     if (st->cfg.messages[0]) scal_diag_message("%s", st->cfg.messages);
     scal_callsite_init((const void *)lookup);
+    scal_fork_hooks_install((const void *)lookup); /* forks from now on note their bodies */
     if (scal_callbacks_register((void *)lookup) < 0) {
         fprintf(stderr,
                 "scal: the OpenMP runtime offers no ompt_set_callback; not measuring this run\n");
@@ -99,6 +101,15 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
 static void tool_finalize(ompt_data_t *tool_data)
 {
     scal_flush("program ended (OpenMP finalize)");
+}
+
+/* Preloaded (LD_PRELOAD), the tool is loaded before main: the program's first fork then passes a
+ * trampoline too. Loaded by the runtime, this runs inside that first fork, as initialize does. */
+__attribute__((constructor)) static void tool_loaded(void)
+{
+    static struct scal_config cfg;
+    scal_config_load(&cfg);
+    if (cfg.enabled) scal_fork_hooks_install(NULL);
 }
 
 SCAL_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,

@@ -191,7 +191,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
         uint32_t same = id;
         for (uint32_t k = 1; k < id; k++) {
             const struct scal_node *o = scal_node_get(k);
-            if (o->kind == n->kind && o->key == n->key) {
+            if (o->kind == n->kind && o->key == n->key && o->body == n->body) {
                 same = k;
                 break;
             }
@@ -200,7 +200,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             *out = ids[same];
             continue;
         }
-        if (scal_resolve(r, n->key, n->kind, res) < 0) {
+        if (scal_resolve(r, n->key, n->body, n->kind, res) < 0) {
             scal_diag_count(SCAL_DIAG_resolve_failed);
             res->offset = n->key; /* no module: the address keeps distinct regions distinct */
         } else if (res->line_first < 0)
@@ -221,7 +221,8 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             snprintf(label, sizeof(label), "%s:%d (via tail call)", basename_of(res->file),
                      res->line_first);
             out->line_first = out->line_last = -1;
-        } else if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key))
+        } else if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key) &&
+                   !(n->body && res->file[0]))
             snprintf(label, sizeof(label),
                      "nested region (call site lost to a tail call into the OpenMP runtime)");
         else if (res->file[0] && res->line_last >= res->line_first)

@@ -3,6 +3,7 @@
 // and implements, on top of it, the tool's functions the writer's sources call by their usual
 // names.
 #include "errmsg.h"
+#include "fork_hook.h"
 #include "tool_access.h"
 
 static const struct scal_tool_access *tool;
@@ -113,4 +114,9 @@ uint64_t scal_wall_ns(uint32_t node, uint64_t end_ns)
 bool scal_module_of(uint64_t addr, const char **path, uint64_t *base)
 {
     return tool->module_of(addr, path, base);
+}
+
+const char *scal_fork_hook_entry(uint64_t addr)
+{
+    return tool->fork_hook_entry(addr);
 }

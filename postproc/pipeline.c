@@ -295,7 +295,7 @@ out:
 int scal_report_compare(const struct scal_report_options *o, const char *before, const char *after,
                         void (*note_cb)(void *arg, const char *text), void *arg)
 {
-    struct pp_session s[2] = {{0}};
+    struct pp_session s[2] = {0};
     const char *files[2][2] = {{before, NULL}, {after, NULL}};
     int rc = SCAL_OK;
     for (int k = 0; k < 2 && rc == SCAL_OK; k++) {

@@ -52,12 +52,20 @@ int scal_measure_env(const struct scal_measure *m,
                      int (*set)(void *ctx, const char *name, const char *value), void *ctx)
 {
     int rc = set(ctx, "OMP_TOOL_LIBRARIES", m->tool);
-    if (rc == SCAL_OK && m->omp == SCAL_OMP_LIBGOMP) {
-        const char *old = getenv("LD_PRELOAD");
-        char preload[2 * PATH_MAX + 2];
-        snprintf(preload, sizeof(preload), "%s%s%s", m->libomp, old && *old ? ":" : "",
-                 old ? old : "");
-        rc = set(ctx, "LD_PRELOAD", preload);
-    }
-    return rc;
+    if (rc < 0 || (m->omp != SCAL_OMP_LIBGOMP && m->omp != SCAL_OMP_LIBOMP)) return rc;
+    /* An OpenMP program gets the tool preloaded: loaded before main, it sees the program's first
+     * fork too (ompt_tool/fork_hook.h). gcc-built ones get libomp first, standing in for libgomp.
+     * Programs without OpenMP of their own (wrappers, shells) keep their environment. */
+    const char *old = getenv("LD_PRELOAD");
+    const char *tool = strchr(m->tool, ' ') ? "" : m->tool; /* LD_PRELOAD splits at spaces too */
+    if (!*tool && m->omp != SCAL_OMP_LIBGOMP) return rc;
+    char preload[3 * PATH_MAX + 3];
+    int n = snprintf(preload, sizeof(preload), "%s%s%s%s%s",
+                     m->omp == SCAL_OMP_LIBGOMP ? m->libomp : "",
+                     m->omp == SCAL_OMP_LIBGOMP && *tool ? ":" : "", tool, old && *old ? ":" : "",
+                     old ? old : "");
+    if (n < 0 || (size_t)n >= sizeof(preload))
+        return scal__fail(SCAL_EINVAL, "LD_PRELOAD with the tool would exceed %zu characters",
+                          sizeof(preload) - 1);
+    return set(ctx, "LD_PRELOAD", preload);
 }

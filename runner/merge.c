@@ -3,6 +3,7 @@
 // machines) into one: configurations matched by threads, input, frequency and affinity (the same
 // configuration with another command line is a conflict), regions unified by identity, runs
 // renumbered, a repetition already taken by an earlier file moved to the next free number.
+#define _GNU_SOURCE
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>

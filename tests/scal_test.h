@@ -23,13 +23,16 @@
 /* Failed checks of this process (weak: one counter for every file of a test program). */
 __attribute__((weak)) int scal_test_failures;
 
+/* fmt is CHECK's message after one space (which keeps the format of a CHECK without a message from
+ * being empty: gcc's -Wformat-zero-length). */
 __attribute__((format(printf, 4, 5))) static inline void
 scal_test_fail(const char *file, int line, const char *expr, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s:%d: check failed: %s%s", file, line, expr, fmt[0] ? ": " : "");
+    const char *msg = fmt + 1;
+    fprintf(stderr, "%s:%d: check failed: %s%s", file, line, expr, msg[0] ? ": " : "");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(stderr, msg, ap);
     va_end(ap);
     fputc('\n', stderr);
     scal_test_failures++;
@@ -38,7 +41,7 @@ scal_test_fail(const char *file, int line, const char *expr, const char *fmt, ..
 /* CHECK(cond) or CHECK(cond, "printf format", args...): the message explains a failure. */
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
-        if (!(cond)) scal_test_fail(__FILE__, __LINE__, #cond, "" __VA_ARGS__);                    \
+        if (!(cond)) scal_test_fail(__FILE__, __LINE__, #cond, " " __VA_ARGS__);                   \
     } while (0)
 
 #define CHECK_STR(got, want)                                                                       \

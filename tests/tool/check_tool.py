@@ -3,7 +3,7 @@
 # own comments (RUN, SIGNAL, REGION, CHECK lines; the syntax is in tests/tool/README.md) against
 # what the runs did and the run file they wrote.
 #
-#   check_tool.py TEST --source PROGRAM.c --prog EXECUTABLE --tool LIB [--libomp LIB] [--workdir DIR]
+#   check_tool.py TEST --source PROGRAM.c --prog EXECUTABLE --tool LIB [--libomp LIB] [--workdir DIR] [--scal SCAL]
 import argparse
 import fnmatch
 import json
@@ -65,8 +65,14 @@ class Run:
         # the program waits for its run-file writer (by default it does not: tests/writer covers that)
         env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_WAIT_WRITER="1",
                    SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        launcher = []
         while words and words[0] != "%prog":
             w = words.pop(0)
+            if w == "%scal-exec":  # through `scal exec`, which sets up the tool itself
+                check(bool(args.scal), "%s: %%scal-exec needs --scal" % d)
+                env.pop("OMP_TOOL_LIBRARIES", None)
+                launcher = [args.scal, "exec", "-q", "--tool", args.tool, "--"]
+                continue
             if w == "-u" and words:
                 env.pop(words.pop(0), None)
             elif "=" in w:
@@ -79,7 +85,7 @@ class Run:
         self.output = env.get("SCAL_OUTPUT")
         errpath = os.path.join(args.workdir, self.name + ".stderr")
         with open(errpath, "w") as err:
-            p = subprocess.Popen([args.prog] + words[1:], env=env, cwd=self.cwd, stdout=subprocess.PIPE, stderr=err, text=True)
+            p = subprocess.Popen(launcher + [args.prog] + words[1:], env=env, cwd=self.cwd, stdout=subprocess.PIPE, stderr=err, text=True)
             self.stdout = ""
             if sig:
                 signame, line = sig.rest.split(None, 1)
@@ -104,6 +110,21 @@ class Run:
             "files": sorted(os.listdir(self.cwd)),
             "peak_rss_kib": usage.ru_maxrss,
         }
+        self.scal = args.scal
+
+    def field(self, key):
+        if key == "checked" and key not in self.fields:  # run only when an expectation names it
+            self.fields[key] = self.scal_check(self.scal)
+        return self.fields.get(key)
+
+    def scal_check(self, scal):
+        """'ok' when `scal check` accepts the run file, else what it said ('unchecked' without --scal)."""
+        if not scal:
+            return "unchecked"
+        if not (self.output and os.path.isfile(self.output)):
+            return "absent"
+        p = subprocess.run([scal, "check", self.output], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return "ok" if p.returncode == 0 else "failed: " + p.stdout.strip()
 
 
 class RunFile:
@@ -193,7 +214,7 @@ class Checker:
         if "." in text:
             name, field = text.split(".", 1)
             if name in self.runs:
-                return self.runs[name].fields.get(field)
+                return self.runs[name].field(field)
             if name in self.bindings:
                 return self.file.field(self.single(d, name), field)
         if text in self.bindings:
@@ -315,7 +336,7 @@ class Checker:
         if s and all(b in self.runs or b in self.bindings for b in s.split(",")):
             for b in s.split(","):
                 if b in self.runs:
-                    self.expectations(d, words, lambda k: self.runs[b].fields.get(k), who="run %s: " % b)
+                    self.expectations(d, words, lambda k: self.runs[b].field(k), who="run %s: " % b)
                 else:
                     self.on_regions(d, self.bindings[b], words)
         elif "/" in s:
@@ -388,6 +409,7 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--libomp", default="/usr/lib/llvm-14/lib/libomp.so.5")
     ap.add_argument("--workdir")
+    ap.add_argument("--scal", help="the scal executable: for %%scal-exec, and the field 'checked' of a run (whether `scal check` accepts its file)")
     args = ap.parse_args()
     tmp = None
     if not args.workdir:
