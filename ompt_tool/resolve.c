@@ -538,33 +538,47 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
 }
 
 /* The outlined body at `body` has no DWARF: the region is named after the body's symbol (gcc's
- * "<function>._omp_fn.<n>" names its function) and identified by the body's offset, so that bodies
- * behind one call site stay apart. */
-static void name_by_body(struct scal_resolver *r, uint64_t body, struct scal_resolved *out)
+ * "<function>._omp_fn.<n>" names its function), else `fn_hint`, and identified by the body's
+ * module and offset. One pragma has one body, whatever call sites (unrolled, inlined, through
+ * pointers) hand it over: they are one region, and bodies behind one call site stay apart. */
+static void locate_body(uint64_t body, struct scal_resolved *out);
+
+static void name_by_body(struct scal_resolver *r, uint64_t body, const char *fn_hint,
+                         struct scal_resolved *out)
 {
-    Dl_info info;
-    struct link_map *lm = NULL;
     uint64_t start = 0;
     const char *sym = symbol_of(r->dwfl, body, &start);
     const char *gcc = sym ? strstr(sym, "._omp_fn.") : NULL;
     /* the call site's file and line are not the pragma's */
     out->file[0] = '\0';
     out->line_first = out->line_last = -1;
-    out->function[0] = '\0';
+    snprintf(out->function, sizeof(out->function), "%s", fn_hint ? fn_hint : "");
     if (gcc) {
         char linkage[512];
         snprintf(linkage, sizeof(linkage), "%.*s", (int)(gcc - sym), sym);
         if (!demangled(linkage, out->function, sizeof(out->function)))
             snprintf(out->function, sizeof(out->function), "%s", linkage);
-    } /* clang's ".omp_outlined..N" names nothing: the module and offset do */
-    if (dladdr1((void *)(uintptr_t)body, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm) {
-        out->offset = body - lm->l_addr;
-        if (lm->l_name && lm->l_name[0])
-            snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
-        struct build_id_search s = {(uintptr_t)body, out->build_id, sizeof(out->build_id)};
-        out->build_id[0] = '\0';
-        dl_iterate_phdr(find_build_id, &s);
+    } /* clang's ".omp_outlined..N" names nothing */
+    locate_body(body, out);
+}
+
+/* The module, offset and build id of an outlined body (the region's code), for a region whose call
+ * site is elsewhere: in its caller (a tail call), maybe in another module. */
+static void locate_body(uint64_t body, struct scal_resolved *out)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (!dladdr1((void *)(uintptr_t)body, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
+    out->offset = body - lm->l_addr;
+    if (lm->l_name && lm->l_name[0]) {
+        snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
+    } else {
+        ssize_t n = readlink("/proc/self/exe", out->module, sizeof(out->module) - 1);
+        out->module[n > 0 ? n : 0] = '\0';
     }
+    struct build_id_search s = {(uintptr_t)body, out->build_id, sizeof(out->build_id)};
+    out->build_id[0] = '\0';
+    dl_iterate_phdr(find_build_id, &s);
 }
 
 /* A parallel region's (or a gcc task's) call site read as code: the outlined body gives the
@@ -592,10 +606,11 @@ static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body
     else if (c.kind == SCAL_CALL_TAIL)
         function_at(r, c.tail_caller, fn, sizeof(fn));
     else
-        fn[0] = '\0'; /* through a pointer: only the body's DWARF knows its function */
-    bool found = lines_of_outlined(r, outlined, fn[0] ? fn : NULL, out);
-    if (!found && c.kind != SCAL_CALL_FORK && !(c.kind == SCAL_CALL_TAIL && c.outlined == body))
-        name_by_body(r, outlined, out);
+        fn[0] = '\0'; /* through a pointer: only the body knows its function */
+    if (!lines_of_outlined(r, outlined, fn[0] ? fn : NULL, out))
+        name_by_body(r, outlined, fn[0] ? fn : NULL, out);
+    else if (c.kind != SCAL_CALL_FORK)
+        locate_body(outlined, out);
 }
 
 /* A region of a module the program unloaded (dlclose) before exit: named from the module noted
