@@ -14,7 +14,6 @@
 // CHECK one: count=2 function=kernel_one module=*tool_dl_kernels_lib.so*
 // CHECK two: count=5 function=kernel_two
 // CHECK /diagnostics: tail_call_unresolved=1
-#define _GNU_SOURCE /* memrchr */
 #include <stdio.h>
 
 #ifdef SCAL_DL_LIBRARY
@@ -36,13 +35,14 @@ static void kernel_two(void)
     }
 }
 
-__attribute__((visibility("default"))) void (*const dl_kernels[2])(void) = {kernel_one,
-                                                                              kernel_two};
+__attribute__((visibility("default"))) void (*const dl_kernels[2])(void) = {kernel_one, kernel_two};
 #else
 #include <dlfcn.h>
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "beside_program.h"
 
 static void (*const *kernels)(void);
 
@@ -57,10 +57,7 @@ static void *drive(void *unused)
 int main(int argc, char **argv)
 {
     char path[4096];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
-    char *slash = n > 0 ? memrchr(path, '/', (size_t)n) : NULL;
-    if (!slash) return 2;
-    strcpy(slash + 1, "tool_dl_kernels_lib.so");
+    if (beside_program("tool_dl_kernels_lib.so", path, sizeof(path)) < 0) return 2;
 // REGION warm: parallel @LINE+1
 #pragma omp parallel
     __asm__ volatile("" ::: "memory"); /* the runtime and the tool start here */
