@@ -286,14 +286,17 @@ static void function_name(Dwarf_Die *die, char *out, size_t len)
     snprintf(out, len, "%s", name ? name : (linkage ? linkage : ""));
 }
 
-/* The best candidate so far for the function containing a line, with its namespaces. */
+#define MAX_TIED 16 /* functions declared on one line: template instances, macro expansions */
+
+/* The candidates so far for the function containing a line (all declared on the same, latest line
+ * at or before it), with their namespaces. */
 struct enclosing {
-    Dwarf_Die die;
-    int line;
-    char scope[256]; /* "ns::inner::" */
+    Dwarf_Die die[MAX_TIED];
+    char scope[MAX_TIED][256]; /* "ns::inner::" */
+    int n, line;
 };
 
-/* The source function declared last at or before `line` of `file` below `die` (namespaces
+/* The source functions declared last at or before `line` of `file` below `die` (namespaces
  * included, `scope` naming them), skipping outlined bodies. */
 static void declared_before(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int line,
                             const char *scope, struct enclosing *best, int depth)
@@ -309,31 +312,58 @@ static void declared_before(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int
             declared_before(cu, &child, file, line, inner, best, depth + 1);
         }
         if (tag != DW_TAG_subprogram || !name || scal_outlined_name(name) ||
-            dwarf_decl_line(&child, &decl) != 0 || decl > line || decl <= best->line ||
+            dwarf_decl_line(&child, &decl) != 0 || decl > line || decl < best->line ||
             !(df = decl_file_of(&child, cu)) || !same_file(df, file))
             continue;
-        best->die = child;
+        if (decl > best->line) best->n = 0;
         best->line = decl;
-        snprintf(best->scope, sizeof(best->scope), "%s", scope);
+        if (best->n == MAX_TIED) continue;
+        best->die[best->n] = child;
+        snprintf(best->scope[best->n++], sizeof(best->scope[0]), "%s", scope);
     } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* True when the function's code (module-relative, `bias` away from memory) contains pc or, for a
+ * body, loads that outlined body's address to hand it to the runtime. */
+static bool function_holds(Dwarf_Die *fn, Dwarf_Addr bias, Dwarf_Addr pc, uint64_t body)
+{
+    Dwarf_Addr base, lo, hi;
+    ptrdiff_t off = 0;
+    if (pc && dwarf_haspc(fn, pc) == 1) return true;
+    while (body && (off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0)
+        if (scal_code_loads(lo + bias, hi + bias, body)) return true;
+    return false;
 }
 
 /* The source function that contains `line` of `file` in this compile unit: the one declared last
  * at or before it. Line tables place a pragma exactly, while inline information may leave the call
  * into the runtime outside the inlined function's ranges (gcc) and outlined bodies are separate
- * functions. Empty when none is found. */
-static void enclosing_function(Dwarf_Die *cu, const char *file, int line, char *out, size_t len)
+ * functions. Several functions declared on that line (template instances, a macro's expansion):
+ * the one whose code holds pc (module-relative, 0 = none) or loads `body` (absolute, 0 = none),
+ * else the first. Empty when none is found. */
+static void enclosing_function(Dwarf_Die *cu, const char *file, int line, Dwarf_Addr bias,
+                               Dwarf_Addr pc, uint64_t body, char *out, size_t len)
 {
-    struct enclosing best = {.line = -1};
-    declared_before(cu, cu, file, line, "", &best, 0);
-    if (best.line < 0) return;
-    function_name(&best.die, out, len);
-    /* without a demangler, the DWARF name in its namespaces */
-    if (best.scope[0] && !strstr(out, "::")) {
-        char plain[512];
-        snprintf(plain, sizeof(plain), "%s", out);
-        snprintf(out, len, "%s%s", best.scope, plain);
+    struct enclosing *best = calloc(1, sizeof(*best));
+    if (!best) return;
+    best->line = -1;
+    declared_before(cu, cu, file, line, "", best, 0);
+    int pick = 0;
+    for (int i = 0; best->n > 1 && i < best->n; i++)
+        if (function_holds(&best->die[i], bias, pc, body)) {
+            pick = i;
+            break;
+        }
+    if (best->n > 0) {
+        function_name(&best->die[pick], out, len);
+        /* without a demangler, the DWARF name in its namespaces */
+        if (best->scope[pick][0] && !strstr(out, "::")) {
+            char plain[512];
+            snprintf(plain, sizeof(plain), "%s", out);
+            snprintf(out, len, "%s%s", best->scope[pick], plain);
+        }
     }
+    free(best);
 }
 
 /* The innermost subprogram or inlined subroutine below `die` containing pc. gcc nests its outlined
@@ -366,7 +396,7 @@ static void innermost_function(Dwarf_Die *cu, Dwarf_Addr pc, const char *file, i
 {
     Dwarf_Die fn;
     char found[512] = "";
-    enclosing_function(cu, file, line, found, sizeof(found));
+    enclosing_function(cu, file, line, 0, pc, 0, found, sizeof(found));
     if (found[0]) {
         snprintf(out, len, "%s", found);
         return;
@@ -485,7 +515,7 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
     char linkage[512];
     if (gcc) snprintf(linkage, sizeof(linkage), "%.*s", (int)(gcc - sym), sym);
     if (!gcc || !demangled(linkage, fn_name, sizeof(fn_name)))
-        enclosing_function(&cu, file, decl, fn_name, sizeof(fn_name));
+        enclosing_function(&cu, file, decl, bias, 0, outlined, fn_name, sizeof(fn_name));
     if (fn_name[0] || fn_hint)
         snprintf(out->function, sizeof(out->function), "%s", fn_name[0] ? fn_name : fn_hint);
     return true;

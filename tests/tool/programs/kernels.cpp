@@ -12,6 +12,8 @@
 // CHECK b: count=3 function=B::run
 // CHECK first_lambda: count=2 function=main::*::operator()
 // CHECK second_lambda: count=2 function=main::*::operator()
+// Two instances of one template (one pragma, two bodies, two functions declared on one line):
+// CHECK instances: distinct(function)=2 distinct(count)=2 sum(count)=5 function=*tk<1>|*tk<2>
 // CHECK /diagnostics: tail_call_unresolved=0
 #include <cstdio>
 #include <functional>
@@ -44,30 +46,44 @@ struct B : Kernel {
     }
 };
 
+namespace ns
+{
+template <int N> __attribute__((noinline)) void tk()
+{
+// REGION instances: parallel @LINE+1 nodes=2
+#pragma omp parallel
+    {
+        __asm__ volatile("" ::: "memory");
+    }
+}
+} // namespace ns
+
 int main()
 {
     std::vector<Kernel *> kernels{new A, new B};
     for (int r = 0; r < 3; r++)
         for (Kernel *k : kernels)
             k->run();
-    std::vector<std::function<void()>> lambdas{
-        [] {
+    std::vector<std::function<void()>> lambdas{[] {
 // REGION first_lambda: parallel @LINE+1
 #pragma omp parallel
-            {
-                __asm__ volatile("" ::: "memory");
-            }
-        },
-        [] {
+                                                   {
+                                                       __asm__ volatile("" ::: "memory");
+                                                   }
+                                               },
+                                               [] {
 // REGION second_lambda: parallel @LINE+1
 #pragma omp parallel
-            {
-                __asm__ volatile("" ::: "memory");
-            }
-        }};
+                                                   {
+                                                       __asm__ volatile("" ::: "memory");
+                                                   }
+                                               }};
     for (int r = 0; r < 2; r++)
         for (auto &f : lambdas)
             f();
+    void (*volatile instances[2])() = {ns::tk<1>, ns::tk<2>};
+    for (volatile int i = 0; i < 5; i++)
+        instances[i & 1]();
     for (Kernel *k : kernels)
         delete k;
     std::puts("kernels: done");
