@@ -106,6 +106,16 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
+/* A line-table row of code: its address and line. An end-of-sequence row marks where a sequence
+ * of code stops (the next function's start, with -ffunction-sections or COMDAT members) and
+ * carries the last line of the code before it: no code of its own. */
+static bool code_row(Dwarf_Line *l, Dwarf_Addr *addr, int *line)
+{
+    bool end = true;
+    return l && dwarf_lineendsequence(l, &end) == 0 && !end && dwarf_lineaddr(l, addr) == 0 &&
+           dwarf_lineno(l, line) == 0;
+}
+
 /* The last line, in the pragma's file, of the outlined region body declared at `line`. */
 static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
 {
@@ -128,8 +138,7 @@ static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
             Dwarf_Addr a;
             int ln;
             const char *src;
-            if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi || dwarf_lineno(l, &ln) != 0)
-                continue;
+            if (!code_row(l, &a, &ln) || a < lo || a >= hi) continue;
             src = dwarf_linesrc(l, NULL, NULL);
             if (src && !strcmp(src, file) && ln > last) last = ln;
         }
@@ -211,8 +220,7 @@ static int own_last_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file)
         Dwarf_Addr a;
         int ln;
         bool inlined = false;
-        if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi || dwarf_lineno(l, &ln) != 0)
-            continue;
+        if (!code_row(l, &a, &ln) || a < lo || a >= hi) continue;
         for (size_t k = 0; k < nrg && !inlined; k++)
             inlined = a >= rg[k][0] && a < rg[k][1];
         const char *src = dwarf_linesrc(l, NULL, NULL);
@@ -464,6 +472,36 @@ static const char *symbol_of(void *ctx, uint64_t addr, uint64_t *start)
     return name;
 }
 
+/* The size of the symbol starting at addr (0 = unknown). */
+static uint64_t symbol_size(struct scal_resolver *r, uint64_t addr)
+{
+    Dwfl_Module *m = dwfl_addrmodule(r->dwfl, addr);
+    GElf_Off off;
+    GElf_Sym sym;
+    return m && dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL) && off == 0
+               ? sym.st_size
+               : 0;
+}
+
+/* The last line in `file` of the code rows in [lo, lo + size) (module-relative), -1 when none. */
+static int rows_last_line(Dwarf_Die *cu, Dwarf_Addr lo, uint64_t size, const char *file)
+{
+    Dwarf_Lines *lines;
+    size_t n;
+    int last = -1;
+    if (!size || dwarf_getsrclines(cu, &lines, &n) != 0) return -1;
+    for (size_t i = 0; i < n; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        int ln;
+        const char *src;
+        if (code_row(l, &a, &ln) && a >= lo && a < lo + size && ln > last &&
+            (src = dwarf_linesrc(l, NULL, NULL)) && !strcmp(src, file))
+            last = ln;
+    }
+    return last;
+}
+
 /* The first line-table row at pc: where several rows share an address (gcc: the pragma's line,
  * then, at the same address, the first statement of a one-statement body), the pragma's. */
 static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc)
@@ -474,7 +512,8 @@ static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc)
     for (size_t i = 0; i < n; i++) {
         Dwarf_Line *l = dwarf_onesrcline(lines, i);
         Dwarf_Addr a;
-        if (l && dwarf_lineaddr(l, &a) == 0 && a == pc) return l;
+        int ln;
+        if (code_row(l, &a, &ln) && a == pc) return l;
     }
     return dwarf_getsrc_die(cu, pc);
 }
@@ -502,7 +541,8 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
     }
     snprintf(out->file, sizeof(out->file), "%s", file);
     out->line_first = decl;
-    out->line_last = die ? own_last_line(&cu, &fn, file) : -1;
+    out->line_last = die ? own_last_line(&cu, &fn, file)
+                         : rows_last_line(&cu, outlined - bias, symbol_size(r, outlined), file);
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
     if (out->line_last < decl) out->line_last = -1;
     /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc

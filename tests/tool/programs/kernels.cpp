@@ -6,8 +6,10 @@
 //
 // The first kernel is the program's first fork: run as users run it, through scal exec (which
 // preloads the tool, and for g++ libomp), so that it is seen too.
-// RUN[kernels_clang]: OMP_NUM_THREADS=2 %scal-exec %prog
-// RUN[kernels_gcc]: OMP_NUM_THREADS=2 %scal-exec %prog
+// RUN[kernels_clang_O0]: OMP_NUM_THREADS=2 %scal-exec %prog
+// RUN[kernels_clang_O2]: OMP_NUM_THREADS=2 %scal-exec %prog
+// RUN[kernels_gcc_O0]: OMP_NUM_THREADS=2 %scal-exec %prog
+// RUN[kernels_gcc_O2]: OMP_NUM_THREADS=2 %scal-exec %prog
 // CHECK a: count=3 function=A::run
 // CHECK b: count=3 function=B::run
 // CHECK first_lambda: count=2 function=main::*::operator()
