@@ -27,7 +27,7 @@
 #ifdef SCAL_DL_LIBRARY
 static void kernel_one(void)
 {
-// REGION one: parallel @LINE+1 line_last=@LINE+3
+// REGION[dl_kernels,dl_kernels_thread] one: parallel @LINE+1 line_last=@LINE+3
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -36,7 +36,7 @@ static void kernel_one(void)
 
 static void kernel_two(void)
 {
-// REGION two: parallel @LINE+1 line_last=@LINE+3
+// REGION[dl_kernels,dl_kernels_thread] two: parallel @LINE+1 line_last=@LINE+3
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 {
     char path[4096];
     if (beside_program("tool_dl_kernels_lib.so", path, sizeof(path)) < 0) return 2;
-// REGION warm: parallel @LINE+1
+// REGION[dl_kernels,dl_kernels_thread] warm: parallel @LINE+1
 #pragma omp parallel
     __asm__ volatile("" ::: "memory"); /* the runtime and the tool start here */
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
