@@ -19,7 +19,7 @@
 // library's calls are bound to the wrapper, and the tool leaves them so: the wrapper sees every
 // fork. The runtime then reports every fork at the wrapper's own call, and no fork notes a body:
 // one honestly labelled node.
-// RUN[dl_kernels_wrapped]: OMP_NUM_THREADS=2 %prog
+// RUN[dl_kernels_wrapped]: OMP_NUM_THREADS=2 %prog thread
 // CHECK[dl_kernels_wrapped] run: stdout="*the wrapper saw 9 forks*"
 // REGION[dl_kernels_wrapped] lost: any "dl_kernels.c:* (via tail call)" count=9
 #include <stdio.h>
