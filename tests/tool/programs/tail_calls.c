@@ -39,8 +39,11 @@
 // preload it into OpenMP programs.
 // RUN[tail_calls_preload]: LD_PRELOAD=%tool OMP_NUM_THREADS=2 %prog pointer-first
 // RUN[tail_calls_scal_exec]: OMP_NUM_THREADS=2 %scal-exec %prog pointer-first
-// CHECK[tail_calls_preload,tail_calls_scal_exec] p_one: count=3 function=by_pointer_one
+// also when scal exec starts a wrapper that starts the program:
+// RUN[tail_calls_wrapped]: OMP_NUM_THREADS=2 %scal-exec env A=1 %prog pointer-first
+// CHECK[tail_calls_preload,tail_calls_scal_exec,tail_calls_wrapped] p_one: count=3
 // CHECK[tail_calls_preload,tail_calls_scal_exec] /diagnostics: tail_call_unresolved=0
+// CHECK[tail_calls_wrapped] /diagnostics: tail_call_unresolved=0
 #include <stdio.h>
 #include <string.h>
 
