@@ -331,26 +331,58 @@ static void declared_before(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int
     } while (dwarf_siblingof(&child, &child) == 0);
 }
 
-/* True when the function's code (module-relative, `bias` away from memory) contains pc or, for a
- * body, loads that outlined body's address to hand it to the runtime. */
-static bool function_holds(Dwarf_Die *fn, Dwarf_Addr bias, Dwarf_Addr pc, uint64_t body)
+/* True when code in the DIE's ranges (module-relative, `bias` away from memory) loads `body`. */
+static bool ranges_load(Dwarf_Die *die, Dwarf_Addr bias, uint64_t body)
 {
     Dwarf_Addr base, lo, hi;
     ptrdiff_t off = 0;
-    if (pc && dwarf_haspc(fn, pc) == 1) return true;
-    while (body && (off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0)
+    while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
         if (scal_code_loads(lo + bias, hi + bias, body)) return true;
     return false;
+}
+
+/* True when a copy of the function `origin` inlined anywhere below `die` contains pc or loads
+ * `body` (a static function inlined into its caller has no code of its own). */
+static bool inlined_copy_holds(Dwarf_Die *die, Dwarf_Off origin, Dwarf_Addr bias, Dwarf_Addr pc,
+                               uint64_t body, int depth)
+{
+    Dwarf_Die child, o;
+    Dwarf_Attribute attr;
+    if (depth > 32 || dwarf_child(die, &child) != 0) return false;
+    do {
+        if (dwarf_tag(&child) == DW_TAG_inlined_subroutine &&
+            dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &attr), &o) &&
+            dwarf_dieoffset(&o) == origin &&
+            ((pc && dwarf_haspc(&child, pc) == 1) || (body && ranges_load(&child, bias, body))))
+            return true;
+        if (inlined_copy_holds(&child, origin, bias, pc, body, depth + 1)) return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+}
+
+/* True when the function (its own code or a copy inlined somewhere in the unit) contains pc
+ * (module-relative) or loads the outlined body (absolute) to hand it to the runtime; or its
+ * linkage name is `linkage` (gcc names its bodies after it). */
+static bool function_holds(Dwarf_Die *cu, Dwarf_Die *fn, Dwarf_Addr bias, Dwarf_Addr pc,
+                           uint64_t body, const char *linkage)
+{
+    Dwarf_Attribute attr;
+    const char *ln = dwarf_formstring(dwarf_attr_integrate(fn, DW_AT_linkage_name, &attr));
+    if (!ln) ln = dwarf_diename(fn); /* C */
+    if (linkage && ln && !strcmp(ln, linkage)) return true;
+    if ((pc && dwarf_haspc(fn, pc) == 1) || (body && ranges_load(fn, bias, body))) return true;
+    return inlined_copy_holds(cu, dwarf_dieoffset(fn), bias, pc, body, 0);
 }
 
 /* The source function that contains `line` of `file` in this compile unit: the one declared last
  * at or before it. Line tables place a pragma exactly, while inline information may leave the call
  * into the runtime outside the inlined function's ranges (gcc) and outlined bodies are separate
  * functions. Several functions declared on that line (template instances, a macro's expansion):
- * the one whose code holds pc (module-relative, 0 = none) or loads `body` (absolute, 0 = none),
- * else the first. Empty when none is found. */
+ * the one whose code holds pc (module-relative, 0 = none) or loads `body` (absolute, 0 = none), or
+ * named `linkage` (NULL = none), else the first. Empty when none is found. */
 static void enclosing_function(Dwarf_Die *cu, const char *file, int line, Dwarf_Addr bias,
-                               Dwarf_Addr pc, uint64_t body, char *out, size_t len)
+                               Dwarf_Addr pc, uint64_t body, const char *linkage, char *out,
+                               size_t len)
 {
     struct enclosing *best = calloc(1, sizeof(*best));
     if (!best) return;
@@ -358,7 +390,7 @@ static void enclosing_function(Dwarf_Die *cu, const char *file, int line, Dwarf_
     declared_before(cu, cu, file, line, "", best, 0);
     int pick = 0;
     for (int i = 0; best->n > 1 && i < best->n; i++)
-        if (function_holds(&best->die[i], bias, pc, body)) {
+        if (function_holds(cu, &best->die[i], bias, pc, body, linkage)) {
             pick = i;
             break;
         }
@@ -404,7 +436,7 @@ static void innermost_function(Dwarf_Die *cu, Dwarf_Addr pc, const char *file, i
 {
     Dwarf_Die fn;
     char found[512] = "";
-    enclosing_function(cu, file, line, 0, pc, 0, found, sizeof(found));
+    enclosing_function(cu, file, line, 0, pc, 0, NULL, found, sizeof(found));
     if (found[0]) {
         snprintf(out, len, "%s", found);
         return;
@@ -545,17 +577,19 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
                          : rows_last_line(&cu, outlined - bias, symbol_size(r, outlined), file);
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
     if (out->line_last < decl) out->line_last = -1;
-    /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc
-     * names its bodies after it ("<linkage name>._omp_fn.<n>", which tells template instances and
-     * lambdas apart), else the source function declared last before the pragma */
+    /* the function containing the pragma (a gcc call site may be attributed to the caller): the
+     * source function declared last before the pragma; of several on that line, the one whose
+     * code loads the body, or whose linkage name gcc gave the body ("<name>._omp_fn.<n>") */
     char fn_name[512] = "";
     uint64_t start = 0;
     const char *sym = symbol_of(r->dwfl, outlined, &start);
     const char *gcc = sym ? strstr(sym, "._omp_fn.") : NULL;
     char linkage[512];
     if (gcc) snprintf(linkage, sizeof(linkage), "%.*s", (int)(gcc - sym), sym);
-    if (!gcc || !demangled(linkage, fn_name, sizeof(fn_name)))
-        enclosing_function(&cu, file, decl, bias, 0, outlined, fn_name, sizeof(fn_name));
+    enclosing_function(&cu, file, decl, bias, 0, outlined, gcc ? linkage : NULL, fn_name,
+                       sizeof(fn_name));
+    if (!fn_name[0] && gcc && !demangled(linkage, fn_name, sizeof(fn_name)))
+        snprintf(fn_name, sizeof(fn_name), "%s", linkage);
     if (fn_name[0] || fn_hint)
         snprintf(out->function, sizeof(out->function), "%s", fn_name[0] ? fn_name : fn_hint);
     return true;
