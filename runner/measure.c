@@ -54,19 +54,16 @@ int scal_measure_env(const struct scal_measure *m,
 {
     int rc = set(ctx, "OMP_TOOL_LIBRARIES", m->tool);
     if (rc < 0) return rc;
-    /* The tool is preloaded: loaded before main, it sees the program's first fork too
-     * (ompt_tool/fork_hook.h), also when the program is started by a wrapper (taskset, sh, env),
-     * into which it loads without effect. A sanitized build's tool needs the program's sanitizer
-     * runtime: it is preloaded into OpenMP programs only. gcc-built programs get libomp first,
-     * standing in for libgomp. */
-    bool openmp = m->omp == SCAL_OMP_LIBGOMP || m->omp == SCAL_OMP_LIBOMP;
+        /* The tool is preloaded: loaded before main, it sees the program's first fork too
+         * (ompt_tool/fork_hook.h), also when the program is started by a wrapper (taskset, sh, env,
+         * a launcher), into which it loads without effect. Not in a sanitized build, whose tool
+         * needs the program's sanitizer runtime (a wrapper has none). gcc-built programs get libomp
+         * first, standing in for libgomp. */
 #ifdef SCAL_SANITIZED_BUILD
-    bool preload_tool = openmp;
+    bool preload_tool = false;
 #else
-    bool preload_tool = true;
+    bool preload_tool = !strchr(m->tool, ' '); /* LD_PRELOAD splits at spaces too */
 #endif
-    if (strchr(m->tool, ' ')) preload_tool = false; /* LD_PRELOAD splits at spaces too */
-    (void)openmp;
     const char *libomp = m->omp == SCAL_OMP_LIBGOMP ? m->libomp : "";
     const char *tool = preload_tool ? m->tool : "";
     if (!*libomp && !*tool) return rc;
