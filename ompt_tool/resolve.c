@@ -672,7 +672,15 @@ static void locate_body(uint64_t body, struct scal_resolved *out)
 {
     Dl_info info;
     struct link_map *lm = NULL;
-    if (!dladdr1((void *)(uintptr_t)body, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
+    const char *path = NULL;
+    uint64_t base = 0;
+    if (!dladdr1((void *)(uintptr_t)body, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) {
+        if (!scal_module_of(body, &path, &base)) return; /* unloaded, and never noted */
+        out->offset = body - base; /* unloaded since (dlclose): noted when its node was made */
+        snprintf(out->module, sizeof(out->module), "%s", path);
+        out->build_id[0] = '\0';
+        return;
+    }
     out->offset = body - lm->l_addr;
     if (lm->l_name && lm->l_name[0]) {
         snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
@@ -689,8 +697,41 @@ static void locate_body(uint64_t body, struct scal_resolved *out)
  * pragma's lines. `body`, when a fork trampoline noted it, is the runtime's own word on the body:
  * it tells apart the bodies behind one call site (a function pointer) that the code cannot. */
 static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body, bool task,
+                             struct scal_resolved *out);
+
+/* The same for a body in a module the program unloaded (dlclose) since: its DWARF read from the
+ * file on disk, at the address it had (noted when the region's node was made). */
+static void resolve_parallel_unloaded_body(struct scal_resolver *r, uint64_t ra, uint64_t body,
+                                           bool task, struct scal_resolved *out)
+{
+    const char *path = NULL;
+    uint64_t base = 0;
+    struct scal_resolver offline = {NULL, true};
+    if (scal_module_of(body, &path, &base) && (offline.dwfl = dwfl_begin(&offline_callbacks)) &&
+        dwfl_report_elf(offline.dwfl, path, path, -1, base, false) &&
+        dwfl_report_end(offline.dwfl, NULL, NULL) == 0) {
+        struct scal_resolved call = *out;
+        resolve_parallel(r, ra, 0, task, &call); /* how the call site was reached (gomp) */
+        out->gomp = call.gomp;
+        char fn[sizeof(out->function)];
+        snprintf(fn, sizeof(fn), "%s", call.via_tail_call ? "" : call.function);
+        if (!lines_of_outlined(&offline, body, fn[0] ? fn : NULL, out))
+            name_by_body(&offline, body, fn[0] ? fn : NULL, out);
+        locate_body(body, out);
+    } else {
+        name_by_body(r, body, NULL, out); /* no file: module and offset keep it apart */
+    }
+    if (offline.dwfl) dwfl_end(offline.dwfl);
+}
+
+static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body, bool task,
                              struct scal_resolved *out)
 {
+    Dl_info di;
+    if (body && !dladdr((void *)(uintptr_t)body, &di)) {
+        resolve_parallel_unloaded_body(r, ra, body, task, out);
+        return;
+    }
     uint64_t fn_start = 0, start = 0;
     (void)symbol_of(r->dwfl, ra - 1, &fn_start);
     struct scal_callsite_info c = scal_callsite_classify(ra, fn_start, symbol_of, r->dwfl);

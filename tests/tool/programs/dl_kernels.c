@@ -10,10 +10,13 @@
 //
 // RUN[dl_kernels]: OMP_NUM_THREADS=2 %prog
 // RUN[dl_kernels_thread]: OMP_NUM_THREADS=2 %prog thread
-// REGION[dl_kernels,dl_kernels_thread] lost: any "dl_kernels.c:* (via tail call)" count=1
-// CHECK[dl_kernels,dl_kernels_thread] one: count=2 function=kernel_one module=*kernels_lib.so*
-// CHECK[dl_kernels,dl_kernels_thread] two: count=5 function=kernel_two
-// CHECK[dl_kernels,dl_kernels_thread] /diagnostics: tail_call_unresolved=1
+// The library closed (dlclose) before the program ends: its bodies are read from the file.
+// RUN[dl_kernels_closed]: OMP_NUM_THREADS=2 %prog close
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] lost: any "dl_kernels.c:* (via*" count=1
+// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed] one: count=2 function=kernel_one
+// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed] two: count=5 function=kernel_two
+// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed] one,two: module=*kernels_lib.so
+// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed] /diagnostics: tail_call_unresolved=1
 //
 // Built with -DWRAP_FORK, the program wraps __kmpc_fork_call itself (as another tool would): the
 // library's calls are bound to the wrapper, and the tool leaves them so: the wrapper sees every
@@ -27,7 +30,7 @@
 #ifdef SCAL_DL_LIBRARY
 static void kernel_one(void)
 {
-// REGION[dl_kernels,dl_kernels_thread] one: parallel @LINE+1 line_last=@LINE+3
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] one: parallel @LINE+1 line_last=@LINE+3
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -36,7 +39,7 @@ static void kernel_one(void)
 
 static void kernel_two(void)
 {
-// REGION[dl_kernels,dl_kernels_thread] two: parallel @LINE+1 line_last=@LINE+3
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] two: parallel @LINE+1 line_last=@LINE+3
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -91,7 +94,7 @@ int main(int argc, char **argv)
 {
     char path[4096];
     if (beside_program("tool_dl_kernels_lib.so", path, sizeof(path)) < 0) return 2;
-// REGION[dl_kernels,dl_kernels_thread] warm: parallel @LINE+1
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] warm: parallel @LINE+1
 #pragma omp parallel
     __asm__ volatile("" ::: "memory"); /* the runtime and the tool start here */
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -108,6 +111,7 @@ int main(int argc, char **argv)
 #ifdef WRAP_FORK
     printf("dl_kernels: the wrapper saw %d forks\n", forks);
 #endif
+    if (argc > 1 && !strcmp(argv[1], "close") && dlclose(lib) != 0) return 2;
     printf("dl_kernels: done\n");
     return 0;
 }
