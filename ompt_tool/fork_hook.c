@@ -119,6 +119,35 @@ static void set_slot(const struct dl_phdr_info *info, uintptr_t slot, uintptr_t 
     mprotect(lo, page, PROT_READ);
 }
 
+/* The runtime's own definition of an entry in `scope`: a symbol of that name defined at that
+ * address. A non-PIE executable that takes an entry's address gets a "canonical PLT" entry, which
+ * dlsym returns and which jumps through the very slot the tool changes: never a target. */
+static uintptr_t runtime_entry(void *scope, const char *name)
+{
+    Dl_info di;
+    const ElfW(Sym) *sym = NULL;
+    void *p = dlsym(scope, name);
+    if (!p || !dladdr1(p, &di, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+        sym->st_shndx == SHN_UNDEF || di.dli_saddr != p || !di.dli_sname ||
+        strcmp(di.dli_sname, name) != 0)
+        return 0;
+    return (uintptr_t)p;
+}
+
+/* True when a slot holding `now` reaches (or, not bound yet, will reach) the runtime's entry e.
+ * Another library that wraps the entry (a tool preloaded before the runtime) keeps its calls: the
+ * slot is left as it is, and those forks note no body. */
+static bool bound_to_runtime(const struct dl_phdr_info *info, uintptr_t now, int e)
+{
+    if (now == scal_fork_real[e]) return true;
+    if (!in_object(info, now)) return false; /* bound to someone else's definition */
+    /* lazy binding: the slot still points into the object's own PLT, and the loader will bind it
+     * to the global scope's definition (none valid: a canonical PLT entry, which leads back here)
+     */
+    uintptr_t global = runtime_entry(RTLD_DEFAULT, entries[e]);
+    return !global || global == scal_fork_real[e];
+}
+
 /* The object's relocations of kind JUMP_SLOT or GLOB_DAT that name a fork entry. */
 static void patch_relocations(const struct dl_phdr_info *info, const ElfW(Rela) * rel, size_t size,
                               const ElfW(Sym) * symtab, const char *strtab, struct install *in)
@@ -129,7 +158,8 @@ static void patch_relocations(const struct dl_phdr_info *info, const ElfW(Rela) 
         int e = entry_index(strtab + symtab[ELF64_R_SYM(rel[k].r_info)].st_name);
         if (e < 0 || !scal_fork_real[e]) continue;
         uintptr_t slot = info->dlpi_addr + rel[k].r_offset, want = (uintptr_t)trampolines[e];
-        if (__atomic_load_n((uintptr_t *)slot, __ATOMIC_RELAXED) == want) continue;
+        uintptr_t now = __atomic_load_n((uintptr_t *)slot, __ATOMIC_RELAXED);
+        if (now == want || !bound_to_runtime(info, now, e)) continue;
         set_slot(info, slot, want);
         if (__atomic_load_n((uintptr_t *)slot, __ATOMIC_RELAXED) == want) in->changed++;
     }
@@ -202,21 +232,6 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
     if (jmprel && plt_rela) patch_relocations(info, jmprel, jmprel_size, symtab, strtab, in);
     if (rela) patch_relocations(info, rela, rela_size, symtab, strtab, in);
     return 0;
-}
-
-/* The runtime's own definition of an entry in `scope`: a symbol of that name defined at that
- * address. A non-PIE executable that takes an entry's address gets a "canonical PLT" entry, which
- * dlsym returns and which jumps through the very slot the tool changes: never a target. */
-static uintptr_t runtime_entry(void *scope, const char *name)
-{
-    Dl_info di;
-    const ElfW(Sym) *sym = NULL;
-    void *p = dlsym(scope, name);
-    if (!p || !dladdr1(p, &di, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
-        sym->st_shndx == SHN_UNDEF || di.dli_saddr != p || !di.dli_sname ||
-        strcmp(di.dli_sname, name) != 0)
-        return 0;
-    return (uintptr_t)p;
 }
 
 /* The runtime's object, found by a symbol only it defines (a program may take the address of one

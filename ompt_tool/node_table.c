@@ -137,6 +137,7 @@ static uint32_t lookup(uint8_t kind, int32_t parent, uint64_t key, uint64_t body
     n->name = kind == SCAL_KIND_USER && name ? copy_name(name) : NULL;
     /* its module, in case the program unloads it before the run file is written */
     if (kind == SCAL_KIND_PARALLEL || kind == SCAL_KIND_TASK) scal_module_note(key);
+    if (body) scal_module_note(body);
     atomic_store_explicit(&count, id + 1, memory_order_release);
     atomic_store_explicit(&slots[i], id + 1, memory_order_release);
     atomic_flag_clear_explicit(&insert_lock, memory_order_release);

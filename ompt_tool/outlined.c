@@ -98,6 +98,18 @@ static enum reg_write writes(uint64_t p, uint64_t end, int reg, uint64_t *addr, 
     return WRITE_NONE;
 }
 
+bool scal_code_loads(uint64_t lo, uint64_t hi, uint64_t target)
+{
+    if (!same_object(lo, hi)) return false;
+    for (uint64_t p = lo; p < hi; p++)
+        for (int reg = 0; reg < 16; reg++) {
+            uint64_t a = 0;
+            int src;
+            if (writes(p, hi, reg, &a, &src) == WRITE_ADDR && a == target) return true;
+        }
+    return false;
+}
+
 /* The outlined function whose address reaches register `reg` at `hi` (the call), following
  * register copies backwards from hi down to lo: 0 when the chain ends elsewhere. */
 static uint64_t find_outlined(uint64_t lo, uint64_t hi, int reg, scal_symbol_fn symbol, void *ctx)

@@ -29,6 +29,9 @@ typedef const char *(*scal_symbol_fn)(void *ctx, uint64_t addr, uint64_t *start)
  * it, 0 = unknown). Reads only code of loaded objects. */
 struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
                                                  scal_symbol_fn symbol, void *ctx);
+/* True when the code in [lo, hi) loads the address `target` (lea target(%rip) or, non-PIE,
+ * mov $target): a function handing that outlined body to the runtime. */
+bool scal_code_loads(uint64_t lo, uint64_t hi, uint64_t target);
 /* clang ".omp_outlined.*" or gcc "*._omp_fn.*". */
 bool scal_outlined_name(const char *name);
 

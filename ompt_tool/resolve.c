@@ -106,6 +106,16 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
+/* A line-table row of code: its address and line. An end-of-sequence row marks where a sequence
+ * of code stops (the next function's start, with -ffunction-sections or COMDAT members) and
+ * carries the last line of the code before it: no code of its own. */
+static bool code_row(Dwarf_Line *l, Dwarf_Addr *addr, int *line)
+{
+    bool end = true;
+    return l && dwarf_lineendsequence(l, &end) == 0 && !end && dwarf_lineaddr(l, addr) == 0 &&
+           dwarf_lineno(l, line) == 0;
+}
+
 /* The last line, in the pragma's file, of the outlined region body declared at `line`. */
 static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
 {
@@ -128,8 +138,7 @@ static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
             Dwarf_Addr a;
             int ln;
             const char *src;
-            if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi || dwarf_lineno(l, &ln) != 0)
-                continue;
+            if (!code_row(l, &a, &ln) || a < lo || a >= hi) continue;
             src = dwarf_linesrc(l, NULL, NULL);
             if (src && !strcmp(src, file) && ln > last) last = ln;
         }
@@ -211,8 +220,7 @@ static int own_last_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file)
         Dwarf_Addr a;
         int ln;
         bool inlined = false;
-        if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi || dwarf_lineno(l, &ln) != 0)
-            continue;
+        if (!code_row(l, &a, &ln) || a < lo || a >= hi) continue;
         for (size_t k = 0; k < nrg && !inlined; k++)
             inlined = a >= rg[k][0] && a < rg[k][1];
         const char *src = dwarf_linesrc(l, NULL, NULL);
@@ -286,14 +294,17 @@ static void function_name(Dwarf_Die *die, char *out, size_t len)
     snprintf(out, len, "%s", name ? name : (linkage ? linkage : ""));
 }
 
-/* The best candidate so far for the function containing a line, with its namespaces. */
+#define MAX_TIED 16 /* functions declared on one line: template instances, macro expansions */
+
+/* The candidates so far for the function containing a line (all declared on the same, latest line
+ * at or before it), with their namespaces. */
 struct enclosing {
-    Dwarf_Die die;
-    int line;
-    char scope[256]; /* "ns::inner::" */
+    Dwarf_Die die[MAX_TIED];
+    char scope[MAX_TIED][256]; /* "ns::inner::" */
+    int n, line;
 };
 
-/* The source function declared last at or before `line` of `file` below `die` (namespaces
+/* The source functions declared last at or before `line` of `file` below `die` (namespaces
  * included, `scope` naming them), skipping outlined bodies. */
 static void declared_before(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int line,
                             const char *scope, struct enclosing *best, int depth)
@@ -309,31 +320,90 @@ static void declared_before(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int
             declared_before(cu, &child, file, line, inner, best, depth + 1);
         }
         if (tag != DW_TAG_subprogram || !name || scal_outlined_name(name) ||
-            dwarf_decl_line(&child, &decl) != 0 || decl > line || decl <= best->line ||
+            dwarf_decl_line(&child, &decl) != 0 || decl > line || decl < best->line ||
             !(df = decl_file_of(&child, cu)) || !same_file(df, file))
             continue;
-        best->die = child;
+        if (decl > best->line) best->n = 0;
         best->line = decl;
-        snprintf(best->scope, sizeof(best->scope), "%s", scope);
+        if (best->n == MAX_TIED) continue;
+        best->die[best->n] = child;
+        snprintf(best->scope[best->n++], sizeof(best->scope[0]), "%s", scope);
     } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* True when code in the DIE's ranges (module-relative, `bias` away from memory) loads `body`. */
+static bool ranges_load(Dwarf_Die *die, Dwarf_Addr bias, uint64_t body)
+{
+    Dwarf_Addr base, lo, hi;
+    ptrdiff_t off = 0;
+    while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+        if (scal_code_loads(lo + bias, hi + bias, body)) return true;
+    return false;
+}
+
+/* True when a copy of the function `origin` inlined anywhere below `die` contains pc or loads
+ * `body` (a static function inlined into its caller has no code of its own). */
+static bool inlined_copy_holds(Dwarf_Die *die, Dwarf_Off origin, Dwarf_Addr bias, Dwarf_Addr pc,
+                               uint64_t body, int depth)
+{
+    Dwarf_Die child, o;
+    Dwarf_Attribute attr;
+    if (depth > 32 || dwarf_child(die, &child) != 0) return false;
+    do {
+        if (dwarf_tag(&child) == DW_TAG_inlined_subroutine &&
+            dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &attr), &o) &&
+            dwarf_dieoffset(&o) == origin &&
+            ((pc && dwarf_haspc(&child, pc) == 1) || (body && ranges_load(&child, bias, body))))
+            return true;
+        if (inlined_copy_holds(&child, origin, bias, pc, body, depth + 1)) return true;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+}
+
+/* True when the function (its own code or a copy inlined somewhere in the unit) contains pc
+ * (module-relative) or loads the outlined body (absolute) to hand it to the runtime; or its
+ * linkage name is `linkage` (gcc names its bodies after it). */
+static bool function_holds(Dwarf_Die *cu, Dwarf_Die *fn, Dwarf_Addr bias, Dwarf_Addr pc,
+                           uint64_t body, const char *linkage)
+{
+    Dwarf_Attribute attr;
+    const char *ln = dwarf_formstring(dwarf_attr_integrate(fn, DW_AT_linkage_name, &attr));
+    if (!ln) ln = dwarf_diename(fn); /* C */
+    if (linkage && ln && !strcmp(ln, linkage)) return true;
+    if ((pc && dwarf_haspc(fn, pc) == 1) || (body && ranges_load(fn, bias, body))) return true;
+    return inlined_copy_holds(cu, dwarf_dieoffset(fn), bias, pc, body, 0);
 }
 
 /* The source function that contains `line` of `file` in this compile unit: the one declared last
  * at or before it. Line tables place a pragma exactly, while inline information may leave the call
  * into the runtime outside the inlined function's ranges (gcc) and outlined bodies are separate
- * functions. Empty when none is found. */
-static void enclosing_function(Dwarf_Die *cu, const char *file, int line, char *out, size_t len)
+ * functions. Several functions declared on that line (template instances, a macro's expansion):
+ * the one whose code holds pc (module-relative, 0 = none) or loads `body` (absolute, 0 = none), or
+ * named `linkage` (NULL = none), else the first. Empty when none is found. */
+static void enclosing_function(Dwarf_Die *cu, const char *file, int line, Dwarf_Addr bias,
+                               Dwarf_Addr pc, uint64_t body, const char *linkage, char *out,
+                               size_t len)
 {
-    struct enclosing best = {.line = -1};
-    declared_before(cu, cu, file, line, "", &best, 0);
-    if (best.line < 0) return;
-    function_name(&best.die, out, len);
-    /* without a demangler, the DWARF name in its namespaces */
-    if (best.scope[0] && !strstr(out, "::")) {
-        char plain[512];
-        snprintf(plain, sizeof(plain), "%s", out);
-        snprintf(out, len, "%s%s", best.scope, plain);
+    struct enclosing *best = calloc(1, sizeof(*best));
+    if (!best) return;
+    best->line = -1;
+    declared_before(cu, cu, file, line, "", best, 0);
+    int pick = 0;
+    for (int i = 0; best->n > 1 && i < best->n; i++)
+        if (function_holds(cu, &best->die[i], bias, pc, body, linkage)) {
+            pick = i;
+            break;
+        }
+    if (best->n > 0) {
+        function_name(&best->die[pick], out, len);
+        /* without a demangler, the DWARF name in its namespaces */
+        if (best->scope[pick][0] && !strstr(out, "::")) {
+            char plain[512];
+            snprintf(plain, sizeof(plain), "%s", out);
+            snprintf(out, len, "%s%s", best->scope[pick], plain);
+        }
     }
+    free(best);
 }
 
 /* The innermost subprogram or inlined subroutine below `die` containing pc. gcc nests its outlined
@@ -366,7 +436,7 @@ static void innermost_function(Dwarf_Die *cu, Dwarf_Addr pc, const char *file, i
 {
     Dwarf_Die fn;
     char found[512] = "";
-    enclosing_function(cu, file, line, found, sizeof(found));
+    enclosing_function(cu, file, line, 0, pc, 0, NULL, found, sizeof(found));
     if (found[0]) {
         snprintf(out, len, "%s", found);
         return;
@@ -434,6 +504,36 @@ static const char *symbol_of(void *ctx, uint64_t addr, uint64_t *start)
     return name;
 }
 
+/* The size of the symbol starting at addr (0 = unknown). */
+static uint64_t symbol_size(struct scal_resolver *r, uint64_t addr)
+{
+    Dwfl_Module *m = dwfl_addrmodule(r->dwfl, addr);
+    GElf_Off off;
+    GElf_Sym sym;
+    return m && dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL) && off == 0
+               ? sym.st_size
+               : 0;
+}
+
+/* The last line in `file` of the code rows in [lo, lo + size) (module-relative), -1 when none. */
+static int rows_last_line(Dwarf_Die *cu, Dwarf_Addr lo, uint64_t size, const char *file)
+{
+    Dwarf_Lines *lines;
+    size_t n;
+    int last = -1;
+    if (!size || dwarf_getsrclines(cu, &lines, &n) != 0) return -1;
+    for (size_t i = 0; i < n; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        int ln;
+        const char *src;
+        if (code_row(l, &a, &ln) && a >= lo && a < lo + size && ln > last &&
+            (src = dwarf_linesrc(l, NULL, NULL)) && !strcmp(src, file))
+            last = ln;
+    }
+    return last;
+}
+
 /* The first line-table row at pc: where several rows share an address (gcc: the pragma's line,
  * then, at the same address, the first statement of a one-statement body), the pragma's. */
 static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc)
@@ -444,7 +544,8 @@ static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc)
     for (size_t i = 0; i < n; i++) {
         Dwarf_Line *l = dwarf_onesrcline(lines, i);
         Dwarf_Addr a;
-        if (l && dwarf_lineaddr(l, &a) == 0 && a == pc) return l;
+        int ln;
+        if (code_row(l, &a, &ln) && a == pc) return l;
     }
     return dwarf_getsrc_die(cu, pc);
 }
@@ -472,20 +573,23 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
     }
     snprintf(out->file, sizeof(out->file), "%s", file);
     out->line_first = decl;
-    out->line_last = die ? own_last_line(&cu, &fn, file) : -1;
+    out->line_last = die ? own_last_line(&cu, &fn, file)
+                         : rows_last_line(&cu, outlined - bias, symbol_size(r, outlined), file);
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
     if (out->line_last < decl) out->line_last = -1;
-    /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc
-     * names its bodies after it ("<linkage name>._omp_fn.<n>", which tells template instances and
-     * lambdas apart), else the source function declared last before the pragma */
+    /* the function containing the pragma (a gcc call site may be attributed to the caller): the
+     * source function declared last before the pragma; of several on that line, the one whose
+     * code loads the body, or whose linkage name gcc gave the body ("<name>._omp_fn.<n>") */
     char fn_name[512] = "";
     uint64_t start = 0;
     const char *sym = symbol_of(r->dwfl, outlined, &start);
     const char *gcc = sym ? strstr(sym, "._omp_fn.") : NULL;
     char linkage[512];
     if (gcc) snprintf(linkage, sizeof(linkage), "%.*s", (int)(gcc - sym), sym);
-    if (!gcc || !demangled(linkage, fn_name, sizeof(fn_name)))
-        enclosing_function(&cu, file, decl, fn_name, sizeof(fn_name));
+    enclosing_function(&cu, file, decl, bias, 0, outlined, gcc ? linkage : NULL, fn_name,
+                       sizeof(fn_name));
+    if (!fn_name[0] && gcc && !demangled(linkage, fn_name, sizeof(fn_name)))
+        snprintf(fn_name, sizeof(fn_name), "%s", linkage);
     if (fn_name[0] || fn_hint)
         snprintf(out->function, sizeof(out->function), "%s", fn_name[0] ? fn_name : fn_hint);
     return true;
@@ -538,41 +642,96 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
 }
 
 /* The outlined body at `body` has no DWARF: the region is named after the body's symbol (gcc's
- * "<function>._omp_fn.<n>" names its function) and identified by the body's offset, so that bodies
- * behind one call site stay apart. */
-static void name_by_body(struct scal_resolver *r, uint64_t body, struct scal_resolved *out)
+ * "<function>._omp_fn.<n>" names its function), else `fn_hint`, and identified by the body's
+ * module and offset. One pragma has one body, whatever call sites (unrolled, inlined, through
+ * pointers) hand it over: they are one region, and bodies behind one call site stay apart. */
+static void locate_body(uint64_t body, struct scal_resolved *out);
+
+static void name_by_body(struct scal_resolver *r, uint64_t body, const char *fn_hint,
+                         struct scal_resolved *out)
 {
-    Dl_info info;
-    struct link_map *lm = NULL;
     uint64_t start = 0;
     const char *sym = symbol_of(r->dwfl, body, &start);
     const char *gcc = sym ? strstr(sym, "._omp_fn.") : NULL;
     /* the call site's file and line are not the pragma's */
     out->file[0] = '\0';
     out->line_first = out->line_last = -1;
-    out->function[0] = '\0';
+    snprintf(out->function, sizeof(out->function), "%s", fn_hint ? fn_hint : "");
     if (gcc) {
         char linkage[512];
         snprintf(linkage, sizeof(linkage), "%.*s", (int)(gcc - sym), sym);
         if (!demangled(linkage, out->function, sizeof(out->function)))
             snprintf(out->function, sizeof(out->function), "%s", linkage);
-    } /* clang's ".omp_outlined..N" names nothing: the module and offset do */
-    if (dladdr1((void *)(uintptr_t)body, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm) {
-        out->offset = body - lm->l_addr;
-        if (lm->l_name && lm->l_name[0])
-            snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
-        struct build_id_search s = {(uintptr_t)body, out->build_id, sizeof(out->build_id)};
+    } /* clang's ".omp_outlined..N" names nothing */
+    locate_body(body, out);
+}
+
+/* The module, offset and build id of an outlined body (the region's code), for a region whose call
+ * site is elsewhere: in its caller (a tail call), maybe in another module. */
+static void locate_body(uint64_t body, struct scal_resolved *out)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    const char *path = NULL;
+    uint64_t base = 0;
+    if (!dladdr1((void *)(uintptr_t)body, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) {
+        if (!scal_module_of(body, &path, &base)) return; /* unloaded, and never noted */
+        out->offset = body - base; /* unloaded since (dlclose): noted when its node was made */
+        snprintf(out->module, sizeof(out->module), "%s", path);
         out->build_id[0] = '\0';
-        dl_iterate_phdr(find_build_id, &s);
+        return;
     }
+    out->offset = body - lm->l_addr;
+    if (lm->l_name && lm->l_name[0]) {
+        snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
+    } else {
+        ssize_t n = readlink("/proc/self/exe", out->module, sizeof(out->module) - 1);
+        out->module[n > 0 ? n : 0] = '\0';
+    }
+    struct build_id_search s = {(uintptr_t)body, out->build_id, sizeof(out->build_id)};
+    out->build_id[0] = '\0';
+    dl_iterate_phdr(find_build_id, &s);
 }
 
 /* A parallel region's (or a gcc task's) call site read as code: the outlined body gives the
  * pragma's lines. `body`, when a fork trampoline noted it, is the runtime's own word on the body:
  * it tells apart the bodies behind one call site (a function pointer) that the code cannot. */
 static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body, bool task,
+                             struct scal_resolved *out);
+
+/* The same for a body in a module the program unloaded (dlclose) since: its DWARF read from the
+ * file on disk, at the address it had (noted when the region's node was made). */
+static void resolve_parallel_unloaded_body(struct scal_resolver *r, uint64_t ra, uint64_t body,
+                                           bool task, struct scal_resolved *out)
+{
+    const char *path = NULL;
+    uint64_t base = 0;
+    struct scal_resolver offline = {NULL, true};
+    if (scal_module_of(body, &path, &base) && (offline.dwfl = dwfl_begin(&offline_callbacks)) &&
+        dwfl_report_elf(offline.dwfl, path, path, -1, base, false) &&
+        dwfl_report_end(offline.dwfl, NULL, NULL) == 0) {
+        struct scal_resolved call = *out;
+        resolve_parallel(r, ra, 0, task, &call); /* how the call site was reached (gomp) */
+        out->gomp = call.gomp;
+        char fn[sizeof(out->function)];
+        snprintf(fn, sizeof(fn), "%s", call.via_tail_call ? "" : call.function);
+        if (!lines_of_outlined(&offline, body, fn[0] ? fn : NULL, out))
+            name_by_body(&offline, body, fn[0] ? fn : NULL, out);
+        locate_body(body, out);
+    } else {
+        name_by_body(r, body, NULL, out); /* no file: module and offset keep it apart */
+    }
+    if (offline.dwfl) dwfl_end(offline.dwfl);
+}
+
+static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body, bool task,
                              struct scal_resolved *out)
 {
+    Dl_info di;
+    if (body && !dladdr((void *)(uintptr_t)body, &di)) {
+        resolve_parallel_unloaded_body(r, ra, body, task, out);
+        return;
+    }
     uint64_t fn_start = 0, start = 0;
     (void)symbol_of(r->dwfl, ra - 1, &fn_start);
     struct scal_callsite_info c = scal_callsite_classify(ra, fn_start, symbol_of, r->dwfl);
@@ -592,10 +751,11 @@ static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body
     else if (c.kind == SCAL_CALL_TAIL)
         function_at(r, c.tail_caller, fn, sizeof(fn));
     else
-        fn[0] = '\0'; /* through a pointer: only the body's DWARF knows its function */
-    bool found = lines_of_outlined(r, outlined, fn[0] ? fn : NULL, out);
-    if (!found && c.kind != SCAL_CALL_FORK && !(c.kind == SCAL_CALL_TAIL && c.outlined == body))
-        name_by_body(r, outlined, out);
+        fn[0] = '\0'; /* through a pointer: only the body knows its function */
+    if (!lines_of_outlined(r, outlined, fn[0] ? fn : NULL, out))
+        name_by_body(r, outlined, fn[0] ? fn : NULL, out);
+    else if (c.kind != SCAL_CALL_FORK)
+        locate_body(outlined, out);
 }
 
 /* A region of a module the program unloaded (dlclose) before exit: named from the module noted

@@ -221,8 +221,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             snprintf(label, sizeof(label), "%s:%d (via tail call)", basename_of(res->file),
                      res->line_first);
             out->line_first = out->line_last = -1;
-        } else if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key) &&
-                   !(n->body && res->file[0]))
+        } else if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key) && !n->body)
             snprintf(label, sizeof(label),
                      "nested region (call site lost to a tail call into the OpenMP runtime)");
         else if (res->file[0] && res->line_last >= res->line_first)

@@ -2,6 +2,7 @@
 // How one program is measured: runtime, libomp and tool paths (shared by scal run and scal exec).
 #include "measure.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,18 +53,24 @@ int scal_measure_env(const struct scal_measure *m,
                      int (*set)(void *ctx, const char *name, const char *value), void *ctx)
 {
     int rc = set(ctx, "OMP_TOOL_LIBRARIES", m->tool);
-    if (rc < 0 || (m->omp != SCAL_OMP_LIBGOMP && m->omp != SCAL_OMP_LIBOMP)) return rc;
-    /* An OpenMP program gets the tool preloaded: loaded before main, it sees the program's first
-     * fork too (ompt_tool/fork_hook.h). gcc-built ones get libomp first, standing in for libgomp.
-     * Programs without OpenMP of their own (wrappers, shells) keep their environment. */
+    if (rc < 0) return rc;
+        /* The tool is preloaded: loaded before main, it sees the program's first fork too
+         * (ompt_tool/fork_hook.h), also when the program is started by a wrapper (taskset, sh, env,
+         * a launcher), into which it loads without effect. Not in a sanitized build, whose tool
+         * needs the program's sanitizer runtime (a wrapper has none). gcc-built programs get libomp
+         * first, standing in for libgomp. */
+#ifdef SCAL_SANITIZED_BUILD
+    bool preload_tool = false;
+#else
+    bool preload_tool = !strchr(m->tool, ' '); /* LD_PRELOAD splits at spaces too */
+#endif
+    const char *libomp = m->omp == SCAL_OMP_LIBGOMP ? m->libomp : "";
+    const char *tool = preload_tool ? m->tool : "";
+    if (!*libomp && !*tool) return rc;
     const char *old = getenv("LD_PRELOAD");
-    const char *tool = strchr(m->tool, ' ') ? "" : m->tool; /* LD_PRELOAD splits at spaces too */
-    if (!*tool && m->omp != SCAL_OMP_LIBGOMP) return rc;
     char preload[3 * PATH_MAX + 3];
-    int n = snprintf(preload, sizeof(preload), "%s%s%s%s%s",
-                     m->omp == SCAL_OMP_LIBGOMP ? m->libomp : "",
-                     m->omp == SCAL_OMP_LIBGOMP && *tool ? ":" : "", tool, old && *old ? ":" : "",
-                     old ? old : "");
+    int n = snprintf(preload, sizeof(preload), "%s%s%s%s%s", libomp, *libomp && *tool ? ":" : "",
+                     tool, old && *old ? ":" : "", old ? old : "");
     if (n < 0 || (size_t)n >= sizeof(preload))
         return scal__fail(SCAL_EINVAL, "LD_PRELOAD with the tool would exceed %zu characters",
                           sizeof(preload) - 1);

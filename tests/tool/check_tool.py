@@ -75,9 +75,11 @@ class Run:
                 continue
             if w == "-u" and words:
                 env.pop(words.pop(0), None)
-            elif "=" in w:
+            elif "=" in w and not launcher:
                 k, v = w.split("=", 1)
                 env[k] = v
+            elif launcher:  # a wrapper scal exec starts, which then starts the program
+                launcher.append(w)
             else:
                 fail("%s: '%s' before %%prog is neither NAME=VALUE nor -u NAME" % (d, w))
         if not words:

@@ -12,7 +12,6 @@
 // REGION root: root
 // CHECK lib: module=*tool_dl_region_lib.so file=*dl_region.c count=3 function=in_library
 // CHECK main: count=1 function=main
-#define _GNU_SOURCE /* memrchr */
 #include <stdio.h>
 
 #ifdef SCAL_DL_LIBRARY
@@ -31,14 +30,13 @@ void in_library(int *sink)
 #include <string.h>
 #include <unistd.h>
 
+#include "beside_program.h"
+
 int main(void)
 {
     int sink = 0;
     char path[4096];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
-    char *slash = n > 0 ? memrchr(path, '/', (size_t)n) : NULL;
-    if (!slash) return 2;
-    strcpy(slash + 1, "tool_dl_region_lib.so");
+    if (beside_program("tool_dl_region_lib.so", path, sizeof(path)) < 0) return 2;
 // REGION main: parallel @LINE+1 parent=root
 #pragma omp parallel
     {

@@ -12,16 +12,21 @@
 // -z now (every GOT slot read-only after relocation); gcc -fno-plt (jmp *GOT: a GLOB_DAT slot):
 // RUN[tail_calls_bindnow]: OMP_NUM_THREADS=2 %prog
 // RUN[tail_calls_gcc_noplt]: LD_PRELOAD=%libomp OMP_NUM_THREADS=2 %prog
-// CHECK[tail_calls_gcc,tail_calls_gcc_noplt] /meta: omp_entry_points=GOMP_*
+// non-PIE (canonical PLT entries for the entries whose address the program takes):
+// RUN[tail_calls_nopie]: OMP_NUM_THREADS=2 %prog
+// RUN[tail_calls_gcc_nopie]: LD_PRELOAD=%libomp OMP_NUM_THREADS=2 %prog
+// CHECK[tail_calls_gcc,tail_calls_gcc_noplt,tail_calls_gcc_nopie] /meta: omp_entry_points=GOMP_*
 // CHECK one: count=3 function=direct_one
 // CHECK two: count=5 function=direct_two
 // CHECK p_two: count=5 function=by_pointer_two
 // CHECK inner: parent=outer count=2 function=nested_inner
 // CHECK outer: count=1 function=nest
 // CHECK[tail_calls,tail_calls_gcc,tail_calls_bindnow] p_one: count=3 function=by_pointer_one
-// CHECK[tail_calls_gcc_noplt] p_one: count=3 function=by_pointer_one
+// CHECK[tail_calls_gcc_noplt,tail_calls_nopie,tail_calls_gcc_nopie] p_one: count=3
 // CHECK[tail_calls,tail_calls_gcc,tail_calls_bindnow] /diagnostics: tail_call_unresolved=0
-// CHECK[tail_calls_gcc_noplt] /diagnostics: tail_call_unresolved=0
+// CHECK[tail_calls_gcc_noplt,tail_calls_nopie] /diagnostics: tail_call_unresolved=0
+// CHECK[tail_calls_gcc_nopie] /diagnostics: tail_call_unresolved=0
+// Without debug information: tail_calls_nodebug.c.
 //
 // When the program's very first fork goes through the pointer, the tool is not loaded yet (the
 // runtime loads it inside that fork): that one instance passes no trampoline and is named
@@ -34,10 +39,22 @@
 // preload it into OpenMP programs.
 // RUN[tail_calls_preload]: LD_PRELOAD=%tool OMP_NUM_THREADS=2 %prog pointer-first
 // RUN[tail_calls_scal_exec]: OMP_NUM_THREADS=2 %scal-exec %prog pointer-first
-// CHECK[tail_calls_preload,tail_calls_scal_exec] p_one: count=3 function=by_pointer_one
+// also when scal exec starts a wrapper that starts the program:
+// RUN[tail_calls_wrapped]: OMP_NUM_THREADS=2 %scal-exec env A=1 %prog pointer-first
+// CHECK[tail_calls_preload,tail_calls_scal_exec,tail_calls_wrapped] p_one: count=3
 // CHECK[tail_calls_preload,tail_calls_scal_exec] /diagnostics: tail_call_unresolved=0
+// CHECK[tail_calls_wrapped] /diagnostics: tail_call_unresolved=0
 #include <stdio.h>
 #include <string.h>
+
+/* The program takes its fork entry's address: a non-PIE build then has a "canonical PLT" entry for
+ * it, which must never become a trampoline's target (the call would loop). */
+#ifdef __clang__
+extern void fork_entry(void) __asm__("__kmpc_fork_call");
+#else
+extern void fork_entry(void) __asm__("GOMP_parallel");
+#endif
+void (*volatile fork_entry_address)(void);
 
 __attribute__((noinline)) static void direct_one(void)
 {
@@ -105,6 +122,7 @@ __attribute__((noinline)) static void nest(void)
 int main(int argc, char **argv)
 {
     int pointer_first = argc > 1 && !strcmp(argv[1], "pointer-first");
+    fork_entry_address = fork_entry;
     if (pointer_first) through_pointer();
     for (int i = 0; i < 3; i++)
         direct_one();
