@@ -264,6 +264,22 @@ static size_t without_parameters(const char *d)
     return strlen(d);
 }
 
+/* Where the name starts in the first n characters of a demangled name: after the return type a
+ * template function's name carries ("void ns::tk<1>" -> "ns::tk<1>"), at the last space outside
+ * brackets that does not belong to a conversion operator ("A::operator int"). */
+static size_t return_type_end(const char *d, size_t n)
+{
+    size_t from = 0;
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] == '<' || d[i] == '(' || d[i] == '{' || d[i] == '[') depth++;
+        if ((d[i] == '>' || d[i] == ')' || d[i] == '}' || d[i] == ']') && depth > 0) depth--;
+        if (d[i] == ' ' && depth == 0 && !(i >= 8 && !strncmp(d + i - 8, "operator", 8)))
+            from = i + 1;
+    }
+    return from;
+}
+
 /* A C++ linkage name demangled without its parameters, with the program's own __cxa_demangle (a
  * C++ program has one; the tool links no C++); false when it is none or there is none. */
 static bool demangled(const char *linkage, char *out, size_t len)
@@ -278,7 +294,10 @@ static bool demangled(const char *linkage, char *out, size_t len)
     int status = -1;
     char *d = demangle(linkage, NULL, NULL, &status);
     bool ok = d && status == 0;
-    if (ok) snprintf(out, len, "%.*s", (int)without_parameters(d), d);
+    if (ok) {
+        size_t n = without_parameters(d), from = return_type_end(d, n);
+        snprintf(out, len, "%.*s", (int)(n - from), d + from);
+    }
     free(d);
     return ok;
 }
@@ -577,19 +596,23 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
                          : rows_last_line(&cu, outlined - bias, symbol_size(r, outlined), file);
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
     if (out->line_last < decl) out->line_last = -1;
-    /* the function containing the pragma (a gcc call site may be attributed to the caller): the
-     * source function declared last before the pragma; of several on that line, the one whose
-     * code loads the body, or whose linkage name gcc gave the body ("<name>._omp_fn.<n>") */
+    /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc
+     * names its bodies after it ("<name>._omp_fn.<n>"); else the source function declared last
+     * before the pragma, of several on that line the one whose code loads the body (or, without a
+     * demangler, whose linkage name gcc gave the body) */
     char fn_name[512] = "";
     uint64_t start = 0;
     const char *sym = symbol_of(r->dwfl, outlined, &start);
     const char *gcc = sym ? strstr(sym, "._omp_fn.") : NULL;
     char linkage[512];
     if (gcc) snprintf(linkage, sizeof(linkage), "%.*s", (int)(gcc - sym), sym);
-    enclosing_function(&cu, file, decl, bias, 0, outlined, gcc ? linkage : NULL, fn_name,
-                       sizeof(fn_name));
-    if (!fn_name[0] && gcc && !demangled(linkage, fn_name, sizeof(fn_name)))
-        snprintf(fn_name, sizeof(fn_name), "%s", linkage);
+    if (gcc && strncmp(linkage, "_Z", 2) != 0)
+        snprintf(fn_name, sizeof(fn_name), "%s", linkage); /* C: the function's own name */
+    else if (gcc)
+        demangled(linkage, fn_name, sizeof(fn_name)); /* C++: lambdas, template instances */
+    if (!fn_name[0])
+        enclosing_function(&cu, file, decl, bias, 0, outlined, gcc ? linkage : NULL, fn_name,
+                           sizeof(fn_name));
     if (fn_name[0] || fn_hint)
         snprintf(out->function, sizeof(out->function), "%s", fn_name[0] ? fn_name : fn_hint);
     return true;
