@@ -302,15 +302,43 @@ static bool demangled(const char *linkage, char *out, size_t len)
     return ok;
 }
 
+/* A function's DWARF name qualified by the namespaces and classes its declaration is in
+ * ("Solver::step"): the name the demangler gives, without one (a C++ program that does not load
+ * libstdc++ has none). */
+static void qualified_name(Dwarf_Die *die, char *out, size_t len)
+{
+    Dwarf_Die decl = *die, next, *scopes = NULL;
+    Dwarf_Attribute attr;
+    for (int i = 0; i < 4; i++) /* concrete -> abstract -> in-class declaration */
+        if (dwarf_formref_die(dwarf_attr(&decl, DW_AT_abstract_origin, &attr), &next) ||
+            dwarf_formref_die(dwarf_attr(&decl, DW_AT_specification, &attr), &next))
+            decl = next;
+    const char *name = dwarf_diename(&decl);
+    size_t used = 0;
+    int n = dwarf_getscopes_die(&decl, &scopes);
+    out[0] = '\0';
+    for (int i = n - 1; i >= 1; i--) { /* outermost first; scopes[0] is decl itself */
+        int tag = dwarf_tag(&scopes[i]);
+        const char *scope = dwarf_diename(&scopes[i]);
+        if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+             tag == DW_TAG_union_type) &&
+            used < len)
+            used += (size_t)snprintf(out + used, len - used,
+                                     "%s::", scope ? scope : "(anonymous namespace)");
+    }
+    free(scopes);
+    if (used < len) snprintf(out + used, len - used, "%s", name ? name : "");
+}
+
 /* A function's name for people: the demangled linkage name without its parameters (C++), else its
- * name. */
+ * DWARF name in its namespaces and classes. */
 static void function_name(Dwarf_Die *die, char *out, size_t len)
 {
     Dwarf_Attribute attr;
     const char *linkage = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
-    const char *name = dwarf_diename(die);
     if (demangled(linkage, out, len)) return;
-    snprintf(out, len, "%s", name ? name : (linkage ? linkage : ""));
+    qualified_name(die, out, len);
+    if (!out[0] && linkage) snprintf(out, len, "%s", linkage);
 }
 
 #define MAX_TIED 16 /* functions declared on one line: template instances, macro expansions */
