@@ -41,6 +41,7 @@ static const char *const entries[] = {
     "GOMP_parallel_loop_maybe_nonmonotonic_runtime",
     "GOMP_parallel_sections",
     "GOMP_parallel_reductions",
+    "__kmpc_fork_call_if", /* LLVM 17 and later: parallel if(...) */
 };
 #define NENTRIES (sizeof(entries) / sizeof(entries[0]))
 
@@ -51,13 +52,13 @@ void scal_fork_trampoline_0(void), scal_fork_trampoline_1(void), scal_fork_tramp
     scal_fork_trampoline_3(void), scal_fork_trampoline_4(void), scal_fork_trampoline_5(void),
     scal_fork_trampoline_6(void), scal_fork_trampoline_7(void), scal_fork_trampoline_8(void),
     scal_fork_trampoline_9(void), scal_fork_trampoline_10(void), scal_fork_trampoline_11(void),
-    scal_fork_trampoline_12(void);
+    scal_fork_trampoline_12(void), scal_fork_trampoline_13(void);
 static void (*const trampolines[NENTRIES])(void) = {
     scal_fork_trampoline_0,  scal_fork_trampoline_1,  scal_fork_trampoline_2,
     scal_fork_trampoline_3,  scal_fork_trampoline_4,  scal_fork_trampoline_5,
     scal_fork_trampoline_6,  scal_fork_trampoline_7,  scal_fork_trampoline_8,
     scal_fork_trampoline_9,  scal_fork_trampoline_10, scal_fork_trampoline_11,
-    scal_fork_trampoline_12,
+    scal_fork_trampoline_12, scal_fork_trampoline_13,
 };
 
 static int entry_index(const char *name)

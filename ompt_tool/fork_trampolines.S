@@ -37,5 +37,6 @@ scal_fork_trampoline_\index:
         SCAL_FORK_TRAMPOLINE 10, %rdi
         SCAL_FORK_TRAMPOLINE 11, %rdi
         SCAL_FORK_TRAMPOLINE 12, %rdi
+        SCAL_FORK_TRAMPOLINE 13, %rdx  /* __kmpc_fork_call_if(loc, argc, microtask, cond, args) */
 #endif
         .section .note.GNU-stack,"",@progbits

@@ -264,6 +264,22 @@ static size_t without_parameters(const char *d)
     return strlen(d);
 }
 
+/* Where the name starts in the first n characters of a demangled name: after the return type a
+ * template function's name carries ("void ns::tk<1>" -> "ns::tk<1>"), at the last space outside
+ * brackets that does not belong to a conversion operator ("A::operator int"). */
+static size_t return_type_end(const char *d, size_t n)
+{
+    size_t from = 0;
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] == '<' || d[i] == '(' || d[i] == '{' || d[i] == '[') depth++;
+        if ((d[i] == '>' || d[i] == ')' || d[i] == '}' || d[i] == ']') && depth > 0) depth--;
+        if (d[i] == ' ' && depth == 0 && !(i >= 8 && !strncmp(d + i - 8, "operator", 8)))
+            from = i + 1;
+    }
+    return from;
+}
+
 /* A C++ linkage name demangled without its parameters, with the program's own __cxa_demangle (a
  * C++ program has one; the tool links no C++); false when it is none or there is none. */
 static bool demangled(const char *linkage, char *out, size_t len)
@@ -278,20 +294,51 @@ static bool demangled(const char *linkage, char *out, size_t len)
     int status = -1;
     char *d = demangle(linkage, NULL, NULL, &status);
     bool ok = d && status == 0;
-    if (ok) snprintf(out, len, "%.*s", (int)without_parameters(d), d);
+    if (ok) {
+        size_t n = without_parameters(d), from = return_type_end(d, n);
+        snprintf(out, len, "%.*s", (int)(n - from), d + from);
+    }
     free(d);
     return ok;
 }
 
+/* A function's DWARF name qualified by the namespaces and classes its declaration is in
+ * ("Solver::step"): the name the demangler gives, without one (a C++ program that does not load
+ * libstdc++ has none). */
+static void qualified_name(Dwarf_Die *die, char *out, size_t len)
+{
+    Dwarf_Die decl = *die, next, *scopes = NULL;
+    Dwarf_Attribute attr;
+    for (int i = 0; i < 4; i++) /* concrete -> abstract -> in-class declaration */
+        if (dwarf_formref_die(dwarf_attr(&decl, DW_AT_abstract_origin, &attr), &next) ||
+            dwarf_formref_die(dwarf_attr(&decl, DW_AT_specification, &attr), &next))
+            decl = next;
+    const char *name = dwarf_diename(&decl);
+    size_t used = 0;
+    int n = dwarf_getscopes_die(&decl, &scopes);
+    out[0] = '\0';
+    for (int i = n - 1; i >= 1; i--) { /* outermost first; scopes[0] is decl itself */
+        int tag = dwarf_tag(&scopes[i]);
+        const char *scope = dwarf_diename(&scopes[i]);
+        if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+             tag == DW_TAG_union_type) &&
+            used < len)
+            used += (size_t)snprintf(out + used, len - used,
+                                     "%s::", scope ? scope : "(anonymous namespace)");
+    }
+    free(scopes);
+    if (used < len) snprintf(out + used, len - used, "%s", name ? name : "");
+}
+
 /* A function's name for people: the demangled linkage name without its parameters (C++), else its
- * name. */
+ * DWARF name in its namespaces and classes. */
 static void function_name(Dwarf_Die *die, char *out, size_t len)
 {
     Dwarf_Attribute attr;
     const char *linkage = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
-    const char *name = dwarf_diename(die);
     if (demangled(linkage, out, len)) return;
-    snprintf(out, len, "%s", name ? name : (linkage ? linkage : ""));
+    qualified_name(die, out, len);
+    if (!out[0] && linkage) snprintf(out, len, "%s", linkage);
 }
 
 #define MAX_TIED 16 /* functions declared on one line: template instances, macro expansions */
@@ -577,19 +624,23 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
                          : rows_last_line(&cu, outlined - bias, symbol_size(r, outlined), file);
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
     if (out->line_last < decl) out->line_last = -1;
-    /* the function containing the pragma (a gcc call site may be attributed to the caller): the
-     * source function declared last before the pragma; of several on that line, the one whose
-     * code loads the body, or whose linkage name gcc gave the body ("<name>._omp_fn.<n>") */
+    /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc
+     * names its bodies after it ("<name>._omp_fn.<n>"); else the source function declared last
+     * before the pragma, of several on that line the one whose code loads the body (or, without a
+     * demangler, whose linkage name gcc gave the body) */
     char fn_name[512] = "";
     uint64_t start = 0;
     const char *sym = symbol_of(r->dwfl, outlined, &start);
     const char *gcc = sym ? strstr(sym, "._omp_fn.") : NULL;
     char linkage[512];
     if (gcc) snprintf(linkage, sizeof(linkage), "%.*s", (int)(gcc - sym), sym);
-    enclosing_function(&cu, file, decl, bias, 0, outlined, gcc ? linkage : NULL, fn_name,
-                       sizeof(fn_name));
-    if (!fn_name[0] && gcc && !demangled(linkage, fn_name, sizeof(fn_name)))
-        snprintf(fn_name, sizeof(fn_name), "%s", linkage);
+    if (gcc && strncmp(linkage, "_Z", 2) != 0)
+        snprintf(fn_name, sizeof(fn_name), "%s", linkage); /* C: the function's own name */
+    else if (gcc)
+        demangled(linkage, fn_name, sizeof(fn_name)); /* C++: lambdas, template instances */
+    if (!fn_name[0])
+        enclosing_function(&cu, file, decl, bias, 0, outlined, gcc ? linkage : NULL, fn_name,
+                           sizeof(fn_name));
     if (fn_name[0] || fn_hint)
         snprintf(out->function, sizeof(out->function), "%s", fn_name[0] ? fn_name : fn_hint);
     return true;

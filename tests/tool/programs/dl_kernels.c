@@ -21,10 +21,10 @@
 // Built with -DWRAP_FORK, the program wraps __kmpc_fork_call itself (as another tool would): the
 // library's calls are bound to the wrapper, and the tool leaves them so: the wrapper sees every
 // fork. The runtime then reports every fork at the wrapper's own call, and no fork notes a body:
-// one honestly labelled node.
+// one node, named after the wrapper's call.
 // RUN[dl_kernels_wrapped]: OMP_NUM_THREADS=2 %prog thread
 // CHECK[dl_kernels_wrapped] run: stdout="*the wrapper saw 9 forks*"
-// REGION[dl_kernels_wrapped] lost: any "dl_kernels.c:* (via tail call)" count=9
+// REGION[dl_kernels_wrapped] wrapper: parallel nodes=1 count=9
 #include <stdio.h>
 
 #ifdef SCAL_DL_LIBRARY
