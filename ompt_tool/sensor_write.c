@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "errmsg.h"
 #include "sensor_hooks.h"
 #include "tool.h"
@@ -20,13 +21,7 @@ struct value_list {
 
 static int push(struct value_list *l, struct scal_sensor_value_row r)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        void *p = realloc(l->rows, cap * sizeof(*l->rows));
-        if (!p) return SCAL_ENOMEM;
-        l->rows = p;
-        l->cap = cap;
-    }
+    if (scal_grow((void **)&l->rows, &l->cap, l->n, sizeof(*l->rows), 256) < 0) return SCAL_ENOMEM;
     l->rows[l->n++] = r;
     return SCAL_OK;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "grow.h"
 #include "campaign_writer.h"
 #include "committer.h"
 #include "errmsg.h"
@@ -602,13 +603,8 @@ struct entries {
 
 static int add_entry(struct entries *e, struct journal_entry x)
 {
-    if (e->n == e->cap) {
-        size_t cap = e->cap ? 2 * e->cap : 64;
-        struct journal_entry *v = realloc(e->v, cap * sizeof(*v));
-        if (!v) return scal__fail(SCAL_ENOMEM, "out of memory listing the kept runs");
-        e->v = v;
-        e->cap = cap;
-    }
+    if (scal_grow((void **)&e->v, &e->cap, e->n, sizeof(*e->v), 64) < 0)
+        return scal__fail(SCAL_ENOMEM, "out of memory listing the kept runs");
     x.order = e->n;
     e->v[e->n++] = x;
     return SCAL_OK;

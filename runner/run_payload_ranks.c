@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "campaign_writer.h"
 #include "errmsg.h"
 #include "h5util.h"
@@ -74,13 +75,9 @@ static int list_rank_files(const char *path, const char *suffix, struct rank_fil
     while ((e = readdir(d)) != NULL) {
         long r = rank_of(e->d_name, prefix, suffix);
         if (r < 0) continue;
-        if (*n == cap) {
-            struct rank_file *v = realloc(*out, (cap = cap ? 2 * cap : 8) * sizeof(*v));
-            if (!v) {
-                rc = scal__fail(SCAL_ENOMEM, "out of memory listing the rank files of '%s'", path);
-                break;
-            }
-            *out = v;
+        if (scal_grow((void **)out, &cap, *n, sizeof(**out), 8) < 0) {
+            rc = scal__fail(SCAL_ENOMEM, "out of memory listing the rank files of '%s'", path);
+            break;
         }
         (*out)[*n].rank = r;
         snprintf((*out)[*n].path, sizeof((*out)[*n].path), "%s/%s", dir, e->d_name);

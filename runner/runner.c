@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "actuator_set.h"
 #include "campaign_writer.h"
 #include "committer.h"
@@ -600,13 +601,8 @@ struct run_snaps {
 static int read_snapshot(const char *snapshot, void *ctx)
 {
     struct run_snaps *s = ctx;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 4;
-        struct scal_cw_snapshot *v = realloc(s->v, cap * sizeof(*v));
-        if (!v) return scal__fail(SCAL_ENOMEM, "out of memory reading '%s'", snapshot);
-        s->v = v;
-        s->cap = cap;
-    }
+    if (scal_grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v), 4) < 0)
+        return scal__fail(SCAL_ENOMEM, "out of memory reading '%s'", snapshot);
     unsigned char *bytes;
     size_t len;
     char *name = strdup(snapshot);
