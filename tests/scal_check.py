@@ -13,3 +13,25 @@ def check(cond, msg):
     if not cond:
         fail(msg)
     print("ok: " + msg)
+
+
+# Checks that let a script go on after a failure (to report every problem of one run): each prints
+# its line, and finish() ends the script with status 1 when any of them failed.
+_failed = []
+
+
+def expect(cond, msg):
+    print(("ok: " if cond else "FAIL: ") + msg)
+    if not cond:
+        _failed.append(msg)
+    return cond
+
+
+def failures():
+    return len(_failed)
+
+
+def finish():
+    if _failed:
+        print("FAIL: %d check(s) failed" % len(_failed))
+        sys.exit(1)

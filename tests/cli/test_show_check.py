@@ -15,14 +15,8 @@ import tempfile
 import h5py
 import numpy as np
 
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    print(("ok: " if cond else "FAIL: ") + msg)
-    if not cond:
-        failures += 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
 
 
 def scal(args, *cmd):
@@ -213,8 +207,7 @@ def main():
     rc, out, err = scal(args, "show", run, "--depth", "x")
     check(rc == 2 and "--depth" in err, "show: bad --depth value, exit 2")
 
-    print("%s: %d failure(s)" % ("FAIL" if failures else "PASS", failures))
-    sys.exit(1 if failures else 0)
+    finish()
 
 
 if __name__ == "__main__":

@@ -14,13 +14,8 @@ import h5py
 
 scal, prog, work = sys.argv[1:4]
 here = os.path.dirname(os.path.abspath(__file__))
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print("%s: %s" % ("ok" if ok else "FAIL", what))
-    failures += 0 if ok else 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
 
 
 def run(*args):
@@ -117,5 +112,4 @@ with open(busy, "rb") as held:
 check(rc == 2 and "busy.h5" in err and "still open for writing" in err,
       "resume of a file locked for writing: exit %d, %s" % (rc, err.strip()[-200:]))
 
-print("%s: %d failure(s)" % ("FAIL" if failures else "PASS", failures))
-sys.exit(1 if failures else 0)
+finish()

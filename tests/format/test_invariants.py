@@ -14,13 +14,8 @@ import h5py
 scal, gen, prog, work = sys.argv[1:5]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print("%s: %s" % ("ok" if ok else "FAIL", what))
-    failures += 0 if ok else 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
 
 
 def run(*args):
@@ -89,4 +84,4 @@ for kind, seed, cases in (("campaign", camp, CAMPAIGN), ("run", runfile, RUN)):
             r = run(*cmd)
             check(r.returncode != 0 and said in r.stderr and path in r.stderr and not r.stdout,
                   "%s: %s refuses it naming the file and the problem: %r" % (name, what, r.stderr[-200:]))
-sys.exit(1 if failures else 0)
+finish()

@@ -15,13 +15,8 @@ import numpy as np
 scal, prog, schemas, work = sys.argv[1:5]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print("%s: %s" % ("ok" if ok else "FAIL", what))
-    failures += 0 if ok else 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
 
 
 KIND = {"root": 0, "parallel": 1, "serial": 2, "user": 3, "task": 4}
@@ -98,4 +93,4 @@ r = mutate("enum", bad_enum)
 check(r.returncode == 1 and "/runs member 'status': enum of 7 names, the schema lists 6" in r.stdout and
       "enum name 'crashed' = 9 is not in the schema" in r.stdout, "an enum beyond the schema is named: %r"
       % r.stdout.strip())
-sys.exit(1 if failures else 0)
+finish()

@@ -13,13 +13,8 @@ import sys
 import h5py
 
 scal, prog, work = sys.argv[1:4]
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print("%s: %s" % ("ok" if ok else "FAIL", what))
-    failures += 0 if ok else 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
 
 
 def tables(f):
@@ -137,4 +132,4 @@ wall, total, share = head.index("wall_s"), head.index("total_s"), head.index("pr
 check(p.returncode == 0 and all(r[wall] == "" for r in rows[1:]), "old run file: wall_s empty")
 check(all(abs(float(r[share]) - 100 * float(r[total]) / float(rows[1][total])) < 0.051
           for r in rows[1:]), "old run file: program_% is the summed time's share")
-sys.exit(1 if failures else 0)
+finish()

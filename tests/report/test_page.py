@@ -14,13 +14,8 @@ out = os.path.join(work, "out")
 r = subprocess.run([scal, "report", camp, "-o", out, "--top", "2"], capture_output=True, text=True)
 assert r.returncode == 0, r.stderr
 page = open(os.path.join(out, "index.html")).read()
-failed = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failed.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
 
 
 # self-contained: no external resource, the data embedded as JSON with every region (not only --top)
@@ -38,7 +33,7 @@ check(not re.search(r"\bnan\b", json_text, re.I), "no NaN in the embedded data (
 chromium = shutil.which("chromium") or shutil.which("chromium-browser")
 if not chromium:
     print("SKIP: chromium is not installed (scripts/install-deps.sh installs it)")
-    sys.exit(77 if not failed else 1)
+    sys.exit(77 if not failures() else 1)
 url = "file://" + os.path.abspath(os.path.join(out, "index.html"))
 flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
          "--user-data-dir=" + os.path.join(work, "profile")]
@@ -78,5 +73,4 @@ shot = os.path.join(work, "index.png")
 subprocess.run(flags + ["--window-size=1600,1000", "--screenshot=" + shot, url],
                capture_output=True, timeout=120)
 check(os.path.exists(shot) and os.path.getsize(shot) > 10000, "screenshot saved: " + shot)
-if failed:
-    sys.exit(1)
+finish()

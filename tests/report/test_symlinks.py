@@ -8,13 +8,8 @@ import os, shutil, subprocess, sys
 scal, gen, work = sys.argv[1:4]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
-failed = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failed.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
 
 
 def run(*args):
@@ -102,6 +97,4 @@ with h5py.File(dots, "r+") as f:
 r = run("report", dots, "-o", "dots-out", "--all")
 check(r.returncode == 0 and any("init..done" in p for p in os.listdir(os.path.join(work, "dots-out", "diagrams"))),
       "a label with '..' is written like any other: %r" % r.stderr[-200:])
-if failed:
-    print("%d check(s) failed" % len(failed))
-    sys.exit(1)
+finish()

@@ -7,13 +7,8 @@ import csv, glob, os, re, shutil, subprocess, sys
 scal, gen, work = sys.argv[1:4]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
-failed = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failed.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
 
 
 def make(name, *flags):
@@ -288,6 +283,4 @@ for opt, n in (([], 11), (["--all"], 14)):
     check(allrows["r000-whole_program"][3:] == [r for r in one if r[0] == "i1"][0][1:],
           "csv/all holds the same values as the region's own file")
 
-if failed:
-    print("%d check(s) failed" % len(failed))
-    sys.exit(1)
+finish()

@@ -20,13 +20,8 @@ import tempfile
 import h5py
 
 PR_SET_CHILD_SUBREAPER = 36
-FAILED = []
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        FAILED.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
 
 
 def reap_orphans():
@@ -244,9 +239,7 @@ def main():
     signal.alarm(240)  # a writer that never comes would block on a fifo: fail instead
     with tempfile.TemporaryDirectory(prefix="scal-writer-") as work:
         globals()["scenario_" + a.scenario](a, work)
-    if FAILED:
-        print("FAILED: %d check(s)" % len(FAILED))
-        sys.exit(1)
+    finish()
 
 
 main()
