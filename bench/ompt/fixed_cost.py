@@ -7,13 +7,16 @@
 #
 #   fixed_cost.py --prog PROG --tool libscal_ompt.so [--pairs 41] [--wait-writer] [--csv out.csv]
 import argparse
-import csv
 import ctypes
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_csv import write_rows  # noqa: E402  (bench/bench_csv.py)
 
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -84,11 +87,7 @@ def main():
     print("run files written: %d of %d%s" % (len(files), expected, "; left over: %s" % left if left else ""))
     if len(files) != expected:
         raise SystemExit("some run files are missing")
-    if a.csv:
-        with open(a.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+    write_rows(a.csv, rows)
 
 
 main()

@@ -8,15 +8,18 @@
 #
 #   campaign_cost.py --scal SCAL --prog TRIVIAL [--runs 100] [--rounds 3] [--csv out.csv]
 import argparse
-import csv
 import os
 import resource
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
 import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_csv import write_rows  # noqa: E402  (bench/bench_csv.py)
 
 
 def cpu_children():
@@ -75,11 +78,7 @@ def main():
     print("median: %.2f ms per run beyond the program (CPU time: %.2f ms); goal <= 8 ms; load average %.1f" %
           (statistics.median(r["per_run_ms"] for r in rows), statistics.median(r["per_run_cpu_ms"] for r in rows),
            os.getloadavg()[0]))
-    if a.csv:
-        with open(a.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+    write_rows(a.csv, rows)
 
 
 main()

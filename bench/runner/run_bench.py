@@ -7,14 +7,17 @@
 #
 #   run_bench.py --scal SCAL --prog TRIVIAL [--runs 10,2000] [--ranks 1,4] [--csv out.csv]
 import argparse
-import csv
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
 import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_csv import write_rows  # noqa: E402  (bench/bench_csv.py)
 
 
 LAUNCHER = ("sh -c 'i=0; pids=; while [ $i -lt {ranks} ]; do PMI_RANK=$i PMI_SIZE={ranks} \"$0\" \"$@\" & "
@@ -59,11 +62,7 @@ def main():
                   "programs %.1f s of %.1f s; file %.1f MB" % (n, " of %d ranks" % ranks if ranks else "", row["median_ms"], row["p90_ms"], row["median_last10_ms"],
                                                               program, total, row["file_mb"]))
     print("goal: median <= 15 ms, not growing with the runs already in the file")
-    if a.csv:
-        with open(a.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+    write_rows(a.csv, rows)
 
 
 main()
