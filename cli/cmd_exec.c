@@ -37,6 +37,8 @@ static void usage(FILE *out)
             "Runs PROGRAM once under the scal tool and says where its run file is, once it is\n"
             "complete (each measured process waits for its run-file writer: SCAL_WAIT_WRITER=1).\n"
             "gcc-built (libgomp) programs run against LLVM's libomp, whose GOMP layer has OMPT.\n"
+            "The tool is preloaded (LD_PRELOAD), into wrappers too, so that it sees the program's\n"
+            "first parallel region (not in sanitized builds of scal).\n"
             "The exit status is the program's (128+N when killed by signal N).\n\n"
             "options:\n"
             "  -o, --output FILE|DIR/  the run file (default: $SCAL_OUTPUT, else\n"
