@@ -27,8 +27,9 @@ int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out);
 /* Hatchet's literal format: the region tree with metrics, one tree per (threads, input) of a
  * campaign (median over its successful repetitions), one for a run file. */
 int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out);
-/* Chrome/Perfetto trace events of a run file recorded with SCAL_TRACE: a lane per thread, regions
- * as spans, thread states (work, barrier wait, lock wait, task) as events. */
+/* Chrome/Perfetto trace events of a run file recorded with SCAL_TRACE: a lane per thread, each
+ * region instance as a span on the lane of every member of its team, thread states (work, barrier
+ * wait, lock wait, task) as spans inside it. */
 int export_chrome(const struct tidy *t, FILE *out);
 
 #endif

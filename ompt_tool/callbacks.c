@@ -477,7 +477,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     struct scal_slot *s = member_slot(t);
     if (s) s->lock_ns += now - t->lock_begin_ns;
     if (t->trace && t->member_frame >= 0)
-        scal_trace_state(t, t->gtid, t->frames[t->member_frame].node, SCAL_STATE_LOCK,
+        scal_trace_state(t, t->gtid, scal_frame_node(&t->frames[t->member_frame]), SCAL_STATE_LOCK,
                          t->lock_begin_ns, now);
     t->lock_begin_ns = 0;
 }
