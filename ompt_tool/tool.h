@@ -365,6 +365,7 @@ struct scal_tool {
     /* /proc/self/cmdline when the tool started: programs may rewrite their argv later */
     char cmdline[8192];
     size_t cmdline_len;
+    bool cmdline_at_start;  /* read before main (preloaded tool), else at the first OpenMP call */
     double tool_start_unix; /* CLOCK_REALTIME at ompt_start_tool (exact, unlike start_unix) */
     /* Set by the flush: the measured process (the writer runs in a forked copy of it, whose own
      * pid names nothing), and whether this is that copy (it may exec the writer program). */
@@ -428,9 +429,18 @@ uint64_t scal_wall_ns(uint32_t node, uint64_t end_ns);
 /* ---- the OpenMP runtime's start-up (startup.c) ------------------------------------------- */
 
 #define SCAL_STARTUP_NAME "OpenMP runtime start-up"
-/* At ompt_start_tool (the runtime begins to initialise) and at the end of the tool's initialize
- * (it is done), on the initial thread: records the span as its own node. */
-void scal_startup_begin(void);
+#define SCAL_TOOL_STARTUP_NAME "scal tool start-up"
+/* The moments that split the start-up between the runtime and the tool, on the initial thread. */
+enum scal_startup_mark {
+    SCAL_STARTUP_LOADED_BEGIN, /* the library's constructor begins and ends (its work) */
+    SCAL_STARTUP_LOADED_END,
+    SCAL_STARTUP_TOOL_BEGIN,  /* ompt_start_tool is called: the runtime begins to initialise */
+    SCAL_STARTUP_TOOL_PAUSE,  /* ompt_start_tool returns: the runtime initialises itself */
+    SCAL_STARTUP_TOOL_RESUME, /* initialize is called */
+    SCAL_STARTUP_MARKS
+};
+void scal_startup_mark(enum scal_startup_mark m);
+/* At the end of the tool's initialize: records both nodes (startup.c). */
 void scal_startup_end(struct scal_thread *t);
 
 /* ---- call sites (callsite.c) --------------------------------------------------------------- */

@@ -42,6 +42,9 @@
 // The runtime's start-up before the first region is a node of its own, taken out of the first gap:
 // REGION startup: user "OpenMP runtime start-up" parent=root count=1 team_actual_max=1
 // CHECK startup: time_total_s>0 time_total_s<root.time_total_s
+// The tool's own start (constructor, ompt_start_tool, initialize) is not the runtime's: a node too.
+// REGION toolstart: user "scal tool start-up" parent=root count=1 team_actual_max=1
+// CHECK toolstart: time_total_s>0 time_total_s<root.time_total_s
 // CHECK[nested] root: children_time_s>=time_total_s*0.99
 // REGION[nested]: serial start->outer
 // REGION[nested]: serial outer->outer count=2
