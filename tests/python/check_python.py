@@ -110,11 +110,11 @@ def scenario_campaign(args):
     t = raw(path)
     s = t["strings"]
     df = scal.load(path)
-    # rows: every (run, region) of /region_stats; the program has 7 regions (2 parallel, 3 gaps, the
-    # OpenMP runtime's start-up, root)
+    # rows: every (run, region) of /region_stats; the program has 8 regions (2 parallel, 3 gaps, the
+    # OpenMP runtime's start-up, the tool's start-up, root)
     check(len(t["runs"]) == 8 and all(r["status"] == 0 for r in t["runs"]), "8 runs, all ok")
-    check(len(t["regions"]) == 7, "7 regions in the campaign")
-    check(len(t["region_stats"]) == 56 and len(df) == 56, "56 rows = 8 runs x 7 regions (%d)" % len(df))
+    check(len(t["regions"]) == 8, "8 regions in the campaign")
+    check(len(t["region_stats"]) == 64 and len(df) == 64, "64 rows = 8 runs x 8 regions (%d)" % len(df))
     metrics = []
     for v in t["sensor_values"]:
         name = "%s [%s]" % (s[v["metric"]], s[v["unit"]])
@@ -130,7 +130,7 @@ def scenario_campaign(args):
     for r in t["runs"]:
         c = t["configs"][r["config"]]
         rows = df[df["run"] == int(r["id"])]
-        check(len(rows) == 7 and (rows["threads"] == c["threads"]).all() and (rows["input"] == s[c["input_label"]]).all()
+        check(len(rows) == 8 and (rows["threads"] == c["threads"]).all() and (rows["input"] == s[c["input_label"]]).all()
               and (rows["repetition"] == r["repetition"]).all() and (rows["team"] == r["team_observed"]).all(),
               "run %d: threads %d, input %s, repetition %d" % (r["id"], c["threads"], s[c["input_label"]], r["repetition"]))
     # statistics against /region_stats, identities against /regions
@@ -167,7 +167,7 @@ def scenario_campaign(args):
     check(True, "metric values equal to scal show's")
     # the tree
     tree = scal.tree(path)
-    check(list(tree.index) == list(range(7)) and tree.index.name == "region_id", "tree indexed by region_id 0..6")
+    check(list(tree.index) == list(range(8)) and tree.index.name == "region_id", "tree indexed by region_id 0..7")
     check(list(tree["region"]) == list(df[df["run"] == 0]["region"]), "tree labels = load labels")
     check(list(tree["depth"]) == [int(r["depth"]) for r in t["regions"]], "tree depth from /regions")
     gaps = tree[tree["kind"] == "serial"]
@@ -214,7 +214,7 @@ def scenario_campaign(args):
     check(list(two.index) == [2] and (two.loc[2] == 1.0).all(), "without 1-thread runs the baseline is 2 threads (E = 1)")
     # errors of matrix()
     for bad, what in ((lambda: scal.matrix(df, label, "energy"), "metric must be"), (lambda: scal.matrix(df, "nowhere.c:1"), "no region 'nowhere.c:1'"),
-                      (lambda: scal.matrix(df.assign(region=df["region"].where(df["region_id"] != 3, label)), label), "pass a region_id"),
+                      (lambda: scal.matrix(df.assign(region=df["region"].where(df["region_id"] != 0, label)), label), "pass a region_id"),
                       (lambda: scal.matrix(df.assign(frequency_khz=df["run"].astype("Int64")), label), "frequencies")):
         try:
             bad()

@@ -22,6 +22,7 @@ os.execv(sys.argv[1], sys.argv[1:])
 """ % STARTER_MB
 
 ap = argparse.ArgumentParser()
+ap.add_argument("--scal")  # unused: the program is started without scal exec
 ap.add_argument("--tool", required=True)
 ap.add_argument("--prog", required=True)
 a = ap.parse_args()
