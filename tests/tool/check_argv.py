@@ -19,6 +19,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--scal", required=True)
 ap.add_argument("--tool", required=True)
 ap.add_argument("--prog", required=True)
+ap.add_argument("--libomp", help="libomp to preload for a gcc-built (libgomp) program")
 a = ap.parse_args()
 tmp = tempfile.mkdtemp(prefix="scal-argv-")
 ARGS = ["-n", "30", "-c"]
@@ -54,6 +55,8 @@ check(line.endswith(" -n 30 -c") and read.startswith("at start"),
 raw_file = os.path.join(tmp, "raw.h5")
 env = dict(os.environ, OMP_TOOL_LIBRARIES=a.tool, SCAL_OUTPUT=raw_file, SCAL_WAIT_WRITER="1")
 env.pop("LD_PRELOAD", None)
+if a.libomp:  # the runtime, standing in for libgomp: the tool itself is not preloaded
+    env["LD_PRELOAD"] = a.libomp
 run([a.prog] + ARGS, env)
 line, read = meta(raw_file)
 check(read.startswith("at the first OpenMP call"), "raw load: read at the first OpenMP call (%r)"
