@@ -155,7 +155,8 @@ static void on_task_create(ompt_data_t *encountering_task_data,
         return;
     }
     struct scal_task *creator = t->task_cur;
-    int32_t parent = creator && creator->depth == t->depth ? creator->parent : scal_innermost_node(t);
+    int32_t parent =
+        creator && creator->depth == t->depth ? creator->parent : scal_innermost_node(t);
     uint32_t node;
     if (__builtin_expect(scal_callsite_in_runtime(codeptr_ra), 0) && !t->taskloop_codeptr &&
         creator) {

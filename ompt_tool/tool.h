@@ -87,12 +87,12 @@ static inline uint64_t scal_now_ns(void)
     X(tail_call_unresolved,                                                                        \
       "regions reached through a tail call whose pragma was not found (named after the caller)")   \
     X(task_unmatched,                                                                              \
-      "task switches away from a task other than the one the thread ran (time until the switch "  \
+      "task switches away from a task other than the one the thread ran (time until the switch "   \
       "given to the latter)")                                                                      \
     X(tasks_beyond_pool,                                                                           \
-      "explicit tasks created while a thread's task records were all in use, not measured")       \
+      "explicit tasks created while a thread's task records were all in use, not measured")        \
     X(task_left_running,                                                                           \
-      "explicit tasks whose end the tool did not see (their time after the last event is lost)")     \
+      "explicit tasks whose end the tool did not see (their time after the last event is lost)")   \
     X(sensor_errors, "sensor plugin errors")                                                       \
     X(write_errors, "errors while writing the output file")
 
@@ -319,7 +319,8 @@ struct scal_thread {
     uint32_t task_records_used;
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;
-    /* records of this pool that other threads completed (a lock-free stack the owner takes whole) */
+    /* records of this pool that other threads completed (a lock-free stack the owner takes whole)
+     */
     _Atomic(struct scal_task *) task_remote __attribute__((aligned(SCAL_CACHE_LINE)));
 };
 
