@@ -158,15 +158,16 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     int32_t parent =
         creator && creator->depth == t->depth ? creator->parent : scal_innermost_node(t);
     uint32_t node;
-    if (__builtin_expect(scal_callsite_in_runtime(codeptr_ra), 0) && !t->taskloop_codeptr &&
-        creator) {
-        /* created by the runtime inside a task of a taskloop (libomp splits a large taskloop into
-         * tasks that create the rest): the taskloop's node */
+    bool from_runtime = __builtin_expect(scal_callsite_in_runtime(codeptr_ra), 0);
+    if (from_runtime && creator && creator->taskloop) {
+        /* A taskloop task created by one of the taskloop's tasks: libomp splits a large taskloop
+         * into tasks that create the rest (also on other threads). They are the taskloop's; the
+         * splitting task is the runtime's bookkeeping, not one of the taskloop's tasks. */
         node = creator->node;
         parent = creator->parent;
+        creator->splitter = true;
     } else {
-        if (t->taskloop_codeptr && scal_callsite_in_runtime(codeptr_ra))
-            codeptr_ra = t->taskloop_codeptr;
+        if (from_runtime && t->taskloop_codeptr) codeptr_ra = t->taskloop_codeptr;
         uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
         /* shares the parallel-node cache: a task's call site is never a parallel region's */
         unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
@@ -185,6 +186,8 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     k->own_ns = 0;
     k->waits = 0;
     k->depth = 0;
+    k->taskloop = from_runtime;
+    k->splitter = false;
     SCAL_TEAM_JOIN_RELEASE(k);
     task_data_set(new_task_data, k);
 }
@@ -214,9 +217,11 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
     if (prior && prior_task_status != ompt_task_switch && prior_task_status != ompt_task_yield) {
         /* its code is over (complete, cancel, detach): one instance of its node */
         SCAL_TEAM_JOIN_ACQUIRE(prior);
-        struct scal_node_stats *row = scal_thread_row(t, prior->node);
-        scal_stats_add_time(row, prior->own_ns);
-        row->work_ns += prior->own_ns;
+        if (!prior->splitter) {
+            struct scal_node_stats *row = scal_thread_row(t, prior->node);
+            scal_stats_add_time(row, prior->own_ns);
+            row->work_ns += prior->own_ns;
+        }
         task_data_set(prior_task_data, NULL);
         scal_task_put(t, prior);
     } else if (prior) {

@@ -264,6 +264,8 @@ struct scal_task {
     uint64_t own_ns; /* time it ran as task code (not waiting in a taskwait/taskgroup), all parts */
     uint32_t waits;  /* open synchronisation regions of the task (taskwait, taskgroup end) */
     uint32_t depth;  /* frames in use on the thread running it, when it started or resumed there */
+    bool taskloop;   /* created by the runtime for a taskloop */
+    bool splitter;   /* a taskloop task that created taskloop tasks: the runtime's splitting task */
     struct scal_thread *home; /* the pool it came from */
     struct scal_task *next;   /* free lists */
 } __attribute__((aligned(SCAL_CACHE_LINE)));
