@@ -28,6 +28,7 @@
 
 #include "errmsg.h"
 #include "outlined.h"
+#include "source_block.h"
 #include "tool.h"
 
 struct scal_resolver {
@@ -114,6 +115,14 @@ static bool code_row(Dwarf_Line *l, Dwarf_Addr *addr, int *line)
     bool end = true;
     return l && dwarf_lineendsequence(l, &end) == 0 && !end && dwarf_lineaddr(l, addr) == 0 &&
            dwarf_lineno(l, line) == 0;
+}
+
+/* A construct's last line: the end of its structured block in the source, the same for every
+ * compiler (source_block.c); without the source, what the line tables said (`dwarf_last`). */
+static int block_last_line(const char *file, int first, int dwarf_last)
+{
+    int last = scal_source_block_last_in_file(file, first);
+    return last >= first ? last : dwarf_last;
 }
 
 /* The last line, in the pragma's file, of the outlined region body declared at `line`. */
@@ -623,6 +632,7 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
     out->line_last = die ? own_last_line(&cu, &fn, file)
                          : rows_last_line(&cu, outlined - bias, symbol_size(r, outlined), file);
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
+    out->line_last = block_last_line(file, decl, out->line_last);
     if (out->line_last < decl) out->line_last = -1;
     /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc
      * names its bodies after it ("<name>._omp_fn.<n>"); else the source function declared last
@@ -682,7 +692,7 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
             if (line && src && dwarf_lineno(line, &ln) == 0) {
                 snprintf(out->file, sizeof(out->file), "%s", src);
                 out->line_first = ln;
-                out->line_last = outlined_last_line(&cu, src, ln);
+                out->line_last = block_last_line(src, ln, outlined_last_line(&cu, src, ln));
                 if (out->line_last < ln) out->line_last = -1;
                 innermost_function(&cu, pc, src, ln, out->function, sizeof(out->function));
             }
