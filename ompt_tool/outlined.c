@@ -232,3 +232,33 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
     out.outlined = tail_outlined(dest, symbol, ctx, &out.gomp);
     return out;
 }
+
+/* A clang task created by a function's last statement: the function tail-calls __kmpc_omp_task
+ * (its entry went to __kmpc_omp_task_alloc before), so the runtime reports the caller's return
+ * address. The jump's own address (its line is the task pragma's), 0 when fn has none. */
+#define TASK_SCAN_BYTES 4096
+uint64_t scal_tail_task_jump(uint64_t fn, scal_symbol_fn symbol, void *ctx)
+{
+    uint64_t end = fn + TASK_SCAN_BYTES, start = 0;
+    while (end > fn + 6 && !same_object(fn, end))
+        end -= 256;
+    for (uint64_t p = fn; p + 6 <= end; p++) {
+        const unsigned char *c = (const unsigned char *)(uintptr_t)p;
+        const char *name;
+        int32_t d;
+        if (c[0] == 0xe9) { /* jmp rel32 (through a PLT stub) */
+            memcpy(&d, c + 1, sizeof(d));
+            name = destination_name(p + 5 + (uint64_t)(int64_t)d, symbol, ctx);
+        } else if (c[0] == 0xff && c[1] == 0x25) { /* jmp *GOT(%rip) (-fno-plt) */
+            memcpy(&d, c + 2, sizeof(d));
+            name = slot_name(p + 6 + (uint64_t)(int64_t)d);
+        } else {
+            continue;
+        }
+        if (!name || strcmp(name, "__kmpc_omp_task") != 0) continue;
+        /* bytes that only looked like a jump, or the next function's */
+        if (!symbol(ctx, p, &start) || start != fn) return 0;
+        return p;
+    }
+    return 0;
+}

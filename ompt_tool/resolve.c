@@ -670,6 +670,26 @@ static void function_at(struct scal_resolver *r, uint64_t addr, char *out, size_
         function_name(&fn, out, len);
 }
 
+static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out);
+
+/* A clang task that its function's last statement creates, reached through that function's tail
+ * call of __kmpc_omp_task (the runtime reports the caller's return address): the pragma's lines
+ * from the jump, the function from the tail-calling function. False when fn has no such jump. */
+static bool lines_of_tail_task(struct scal_resolver *r, uint64_t fn, struct scal_resolved *out)
+{
+    uint64_t jump = scal_tail_task_jump(fn, symbol_of, r->dwfl);
+    if (!jump) return false;
+    struct scal_resolved at = *out;
+    at.file[0] = '\0';
+    resolve_lines(r, jump + 1, &at); /* the row of the jump itself (resolve_lines reads ra - 1) */
+    if (!at.file[0]) return false;
+    snprintf(out->file, sizeof(out->file), "%s", at.file);
+    out->line_first = at.line_first;
+    out->line_last = at.line_last;
+    function_at(r, fn, out->function, sizeof(out->function));
+    return true;
+}
+
 static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out)
 {
     Dwfl_Module *mod = dwfl_addrmodule(r->dwfl, ra);
@@ -798,8 +818,12 @@ static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body
     struct scal_callsite_info c = scal_callsite_classify(ra, fn_start, symbol_of, r->dwfl);
     char fn[sizeof(out->function)];
     /* tasks: only gcc's GOMP_task hands over an outlined body (clang's task entry is given to
-     * __kmpc_omp_task_alloc earlier, and its call site's line is the pragma's) */
-    if (task && c.kind != SCAL_CALL_FORK) return;
+     * __kmpc_omp_task_alloc earlier, and its call site's line is the pragma's, unless the task's
+     * function tail-called the runtime) */
+    if (task && c.kind == SCAL_CALL_TAIL && !c.outlined &&
+        lines_of_tail_task(r, c.tail_caller, out))
+        return;
+    if (task && c.kind != SCAL_CALL_FORK && !(c.kind == SCAL_CALL_TAIL && c.outlined)) return;
     uint64_t outlined = body ? body : c.outlined;
     const char *body_sym = body ? symbol_of(r->dwfl, body, &start) : NULL;
     out->gomp = c.gomp || (body_sym && strstr(body_sym, "._omp_fn."));

@@ -204,6 +204,36 @@ static void test_master_tasks(int n)
     }
 }
 
+/* A task created by a function's last statement: clang tail-calls the runtime (its return address
+ * is then the caller's). */
+__attribute__((noinline)) static void test_task_in_callee(int n)
+{
+    // EXPECT task: @LINE+1..@LINE+2
+#pragma omp task
+    delay(n);
+}
+
+/* The same in a function inlined into its caller. */
+static inline void test_task_inlined(int n)
+{
+    // EXPECT task: @LINE+1..@LINE+4
+#pragma omp task
+    {
+        delay(n);
+    }
+}
+
+static void test_tasks_in_callees(int n)
+{
+    // EXPECT parallel: @LINE+1..@LINE+6
+#pragma omp parallel
+#pragma omp single
+    for (int i = 0; i < 4; i++) {
+        test_task_in_callee(n);
+        test_task_inlined(n);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 100;
@@ -222,6 +252,7 @@ int main(int argc, char **argv)
     test_nested(n);
     test_ordered(n);
     test_master_tasks(n);
+    test_tasks_in_callees(n);
     printf("sync_kinds: %g\n", sink > 0 ? 1.0 : 0.0);
     return 0;
 }
