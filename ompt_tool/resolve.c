@@ -117,12 +117,56 @@ static bool code_row(Dwarf_Line *l, Dwarf_Addr *addr, int *line)
            dwarf_lineno(l, line) == 0;
 }
 
+static int own_last_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file);
+static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc);
+static bool same_file(const char *a, const char *b);
+
+/* The pragma line of an outlined body (clang declares it there; gcc declares none, and its first
+ * instruction is on the pragma's line), -1 when it is not in `file`. */
+static int body_pragma_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file)
+{
+    int line = -1;
+    const char *f = dwarf_decl_file(fn);
+    Dwarf_Addr lo;
+    if (f && dwarf_decl_line(fn, &line) == 0) return same_file(f, file) ? line : -1;
+    Dwarf_Line *l = dwarf_lowpc(fn, &lo) == 0 ? first_row_at(cu, lo) : NULL;
+    f = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+    return f && same_file(f, file) && dwarf_lineno(l, &line) == 0 ? line : -1;
+}
+
+/* Extends *last over the outlined bodies (task bodies, nested regions) whose pragma lies in
+ * (first, *last] of `file`, below `die` (gcc nests bodies in their function's DIE). */
+static bool extend_by_bodies(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int first, int *last,
+                             int depth)
+{
+    Dwarf_Die child;
+    bool changed = false;
+    if (depth > 2 || dwarf_child(die, &child) != 0) return false;
+    do {
+        if (dwarf_tag(&child) != DW_TAG_subprogram) continue;
+        if (scal_outlined_name(dwarf_diename(&child))) {
+            int at = body_pragma_line(cu, &child, file), l;
+            if (at > first && at <= *last && (l = own_last_line(cu, &child, file)) > *last) {
+                *last = l;
+                changed = true;
+            }
+        }
+        changed |= extend_by_bodies(cu, &child, file, first, last, depth + 1);
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return changed;
+}
+
 /* A construct's last line: the end of its structured block in the source, the same for every
- * compiler (source_block.c); without the source, what the line tables said (`dwarf_last`). */
-static int block_last_line(const char *file, int first, int dwarf_last)
+ * compiler (source_block.c). Without the source, the line tables': the last own line of its body
+ * (`dwarf_last`), extended over the outlined bodies of constructs inside it. */
+static int block_last_line(Dwarf_Die *cu, const char *file, int first, int dwarf_last)
 {
     int last = scal_source_block_last_in_file(file, first);
-    return last >= first ? last : dwarf_last;
+    if (last >= first) return last;
+    last = dwarf_last;
+    while (last > first && extend_by_bodies(cu, cu, file, first, &last, 0)) {
+    }
+    return last;
 }
 
 /* The last line, in the pragma's file, of the outlined region body declared at `line`. */
@@ -632,7 +676,7 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
     out->line_last = die ? own_last_line(&cu, &fn, file)
                          : rows_last_line(&cu, outlined - bias, symbol_size(r, outlined), file);
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
-    out->line_last = block_last_line(file, decl, out->line_last);
+    out->line_last = block_last_line(&cu, file, decl, out->line_last);
     if (out->line_last < decl) out->line_last = -1;
     /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc
      * names its bodies after it ("<name>._omp_fn.<n>"); else the source function declared last
@@ -712,7 +756,7 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
             if (line && src && dwarf_lineno(line, &ln) == 0) {
                 snprintf(out->file, sizeof(out->file), "%s", src);
                 out->line_first = ln;
-                out->line_last = block_last_line(src, ln, outlined_last_line(&cu, src, ln));
+                out->line_last = block_last_line(&cu, src, ln, outlined_last_line(&cu, src, ln));
                 if (out->line_last < ln) out->line_last = -1;
                 innermost_function(&cu, pc, src, ln, out->function, sizeof(out->function));
             }
