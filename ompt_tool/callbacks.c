@@ -158,7 +158,10 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     int32_t parent =
         creator && creator->depth == t->depth ? creator->parent : scal_innermost_node(t);
     uint32_t node;
-    bool from_runtime = __builtin_expect(scal_callsite_in_runtime(codeptr_ra), 0);
+    /* only a taskloop creates tasks from inside the runtime */
+    bool from_runtime =
+        __builtin_expect(t->taskloop_codeptr || (creator && creator->taskloop), 0) &&
+        scal_callsite_in_runtime(codeptr_ra);
     if (from_runtime && creator && creator->taskloop) {
         /* A taskloop task created by one of the taskloop's tasks: libomp splits a large taskloop
          * into tasks that create the rest (also on other threads). They are the taskloop's; the
