@@ -66,7 +66,10 @@ __attribute__((noinline)) static void rec(int depth)
 
 // REGION leaf_in_untied: user "untied leaf" parent=untied count=64
 // CHECK untied: time_total_s>=leaf_in_untied.time_total_s
-// CHECK untied: time_total_s<=leaf_in_untied.time_total_s*1.05
+// With one thread the tasks' own bookkeeping is all they add (within 5 %). With two, on a loaded
+// machine a task creation may also wait for a descheduled thread holding the runtime's queue lock:
+// real task time, bounded there by the region's work.
+// CHECK[untied_tasks_1,untied_tasks_gcc_1] untied: time_total_s<=leaf_in_untied.time_total_s*1.05
 // The region's work holds the tasks' time (the thread waiting in the taskwait is not working).
 // CHECK rec_region: work_total_s>=untied.time_total_s
 
