@@ -187,8 +187,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
     k->node = node;
     k->parent = parent;
     k->own_ns = 0;
-    k->waits = 0;
-    k->depth = 0;
+    k->waits = 0; /* depth: set where it starts to run */
     k->taskloop = from_runtime;
     k->splitter = false;
     SCAL_TEAM_JOIN_RELEASE(k);
