@@ -13,6 +13,8 @@
 // RUN[untied_tasks_cxx_clang]: OMP_NUM_THREADS=2 %prog
 // RUN[untied_tasks_cxx_gcc]: LD_PRELOAD=%libomp OMP_NUM_THREADS=2 %prog
 // RUN[untied_tasks_gcc_1]: LD_PRELOAD=%libomp OMP_NUM_THREADS=1 %prog
+// RUN[untied_tasks_cxx_clang_1]: OMP_NUM_THREADS=1 %prog
+// RUN[untied_tasks_cxx_gcc_1]: LD_PRELOAD=%libomp OMP_NUM_THREADS=1 %prog
 // REGION root: root
 // CHECK root: children_time_s<=time_total_s*1.000001
 // CHECK /diagnostics: errors_total=0
@@ -70,6 +72,8 @@ __attribute__((noinline)) static void rec(int depth)
 // machine a task creation may also wait for a descheduled thread holding the runtime's queue lock:
 // real task time, bounded there by the region's work.
 // CHECK[untied_tasks_1,untied_tasks_gcc_1] untied: time_total_s<=leaf_in_untied.time_total_s*1.05
+// CHECK[untied_tasks_cxx_clang_1] untied: time_total_s<=leaf_in_untied.time_total_s*1.05
+// CHECK[untied_tasks_cxx_gcc_1] untied: time_total_s<=leaf_in_untied.time_total_s*1.05
 // The region's work holds the tasks' time (the thread waiting in the taskwait is not working).
 // CHECK rec_region: work_total_s>=untied.time_total_s
 
