@@ -169,24 +169,31 @@ static const char *slot_name(uint64_t slot)
     return NULL;
 }
 
+/* The name of the function that a jump at p reaches (jmp rel32 through a PLT stub, or jmp
+ * *GOT(%rip) with -fno-plt), NULL when the bytes at p are no such jump (6 bytes must be readable).
+ */
+static const char *jump_name(uint64_t p, scal_symbol_fn symbol, void *ctx)
+{
+    const unsigned char *c = (const unsigned char *)(uintptr_t)p;
+    int32_t d;
+    if (c[0] == 0xe9) {
+        memcpy(&d, c + 1, sizeof(d));
+        return destination_name(p + 5 + (uint64_t)(int64_t)d, symbol, ctx);
+    }
+    if (c[0] == 0xff && c[1] == 0x25) {
+        memcpy(&d, c + 2, sizeof(d));
+        return slot_name(p + 6 + (uint64_t)(int64_t)d);
+    }
+    return NULL;
+}
+
 /* In a function that tail-calls the runtime (jmp to a fork entry), the outlined body it hands
  * over. */
 static uint64_t tail_outlined(uint64_t fn, scal_symbol_fn symbol, void *ctx, bool *gomp)
 {
     if (!same_object(fn, fn + SCAN_BYTES)) return 0;
     for (uint64_t p = fn; p + 6 <= fn + SCAN_BYTES; p++) {
-        const unsigned char *c = (const unsigned char *)(uintptr_t)p;
-        const char *name;
-        int32_t d;
-        if (c[0] == 0xe9) { /* jmp rel32 (through a PLT stub) */
-            memcpy(&d, c + 1, sizeof(d));
-            name = destination_name(p + 5 + (uint64_t)(int64_t)d, symbol, ctx);
-        } else if (c[0] == 0xff && c[1] == 0x25) { /* jmp *GOT(%rip) (-fno-plt) */
-            memcpy(&d, c + 2, sizeof(d));
-            name = slot_name(p + 6 + (uint64_t)(int64_t)d);
-        } else {
-            continue;
-        }
+        const char *name = jump_name(p, symbol, ctx);
         if (!fork_entry_name(name)) continue;
         uint64_t o = find_outlined(fn, p, outlined_register(name), symbol, ctx);
         *gomp = !strncmp(name, "GOMP_", 5);
@@ -231,4 +238,23 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
     out.tail_caller = dest;
     out.outlined = tail_outlined(dest, symbol, ctx, &out.gomp);
     return out;
+}
+
+/* A clang task created by a function's last statement: the function tail-calls __kmpc_omp_task
+ * (its entry went to __kmpc_omp_task_alloc before), so the runtime reports the caller's return
+ * address. The jump's own address (its line is the task pragma's), 0 when fn has none. */
+#define TASK_SCAN_BYTES 4096
+uint64_t scal_tail_task_jump(uint64_t fn, scal_symbol_fn symbol, void *ctx)
+{
+    uint64_t end = fn + TASK_SCAN_BYTES, start = 0;
+    while (end > fn + 6 && !same_object(fn, end))
+        end -= 256;
+    for (uint64_t p = fn; p + 6 <= end; p++) {
+        const char *name = jump_name(p, symbol, ctx);
+        if (!name || strcmp(name, "__kmpc_omp_task") != 0) continue;
+        /* bytes that only looked like a jump, or the next function's */
+        if (!symbol(ctx, p, &start) || start != fn) return 0;
+        return p;
+    }
+    return 0;
 }

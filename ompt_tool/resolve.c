@@ -28,6 +28,7 @@
 
 #include "errmsg.h"
 #include "outlined.h"
+#include "source_block.h"
 #include "tool.h"
 
 struct scal_resolver {
@@ -114,6 +115,58 @@ static bool code_row(Dwarf_Line *l, Dwarf_Addr *addr, int *line)
     bool end = true;
     return l && dwarf_lineendsequence(l, &end) == 0 && !end && dwarf_lineaddr(l, addr) == 0 &&
            dwarf_lineno(l, line) == 0;
+}
+
+static int own_last_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file);
+static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc);
+static bool same_file(const char *a, const char *b);
+
+/* The pragma line of an outlined body (clang declares it there; gcc declares none, and its first
+ * instruction is on the pragma's line), -1 when it is not in `file`. */
+static int body_pragma_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file)
+{
+    int line = -1;
+    const char *f = dwarf_decl_file(fn);
+    Dwarf_Addr lo;
+    if (f && dwarf_decl_line(fn, &line) == 0) return same_file(f, file) ? line : -1;
+    Dwarf_Line *l = dwarf_lowpc(fn, &lo) == 0 ? first_row_at(cu, lo) : NULL;
+    f = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+    return f && same_file(f, file) && dwarf_lineno(l, &line) == 0 ? line : -1;
+}
+
+/* Extends *last over the outlined bodies (task bodies, nested regions) whose pragma lies in
+ * (first, *last] of `file`, below `die` (gcc nests bodies in their function's DIE). */
+static bool extend_by_bodies(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int first, int *last,
+                             int depth)
+{
+    Dwarf_Die child;
+    bool changed = false;
+    if (depth > 2 || dwarf_child(die, &child) != 0) return false;
+    do {
+        if (dwarf_tag(&child) != DW_TAG_subprogram) continue;
+        if (scal_outlined_name(dwarf_diename(&child))) {
+            int at = body_pragma_line(cu, &child, file), l;
+            if (at > first && at <= *last && (l = own_last_line(cu, &child, file)) > *last) {
+                *last = l;
+                changed = true;
+            }
+        }
+        changed |= extend_by_bodies(cu, &child, file, first, last, depth + 1);
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return changed;
+}
+
+/* A construct's last line: the end of its structured block in the source, the same for every
+ * compiler (source_block.c). Without the source, the line tables': the last own line of its body
+ * (`dwarf_last`), extended over the outlined bodies of constructs inside it. */
+static int block_last_line(Dwarf_Die *cu, const char *file, int first, int dwarf_last)
+{
+    int last = scal_source_block_last_in_file(file, first);
+    if (last >= first) return last;
+    last = dwarf_last;
+    while (last > first && extend_by_bodies(cu, cu, file, first, &last, 0)) {
+    }
+    return last;
 }
 
 /* The last line, in the pragma's file, of the outlined region body declared at `line`. */
@@ -623,6 +676,7 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
     out->line_last = die ? own_last_line(&cu, &fn, file)
                          : rows_last_line(&cu, outlined - bias, symbol_size(r, outlined), file);
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
+    out->line_last = block_last_line(&cu, file, decl, out->line_last);
     if (out->line_last < decl) out->line_last = -1;
     /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc
      * names its bodies after it ("<name>._omp_fn.<n>"); else the source function declared last
@@ -660,6 +714,26 @@ static void function_at(struct scal_resolver *r, uint64_t addr, char *out, size_
         function_name(&fn, out, len);
 }
 
+static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out);
+
+/* A clang task that its function's last statement creates, reached through that function's tail
+ * call of __kmpc_omp_task (the runtime reports the caller's return address): the pragma's lines
+ * from the jump, the function from the tail-calling function. False when fn has no such jump. */
+static bool lines_of_tail_task(struct scal_resolver *r, uint64_t fn, struct scal_resolved *out)
+{
+    uint64_t jump = scal_tail_task_jump(fn, symbol_of, r->dwfl);
+    if (!jump) return false;
+    struct scal_resolved at = *out;
+    at.file[0] = '\0';
+    resolve_lines(r, jump + 1, &at); /* the row of the jump itself (resolve_lines reads ra - 1) */
+    if (!at.file[0]) return false;
+    snprintf(out->file, sizeof(out->file), "%s", at.file);
+    out->line_first = at.line_first;
+    out->line_last = at.line_last;
+    function_at(r, fn, out->function, sizeof(out->function));
+    return true;
+}
+
 static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out)
 {
     Dwfl_Module *mod = dwfl_addrmodule(r->dwfl, ra);
@@ -682,7 +756,7 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
             if (line && src && dwarf_lineno(line, &ln) == 0) {
                 snprintf(out->file, sizeof(out->file), "%s", src);
                 out->line_first = ln;
-                out->line_last = outlined_last_line(&cu, src, ln);
+                out->line_last = block_last_line(&cu, src, ln, outlined_last_line(&cu, src, ln));
                 if (out->line_last < ln) out->line_last = -1;
                 innermost_function(&cu, pc, src, ln, out->function, sizeof(out->function));
             }
@@ -788,8 +862,12 @@ static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body
     struct scal_callsite_info c = scal_callsite_classify(ra, fn_start, symbol_of, r->dwfl);
     char fn[sizeof(out->function)];
     /* tasks: only gcc's GOMP_task hands over an outlined body (clang's task entry is given to
-     * __kmpc_omp_task_alloc earlier, and its call site's line is the pragma's) */
-    if (task && c.kind != SCAL_CALL_FORK) return;
+     * __kmpc_omp_task_alloc earlier, and its call site's line is the pragma's, unless the task's
+     * function tail-called the runtime) */
+    if (task && c.kind == SCAL_CALL_TAIL && !c.outlined &&
+        lines_of_tail_task(r, c.tail_caller, out))
+        return;
+    if (task && c.kind != SCAL_CALL_FORK && !(c.kind == SCAL_CALL_TAIL && c.outlined)) return;
     uint64_t outlined = body ? body : c.outlined;
     const char *body_sym = body ? symbol_of(r->dwfl, body, &start) : NULL;
     out->gomp = c.gomp || (body_sym && strstr(body_sym, "._omp_fn."));

@@ -117,7 +117,16 @@ class Run:
     def field(self, key):
         if key == "checked" and key not in self.fields:  # run only when an expectation names it
             self.fields[key] = self.scal_check(self.scal)
+        if key == "shown" and key not in self.fields:
+            self.fields[key] = self.scal_show(self.scal)
         return self.fields.get(key)
+
+    def scal_show(self, scal):
+        """What `scal show` prints for the run file ('unshown' without --scal)."""
+        if not scal or not (self.output and os.path.isfile(self.output)):
+            return "unshown"
+        p = subprocess.run([scal, "show", self.output], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return p.stdout
 
     def scal_check(self, scal):
         """'ok' when `scal check` accepts the run file, else what it said ('unchecked' without --scal)."""
@@ -411,7 +420,7 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--libomp", default="/usr/lib/llvm-14/lib/libomp.so.5")
     ap.add_argument("--workdir")
-    ap.add_argument("--scal", help="the scal executable: for %%scal-exec, and the field 'checked' of a run (whether `scal check` accepts its file)")
+    ap.add_argument("--scal", help="the scal executable: for %%scal-exec, and the fields 'checked' (whether `scal check` accepts its file) and 'shown' (what `scal show` prints) of a run")
     args = ap.parse_args()
     tmp = None
     if not args.workdir:
