@@ -54,10 +54,10 @@ def labels(name, exe, gomp, threads):
     head = rows[0]
     i_id, i_parent, i_region = head.index("id"), head.index("parent"), head.index("region")
     by_id = {r[i_id]: r[i_region] for r in rows[1:]}
-    # (label, parent's label): serial gaps are named after their neighbours, the runtime's start-up
+    # (label, parent's label): serial gaps are named after their neighbours, the runtime's and the tool's start-up
     # is not a pragma
     return {(r[i_region], by_id.get(r[i_parent], "")) for r in rows[1:]
-            if not r[i_region].startswith("serial") and r[i_region] != "OpenMP runtime start-up"}
+            if not r[i_region].startswith("serial") and r[i_region] not in ("OpenMP runtime start-up", "scal tool start-up")}
 
 
 reference = None
