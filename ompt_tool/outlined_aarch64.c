@@ -22,23 +22,47 @@ static uint64_t sext(uint64_t v, int bits)
     return (v ^ m) - m;
 }
 
-static int rd(uint32_t w) { return (int)(w & 31); }
-static int rn(uint32_t w) { return (int)((w >> 5) & 31); }
+static int rd(uint32_t w)
+{
+    return (int)(w & 31);
+}
+static int rn(uint32_t w)
+{
+    return (int)((w >> 5) & 31);
+}
 
-static bool is_adrp(uint32_t w) { return (w & 0x9f000000u) == 0x90000000u; }
-static bool is_adr(uint32_t w) { return (w & 0x9f000000u) == 0x10000000u; }
+static bool is_adrp(uint32_t w)
+{
+    return (w & 0x9f000000u) == 0x90000000u;
+}
+static bool is_adr(uint32_t w)
+{
+    return (w & 0x9f000000u) == 0x10000000u;
+}
 /* adr/adrp's 21-bit immediate immhi:immlo */
 static uint64_t adr_imm(uint32_t w)
 {
     return sext(((uint64_t)((w >> 5) & 0x7ffff) << 2) | ((w >> 29) & 3), 21);
 }
 /* add xd, xn, #imm12 {, lsl #12} */
-static bool is_add_imm(uint32_t w) { return (w & 0xff800000u) == 0x91000000u; }
-static uint64_t add_imm(uint32_t w) { return (uint64_t)((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0); }
+static bool is_add_imm(uint32_t w)
+{
+    return (w & 0xff800000u) == 0x91000000u;
+}
+static uint64_t add_imm(uint32_t w)
+{
+    return (uint64_t)((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0);
+}
 /* ldr xt, [xn, #imm12*8] */
-static bool is_ldr_x(uint32_t w) { return (w & 0xffc00000u) == 0xf9400000u; }
+static bool is_ldr_x(uint32_t w)
+{
+    return (w & 0xffc00000u) == 0xf9400000u;
+}
 /* mov xd, xm (orr xd, xzr, xm) */
-static bool is_mov(uint32_t w) { return (w & 0xffe0ffe0u) == 0xaa0003e0u; }
+static bool is_mov(uint32_t w)
+{
+    return (w & 0xffe0ffe0u) == 0xaa0003e0u;
+}
 
 /* The page an adrp wrote into `reg` last before p (down to lo), 0 when the last write to it was
  * something else. Writes other than adrp, add, ldr, adr and mov are not recognised: good enough
@@ -103,8 +127,8 @@ uint64_t scal_isa_plt_slot(uint64_t t)
     return (t & ~(uint64_t)0xfff) + (adr_imm(a) << 12) + ((uint64_t)((l >> 10) & 0xfff) << 3);
 }
 
-enum scal_isa_write scal_isa_writes(uint64_t lo, uint64_t p, uint64_t end, int reg,
-                                    uint64_t *addr, int *src)
+enum scal_isa_write scal_isa_writes(uint64_t lo, uint64_t p, uint64_t end, int reg, uint64_t *addr,
+                                    int *src)
 {
     if (p + 4 > end || (p & 3)) return SCAL_WRITE_NONE;
     uint32_t w = insn(p);

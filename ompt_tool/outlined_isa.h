@@ -44,8 +44,7 @@ enum scal_isa_write { SCAL_WRITE_NONE, SCAL_WRITE_ADDR, SCAL_WRITE_COPY };
 #if SCAL_ISA_KNOWN
 /* The call whose return address is ra ([lo, ra) readable, ra - SCAL_ISA_CALL_BYTES >= lo): its
  * kind, its first byte (*at) and its target or slot. */
-enum scal_isa_branch scal_isa_call_before(uint64_t lo, uint64_t ra, uint64_t *at,
-                                          uint64_t *target);
+enum scal_isa_branch scal_isa_call_before(uint64_t lo, uint64_t ra, uint64_t *at, uint64_t *target);
 /* A jump at p that leaves the function (a tail call: direct or through a GOT slot), [lo, end)
  * readable. */
 enum scal_isa_branch scal_isa_jump_at(uint64_t lo, uint64_t p, uint64_t end, uint64_t *target);
@@ -53,8 +52,8 @@ enum scal_isa_branch scal_isa_jump_at(uint64_t lo, uint64_t p, uint64_t end, uin
 uint64_t scal_isa_plt_slot(uint64_t t);
 
 /* (enum scal_isa_write) */
-enum scal_isa_write scal_isa_writes(uint64_t lo, uint64_t p, uint64_t end, int reg,
-                                    uint64_t *addr, int *src);
+enum scal_isa_write scal_isa_writes(uint64_t lo, uint64_t p, uint64_t end, int reg, uint64_t *addr,
+                                    int *src);
 /* The register of the n-th integer argument of a call (n = 0, 1, 2). */
 int scal_isa_arg_register(int n);
 
@@ -83,7 +82,10 @@ static inline enum scal_isa_write scal_isa_writes(uint64_t lo, uint64_t p, uint6
     (void)lo, (void)p, (void)end, (void)reg, (void)addr, (void)src;
     return SCAL_WRITE_NONE;
 }
-static inline int scal_isa_arg_register(int n) { return n; }
+static inline int scal_isa_arg_register(int n)
+{
+    return n;
+}
 #endif
 
 #endif

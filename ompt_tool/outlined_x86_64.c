@@ -55,8 +55,8 @@ uint64_t scal_isa_plt_slot(uint64_t t)
     return 0;
 }
 
-enum scal_isa_write scal_isa_writes(uint64_t lo, uint64_t p, uint64_t end, int reg,
-                                    uint64_t *addr, int *src)
+enum scal_isa_write scal_isa_writes(uint64_t lo, uint64_t p, uint64_t end, int reg, uint64_t *addr,
+                                    int *src)
 {
     (void)lo;
     const unsigned char *c = (const unsigned char *)(uintptr_t)p;
