@@ -116,13 +116,15 @@ static bool code_row(Dwarf_Line *l, Dwarf_Addr *addr, int *line)
            dwarf_lineno(l, line) == 0;
 }
 
-/* A row of the code of the function at [lo, hi): not a row at lo that begins no statement (gcc on
- * aarch64 ends the previous function's line sequence there when no padding separates them). */
+/* A row that begins a statement in the code of the function at [lo, hi). Rows that begin none
+ * are an instruction of a statement begun elsewhere: gcc on aarch64 gives one to the previous
+ * function's last line where a body starts without padding, and to a function inlined into the
+ * body just outside the ranges of its copy. */
 static bool row_in(Dwarf_Line *l, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr *addr, int *line)
 {
     bool stmt = true;
     return code_row(l, addr, line) && *addr >= lo && *addr < hi &&
-           !(*addr == lo && dwarf_linebeginstatement(l, &stmt) == 0 && !stmt);
+           !(dwarf_linebeginstatement(l, &stmt) == 0 && !stmt);
 }
 
 /* The last line, in the pragma's file, of the outlined region body declared at `line`. */
