@@ -8,7 +8,8 @@
 #
 # With --emulator (a cross build: the programs run under qemu-user, which runs one OpenMP thread
 # only and cannot start another foreign program) every program runs under it with
-# OMP_NUM_THREADS=1, the run file is written by the driver from the tool's snapshot, and only the
+# OMP_NUM_THREADS=1 (%scal-exec: with libomp and the tool preloaded, as scal exec does), the run
+# file is written by the driver from the tool's snapshot, and only the
 # identity expectations are checked: which regions there are (REGION lines and `nodes`), their
 # file, lines, function, module, offset, kind and parents, and how each run ended.
 import argparse
@@ -96,7 +97,9 @@ class Run:
         if not words:
             fail("%s: no %%prog" % d)
         if emulator:  # one thread; the tool leaves its snapshot, written below
-            check(not launcher, "%s: %%scal-exec cannot start a program under an emulator" % d)
+            if launcher:  # scal exec cannot start a foreign program: preload as it would
+                check(launcher[-1] == "--", "%s: no wrapper under an emulator" % d)
+                env["LD_PRELOAD"] = "%s:%s" % (args.libomp, args.tool)
             env.update(OMP_NUM_THREADS="1", SCAL_SNAPSHOT_ONLY="1")
             launcher = emulator
         self.output = env.get("SCAL_OUTPUT")
