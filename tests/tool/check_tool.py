@@ -410,6 +410,8 @@ class Checker:
         expect = [d for d in mine if d.keyword in ("REGION", "CHECK")]
         check(len(runs) > 0, "%s: a RUN[%s] line runs the program" % (self.args.source, test))
         check(len(expect) > 0, "%s: test %s has expectations (REGION or CHECK lines)" % (self.args.source, test))
+        if self.args.emulator:
+            check(any(d.keyword == "REGION" for d in expect), "%s: test %s has REGION lines (identity, what --emulator checks)" % (self.args.source, test))
         signals = {d.subject or "run": d for d in mine if d.keyword == "SIGNAL"}
         for d in runs:
             r = Run(d, self.args, signals.get(d.subject or "run"))
