@@ -169,6 +169,17 @@ static int block_last_line(Dwarf_Die *cu, const char *file, int first, int dwarf
     return last;
 }
 
+/* A row that begins a statement in the code of the function at [lo, hi). Rows that begin none
+ * are an instruction of a statement begun elsewhere: gcc on aarch64 gives one to the previous
+ * function's last line where a body starts without padding, and to a function inlined into the
+ * body just outside the ranges of its copy. */
+static bool row_in(Dwarf_Line *l, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr *addr, int *line)
+{
+    bool stmt = true;
+    return code_row(l, addr, line) && *addr >= lo && *addr < hi &&
+           !(dwarf_linebeginstatement(l, &stmt) == 0 && !stmt);
+}
+
 /* The last line, in the pragma's file, of the outlined region body declared at `line`. */
 static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
 {
@@ -191,7 +202,7 @@ static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
             Dwarf_Addr a;
             int ln;
             const char *src;
-            if (!code_row(l, &a, &ln) || a < lo || a >= hi) continue;
+            if (!row_in(l, lo, hi, &a, &ln)) continue;
             src = dwarf_linesrc(l, NULL, NULL);
             if (src && !strcmp(src, file) && ln > last) last = ln;
         }
@@ -273,7 +284,7 @@ static int own_last_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file)
         Dwarf_Addr a;
         int ln;
         bool inlined = false;
-        if (!code_row(l, &a, &ln) || a < lo || a >= hi) continue;
+        if (!row_in(l, lo, hi, &a, &ln)) continue;
         for (size_t k = 0; k < nrg && !inlined; k++)
             inlined = a >= rg[k][0] && a < rg[k][1];
         const char *src = dwarf_linesrc(l, NULL, NULL);
@@ -635,19 +646,25 @@ static int rows_last_line(Dwarf_Die *cu, Dwarf_Addr lo, uint64_t size, const cha
 }
 
 /* The first line-table row at pc: where several rows share an address (gcc: the pragma's line,
- * then, at the same address, the first statement of a one-statement body), the pragma's. */
+ * then, at the same address, the first statement of a one-statement body), the pragma's. A row
+ * that is no statement's beginning (gcc on aarch64: the previous function's last line, at the
+ * address where a body without padding before it starts) only when no statement row is there. */
 static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc)
 {
     Dwarf_Lines *lines;
+    Dwarf_Line *any = NULL;
     size_t n;
     if (dwarf_getsrclines(cu, &lines, &n) != 0) return dwarf_getsrc_die(cu, pc);
     for (size_t i = 0; i < n; i++) {
         Dwarf_Line *l = dwarf_onesrcline(lines, i);
         Dwarf_Addr a;
         int ln;
-        if (code_row(l, &a, &ln) && a == pc) return l;
+        bool stmt = false;
+        if (!code_row(l, &a, &ln) || a != pc) continue;
+        if (dwarf_linebeginstatement(l, &stmt) == 0 && stmt) return l;
+        if (!any) any = l;
     }
-    return dwarf_getsrc_die(cu, pc);
+    return any ? any : dwarf_getsrc_die(cu, pc);
 }
 
 /* Pragma file, lines and function from the outlined body at `outlined` (absolute); false when its
