@@ -86,8 +86,8 @@ static void usage(FILE *out)
           "      --launcher T       MPI launcher template with {ranks} and {threads}, split like\n"
           "                         a shell would (quotes, no command substitution, no shell run)\n"
           "                         (default '" SCAL_PLAN_DEFAULT_LAUNCHER
-          "'; Slurm: 'srun -n {ranks}\n"
-          "                         --cpus-per-task {threads}')\n"
+          "'; inside a Slurm\n"
+          "                         allocation '" SCAL_PLAN_SLURM_LAUNCHER "')\n"
           "  -i, --input VALUE      a program input (repeatable); --label L names the last one,\n"
           "                         --size N gives its numeric size (scal export --format extrap)\n"
           "      --inputs-file F    inputs, one per line: VALUE or LABEL<TAB>VALUE\n"
@@ -115,11 +115,16 @@ static void usage(FILE *out)
           "  -q, --quiet            no progress output\n\n"
           "On a cluster (Slurm): the plan as one job array, each array task running its slice\n"
           "into a piece of the campaign (FILE.pieces/), merged into FILE when the job is done:\n"
-          "      --slurm            submit the campaign with sbatch --array and wait for it\n"
+          "      --slurm            submit the campaign with sbatch --array and wait for it; one\n"
+          "                         job array per ranks x threads shape, each task allocated\n"
+          "                         --ntasks=RANKS --cpus-per-task=THREADS; the exit status is a\n"
+          "                         local campaign's (1 when runs fail or are missing)\n"
           "      --sbatch-opt OPT   an sbatch option (repeatable): --sbatch-opt=--partition=P\n"
-          "                         (default: --cpus-per-task = the largest thread count)\n"
+          "                         (after scal's own --ntasks/--cpus-per-task, so it wins)\n"
           "      --slurm-runs-per-task N   runs per array task (default 1; more above 1000 runs)\n"
           "      --no-wait          submit and return; then scal run --collect FILE\n"
+          "      --then-report      submit and return; a job that depends on the arrays collects\n"
+          "                         the pieces and runs scal report FILE (output FILE.collect.out)\n"
           "      --collect FILE     wait for FILE's job, then merge its pieces into FILE\n"
           "  scal run --resume FILE --slurm submits the runs still missing (failed or cancelled\n"
           "  array tasks) as a new job array.\n\n"
@@ -292,8 +297,8 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
     /* MPI: the launcher in front of the program, the environment reaching every rank through it */
     int32_t ranks = p->ranks[scal_plan_ranks_of(p, config)];
     if (rc == SCAL_OK && ranks > 0)
-        rc = scal_launcher_prepend(l, p->launcher ? p->launcher : SCAL_PLAN_DEFAULT_LAUNCHER, ranks,
-                                   threads);
+        rc = scal_launcher_prepend(l, p->launcher ? p->launcher : scal_run_plan_default_launcher(),
+                                   ranks, threads);
     /* the tool and its settings */
     if (rc == SCAL_OK) rc = scal_measure_env(&c->measure, launch_set_env, &l->api);
     if (rc == SCAL_OK && p->sensors) rc = l->api.set_env(&l->api, "SCAL_PLUGINS", p->sensors);
@@ -793,11 +798,20 @@ static void summary(struct campaign *c, const struct tally *t, struct scal_progr
     if (t->freq_ignored)
         fprintf(stderr, "scal run: %zu runs ran at another frequency than requested\n",
                 t->freq_ignored);
-    if (interrupted)
+    /* a Slurm array task's piece (runner/slurm.c's job script names the campaign): the user's
+     * command resubmits the campaign's missing runs, the piece itself is internal */
+    const char *whole = getenv("SCAL_PIECE_OF");
+    if (interrupted && whole && whole[0])
+        fprintf(stderr,
+                "scal run: interrupted; %zu runs of this array task remain: scal run --resume %s "
+                "--slurm submits them again\n",
+                remaining, whole);
+    else if (interrupted)
         fprintf(stderr, "scal run: interrupted; %zu runs remain: scal run --resume %s\n", remaining,
                 c->output);
     fprintf(stderr, "scal run: campaign file: %s\n", c->output);
-    if (!interrupted) fprintf(stderr, "scal run: next: scal report %s\n", c->output);
+    if (!interrupted && !(whole && whole[0]))
+        fprintf(stderr, "scal run: next: scal report %s\n", c->output);
 }
 
 static void free_campaign(struct campaign *c)

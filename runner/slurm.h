@@ -25,14 +25,28 @@ int scal_slurm_resume_hook(const char *output, const struct scal_run_plan *plan,
 
 /* ---- the pieces directory (slurm_pieces.c) ---- */
 
-/* FILE.pieces/: one job's pieces, the batch script and the options of the last submission. */
+/* One job array of a submission: the pieces first..last (its array indices) of one shape. */
+struct scal_slurm_array {
+    char job[32];
+    size_t first, last;
+};
+
+/* FILE.pieces/: one submission's pieces, the batch script and the options of the last submission.
+ * The pieces of one shape (ranks x threads) are one job array with its own allocation size. */
 struct scal_slurm_pieces {
     char dir[4200];
-    char job[64];   /* the job id ("" before submission) */
+    char job[4096]; /* the job ids, comma-separated as squeue -j takes them ("" before submission) */
     size_t npieces; /* piece-0000 .. piece-(npieces-1) */
+    struct scal_slurm_array *arrays; /* malloc'd, narrays of them */
+    size_t narrays;
 };
 
 void scal_slurm_pieces_init(struct scal_slurm_pieces *ps, const char *campaign);
+void scal_slurm_pieces_free(struct scal_slurm_pieces *ps);
+/* Records array job for pieces first..last (and adds it to ps->job). */
+int scal_slurm_array_add(struct scal_slurm_pieces *ps, const char *job, size_t first, size_t last);
+/* The job id of piece i's array ("none" when it is not known). */
+const char *scal_slurm_piece_job(const struct scal_slurm_pieces *ps, size_t i);
 /* The path of piece i's file with suffix (".h5", ".slots", ".out"). */
 void scal_slurm_piece_path(const struct scal_slurm_pieces *ps, size_t i, const char *suffix,
                            char *out, size_t len);

@@ -26,6 +26,36 @@ void scal_slurm_pieces_init(struct scal_slurm_pieces *ps, const char *campaign)
     snprintf(ps->dir, sizeof(ps->dir), "%s.pieces", campaign);
 }
 
+void scal_slurm_pieces_free(struct scal_slurm_pieces *ps)
+{
+    free(ps->arrays);
+    ps->arrays = NULL;
+    ps->narrays = 0;
+}
+
+int scal_slurm_array_add(struct scal_slurm_pieces *ps, const char *job, size_t first, size_t last)
+{
+    struct scal_slurm_array *a = realloc(ps->arrays, (ps->narrays + 1) * sizeof(*a));
+    if (!a) return scal__fail(SCAL_ENOMEM, "out of memory for %zu job arrays", ps->narrays + 1);
+    ps->arrays = a;
+    a += ps->narrays++;
+    snprintf(a->job, sizeof(a->job), "%s", job);
+    a->first = first;
+    a->last = last;
+    size_t n = strlen(ps->job);
+    if ((size_t)snprintf(ps->job + n, sizeof(ps->job) - n, "%s%s", n ? "," : "", job) >=
+        sizeof(ps->job) - n)
+        return scal__fail(SCAL_EINVAL, "too many job arrays (%zu) to record", ps->narrays);
+    return SCAL_OK;
+}
+
+const char *scal_slurm_piece_job(const struct scal_slurm_pieces *ps, size_t i)
+{
+    for (size_t k = 0; k < ps->narrays; k++)
+        if (i >= ps->arrays[k].first && i <= ps->arrays[k].last) return ps->arrays[k].job;
+    return ps->job[0] && !strchr(ps->job, ',') ? ps->job : "none";
+}
+
 void scal_slurm_piece_path(const struct scal_slurm_pieces *ps, size_t i, const char *suffix,
                            char *out, size_t len)
 {
@@ -57,32 +87,46 @@ int scal_slurm_job_read(struct scal_slurm_pieces *ps)
         return errno == ENOENT
                    ? SCAL_ENOENT
                    : scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
-    int have = 0;
-    while (fgets(line, sizeof(line), f)) {
+    int have = 0, rc = SCAL_OK;
+    scal_slurm_pieces_free(ps);
+    ps->job[0] = 0;
+    while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
         char word[64];
-        unsigned long long n;
+        unsigned long long n, first, last;
         if (sscanf(line, "job %63s", word) == 1) {
-            snprintf(ps->job, sizeof(ps->job), "%s", strcmp(word, "none") ? word : "");
-            have |= 1;
+            have |= 1; /* the ids come from the array lines (older records: this one job) */
+            if (strcmp(word, "none") && !ps->narrays) snprintf(ps->job, sizeof(ps->job), "%s", word);
+        } else if (sscanf(line, "array %31s %llu %llu", word, &first, &last) == 3) {
+            if (ps->narrays == 0) ps->job[0] = 0;
+            rc = scal_slurm_array_add(ps, word, (size_t)first, (size_t)last);
         } else if (sscanf(line, "pieces %llu", &n) == 1) {
             ps->npieces = (size_t)n;
             have |= 2;
         }
     }
     fclose(f);
-    if (have != 3)
-        return scal__fail(SCAL_EFORMAT, "'%s' is not a job record of scal run --slurm", path);
-    return SCAL_OK;
+    if (rc == SCAL_OK && have != 3)
+        rc = scal__fail(SCAL_EFORMAT, "'%s' is not a job record of scal run --slurm", path);
+    return rc;
 }
 
 int scal_slurm_job_write(const struct scal_slurm_pieces *ps)
 {
-    char path[sizeof(ps->dir) + 16], text[256];
+    char path[sizeof(ps->dir) + 16];
+    size_t cap = sizeof(ps->job) + 256 + ps->narrays * 80;
+    char *text = malloc(cap);
+    if (!text) return SCAL_ENOMEM;
+    size_t used = (size_t)snprintf(text, cap,
+                                   "# scal run --slurm: the job arrays whose tasks fill the pieces "
+                                   "(array JOB FIRST LAST: pieces FIRST..LAST)\njob %s\npieces %zu\n",
+                                   ps->job[0] ? ps->job : "none", ps->npieces);
+    for (size_t k = 0; k < ps->narrays; k++)
+        used += (size_t)snprintf(text + used, cap - used, "array %s %zu %zu\n", ps->arrays[k].job,
+                                 ps->arrays[k].first, ps->arrays[k].last);
     snprintf(path, sizeof(path), "%s/job", ps->dir);
-    snprintf(text, sizeof(text),
-             "# scal run --slurm: the job array whose tasks fill the pieces\njob %s\npieces %zu\n",
-             ps->job[0] ? ps->job : "none", ps->npieces);
-    return write_text(path, text);
+    int rc = write_text(path, text);
+    free(text);
+    return rc;
 }
 
 /* FILE.pieces/ private to this user, as FILE.runs/ is: nobody else can plant a file in it. */
@@ -136,6 +180,7 @@ int scal_slurm_pieces_create(struct scal_slurm_pieces *ps, const char *campaign,
     int rc = private_dir(ps->dir);
     ps->npieces = npieces;
     ps->job[0] = 0;
+    scal_slurm_pieces_free(ps);
     /* the record first: a submission killed half-way leaves pieces a collection knows about */
     if (rc == SCAL_OK) rc = scal_slurm_job_write(ps);
     for (size_t i = 0; rc == SCAL_OK && i < npieces; i++) {
@@ -219,7 +264,7 @@ void scal_slurm_piece_remove(const struct scal_slurm_pieces *ps, size_t i, bool 
         return;
     }
     /* the output of a task whose runs are missing tells why: kept under the job's name */
-    snprintf(kept, sizeof(kept), "%s/failed-%s_%zu.out", ps->dir, ps->job[0] ? ps->job : "none", i);
+    snprintf(kept, sizeof(kept), "%s/failed-%s_%zu.out", ps->dir, scal_slurm_piece_job(ps, i), i);
     rename(path, kept);
 }
 
@@ -253,6 +298,7 @@ int scal_slurm_resume_hook(const char *output, const struct scal_run_plan *plan,
     struct scal_slurm_pieces ps;
     scal_slurm_pieces_init(&ps, output);
     int rc = scal_slurm_job_read(&ps);
+    scal_slurm_pieces_free(&ps);
     if (rc == SCAL_OK)
         return scal__fail(SCAL_EEXIST,
                           "'%s' has pieces of Slurm array tasks not collected yet (%s%s%s): "
