@@ -122,9 +122,8 @@ static int take_options(int argc, char **argv, struct slurm_opts *o)
     }
     for (; i < argc; i++)
         o->rest[o->nrest++] = argv[i];
-    if (o->collect &&
-        (o->slurm || o->nsbatch || o->per_task || o->no_wait || o->then_report ||
-         o->nrest > 1 + o->quiet))
+    if (o->collect && (o->slurm || o->nsbatch || o->per_task || o->no_wait || o->then_report ||
+                       o->nrest > 1 + o->quiet))
         return scal__fail(SCAL_EINVAL,
                           "--collect FILE takes no other option (but -q): it collects what FILE's "
                           "job array left");
@@ -143,8 +142,8 @@ bool scal_slurm_wanted(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "--") || a[0] != '-') return false;
         if (!strcmp(a, "--slurm") || !strncmp(a, "--collect", 9) || !strcmp(a, "--no-wait") ||
-            !strcmp(a, "--then-report") ||
-            !strncmp(a, "--sbatch-opt", 12) || !strncmp(a, "--slurm-runs-per-task", 21))
+            !strcmp(a, "--then-report") || !strncmp(a, "--sbatch-opt", 12) ||
+            !strncmp(a, "--slurm-runs-per-task", 21))
             return true;
         if (!scal_run_plan_is_flag(a) && !strchr(a, '=')) i++;
     }
@@ -466,7 +465,9 @@ static int collect_pieces(const char *campaign, bool wait, bool quiet, bool *com
             char why[512];
             const char *job = scal_slurm_piece_job(&ps, index[k]);
             task_reason(job, index[k], why, sizeof(why));
-            fprintf(stderr, "scal run: array task %s_%zu left runs missing%s%s (its output: %s/failed-%s_%zu.out)\n",
+            fprintf(stderr,
+                    "scal run: array task %s_%zu left runs missing%s%s (its output: "
+                    "%s/failed-%s_%zu.out)\n",
                     job, index[k], why[0] ? ": " : "", why, ps.dir, job, index[k]);
             failed_tasks++;
         }
@@ -490,7 +491,8 @@ static int collect_pieces(const char *campaign, bool wait, bool quiet, bool *com
         else
             fprintf(stderr, "scal run: next: scal report %s\n", campaign);
         if (not_ok)
-            fprintf(stderr, "scal run: %zu runs not ok: scal show %s lists them with their status\n",
+            fprintf(stderr,
+                    "scal run: %zu runs not ok: scal show %s lists them with their status\n",
                     not_ok, campaign);
         status = all && !nbad && !not_ok ? 0 : 1;
         *complete = all && !nbad;
@@ -697,9 +699,11 @@ static int submit_then_report(const struct submission *sub, char *jobid, size_t 
         if (*c == ',') *c = ':';
     snprintf(out, sizeof(out), "--output=%s.collect.out", sub->campaign);
     snprintf(name, sizeof(name), "--job-name=scal-report:%s", sub->program);
-    snprintf(wrap, sizeof(wrap), "--wrap=%s run --collect %s; status=$?; %s report %s || exit; exit $status",
-             scal, camp, scal, camp);
-    char *argv[] = {"sbatch", "--parsable", dep, name, out, "--ntasks=1", "--cpus-per-task=1", wrap, NULL};
+    snprintf(wrap, sizeof(wrap),
+             "--wrap=%s run --collect %s; status=$?; %s report %s || exit; exit $status", scal,
+             camp, scal, camp);
+    char *argv[] = {"sbatch",     "--parsable",        dep,  name, out,
+                    "--ntasks=1", "--cpus-per-task=1", wrap, NULL};
     return sbatch(argv, false, "the collecting job", jobid, len);
 }
 
@@ -769,8 +773,7 @@ static int planned(void *ctx, const struct scal_runner_view *v)
         char buf[4 * PATH_MAX + 2048];
         printf("slurm: %zu runs in %zu array tasks (at most %zu each) in %zu job arrays (one per "
                "ranks x threads), one piece each in %s\n",
-               sub->nslots, sub->npieces, sub->first[1] - sub->first[0], sub->nshapes,
-               sub->ps.dir);
+               sub->nslots, sub->npieces, sub->first[1] - sub->first[0], sub->nshapes, sub->ps.dir);
         for (size_t k = 0; k < sub->nshapes; k++) {
             char **argv = sbatch_argv(sub, &sub->shapes[k], false, buf, sizeof(buf));
             if (argv) printf("sbatch: "), print_argv(stdout, argv);

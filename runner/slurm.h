@@ -35,8 +35,9 @@ struct scal_slurm_array {
  * The pieces of one shape (ranks x threads) are one job array with its own allocation size. */
 struct scal_slurm_pieces {
     char dir[4200];
-    char job[4096]; /* the job ids, comma-separated as squeue -j takes them ("" before submission) */
-    size_t npieces; /* piece-0000 .. piece-(npieces-1) */
+    char
+        job[4096]; /* the job ids, comma-separated as squeue -j takes them ("" before submission) */
+    size_t npieces;                  /* piece-0000 .. piece-(npieces-1) */
     struct scal_slurm_array *arrays; /* malloc'd, narrays of them */
     size_t narrays;
 };

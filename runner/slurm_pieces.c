@@ -95,7 +95,8 @@ int scal_slurm_job_read(struct scal_slurm_pieces *ps)
         unsigned long long n, first, last;
         if (sscanf(line, "job %63s", word) == 1) {
             have |= 1; /* the ids come from the array lines (older records: this one job) */
-            if (strcmp(word, "none") && !ps->narrays) snprintf(ps->job, sizeof(ps->job), "%s", word);
+            if (strcmp(word, "none") && !ps->narrays)
+                snprintf(ps->job, sizeof(ps->job), "%s", word);
         } else if (sscanf(line, "array %31s %llu %llu", word, &first, &last) == 3) {
             if (ps->narrays == 0) ps->job[0] = 0;
             rc = scal_slurm_array_add(ps, word, (size_t)first, (size_t)last);
@@ -116,10 +117,11 @@ int scal_slurm_job_write(const struct scal_slurm_pieces *ps)
     size_t cap = sizeof(ps->job) + 256 + ps->narrays * 80;
     char *text = malloc(cap);
     if (!text) return SCAL_ENOMEM;
-    size_t used = (size_t)snprintf(text, cap,
-                                   "# scal run --slurm: the job arrays whose tasks fill the pieces "
-                                   "(array JOB FIRST LAST: pieces FIRST..LAST)\njob %s\npieces %zu\n",
-                                   ps->job[0] ? ps->job : "none", ps->npieces);
+    size_t used =
+        (size_t)snprintf(text, cap,
+                         "# scal run --slurm: the job arrays whose tasks fill the pieces "
+                         "(array JOB FIRST LAST: pieces FIRST..LAST)\njob %s\npieces %zu\n",
+                         ps->job[0] ? ps->job : "none", ps->npieces);
     for (size_t k = 0; k < ps->narrays; k++)
         used += (size_t)snprintf(text + used, cap - used, "array %s %zu %zu\n", ps->arrays[k].job,
                                  ps->arrays[k].first, ps->arrays[k].last);
