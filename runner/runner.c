@@ -86,8 +86,9 @@ static void usage(FILE *out)
         "                         file, all of them are one run of the campaign\n"
         "      --launcher T       MPI launcher template with {ranks} and {threads}, split like\n"
         "                         a shell would (quotes, no command substitution, no shell run)\n"
-        "                         (default '" SCAL_PLAN_DEFAULT_LAUNCHER "'; inside a Slurm\n"
-        "                         allocation '" SCAL_PLAN_SLURM_LAUNCHER "')\n"
+        "                         (default '" SCAL_PLAN_DEFAULT_LAUNCHER
+        "'; in a Slurm allocation\n"
+        "                         'srun --ntasks={ranks} --cpus-per-task={threads}')\n"
         "  -i, --input VALUE      a program input (repeatable); --label L names the last one,\n"
         "                         --size N gives its numeric size (scal export --format extrap)\n"
         "      --inputs-file F    inputs, one per line: VALUE or LABEL<TAB>VALUE\n"
