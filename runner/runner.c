@@ -21,6 +21,7 @@
 
 #include "grow.h"
 #include "actuator_set.h"
+#include "campaign.h"
 #include "campaign_writer.h"
 #include "committer.h"
 #include "errmsg.h"
@@ -35,10 +36,8 @@
 #include "progress.h"
 #include "run_plan.h"
 #include "runner.h"
-#include "runner_hooks.h"
 #include "safe_create.h"
 #include "safe_open.h"
-#include "slurm.h"
 
 static volatile sig_atomic_t stop_signal;
 static volatile int stop_flag;
@@ -964,8 +963,8 @@ static int plan_resume(struct campaign *c)
         if (!c->done[slot]) c->ndone++;
         c->done[slot] = 1;
     }
-    /* a Slurm array task's piece runs its slice only; pieces not collected yet are no resume's */
-    return scal_slurm_resume_hook(c->output, &c->plan, c->done, &c->ndone);
+    /* a slice of a campaign (a Slurm array task's piece) runs its own slots only */
+    return scal_campaign_slice_apply(c->output, &c->plan, c->done, &c->ndone);
 }
 
 /* The plan from the command line (or the campaign file for --resume) and the output's name. */
@@ -1175,39 +1174,68 @@ static int run_campaign(struct campaign *c)
     return stop_flag ? 130 : stop == 2 ? 2 : t.ok == t.attempted ? 0 : 1;
 }
 
-static int runner_main(int argc, char **argv, const struct scal_runner_hooks *h)
+/* ---- the stages, for the executors (campaign.h) -------------------------------------------- */
+
+struct scal_campaign {
+    struct campaign c;
+    struct scal_campaign_view view;
+};
+
+int scal_campaign_plan(int argc, char **argv, struct scal_campaign **out)
 {
-    static struct campaign cc;
-    struct campaign *c = &cc;
-    int status = 2;
-    memset(c, 0, sizeof(*c));
+    struct scal_campaign *k = calloc(1, sizeof(*k));
+    *out = k;
+    if (!k) return scal__fail(SCAL_ENOMEM, "out of memory for a campaign");
+    int rc = plan_campaign(&k->c, argc, argv);
+    if (rc == SCAL_OK) rc = prepare_campaign(&k->c);
+    k->view = (struct scal_campaign_view){&k->c.plan, k->c.done, k->c.output, k->c.resuming};
+    return rc;
+}
+
+const struct scal_campaign_view *scal_campaign_view(const struct scal_campaign *k)
+{
+    return &k->view;
+}
+
+int scal_campaign_create(struct scal_campaign *k)
+{
+    return open_output(&k->c);
+}
+
+int scal_campaign_dry_run(struct scal_campaign *k)
+{
+    return dry_run(&k->c);
+}
+
+int scal_campaign_run_local(struct scal_campaign *k)
+{
+    return run_campaign(&k->c);
+}
+
+void scal_campaign_free(struct scal_campaign *k)
+{
+    if (!k) return;
+    free_campaign(&k->c);
+    free(k);
+}
+
+/* `scal run` on this machine: plan -> campaign file -> the local executor. */
+int scal_runner_local_main(int argc, char **argv)
+{
     if (help_requested(argc, argv)) {
         usage(stdout);
         return 0;
     }
-    int rc = plan_campaign(c, argc, argv);
-    if (rc == SCAL_OK) rc = prepare_campaign(c);
-    struct scal_runner_view view = {&c->plan, c->done, c->output, c->resuming};
-    if (rc == SCAL_OK && h && (status = h->planned(h->ctx, &view)) >= 0)
-        ; /* the hook answered (--slurm: a dry run, nothing to submit, or an error) */
-    else if (rc == SCAL_OK && c->plan.dry_run)
-        status = dry_run(c);
-    else if (rc == SCAL_OK && (rc = open_output(c)) == SCAL_OK)
-        status = h ? h->opened(h->ctx, &view) : run_campaign(c);
-    if (rc < 0) fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
-    if (rc < 0) status = 2;
-    free_campaign(c);
+    struct scal_campaign *k = NULL;
+    int status = 2, rc = scal_campaign_plan(argc, argv, &k);
+    if (rc == SCAL_OK && k->c.plan.dry_run)
+        status = scal_campaign_dry_run(k);
+    else if (rc == SCAL_OK && (rc = scal_campaign_create(k)) == SCAL_OK)
+        status = scal_campaign_run_local(k);
+    if (rc < 0) {
+        fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
+        status = 2;
+    }
+    scal_campaign_free(k);
     return status;
-}
-
-int scal_runner_with_hooks(int argc, char **argv, const struct scal_runner_hooks *h)
-{
-    return runner_main(argc, argv, h);
-}
-
-int scal_runner_main(int argc, char **argv)
-{
-    /* --slurm, --collect: the campaign as a Slurm job array (runner/slurm.c) */
-    if (scal_slurm_wanted(argc, argv)) return scal_slurm_main(argc, argv);
-    return runner_main(argc, argv, NULL);
 }

@@ -16,7 +16,7 @@
 
 #include "errmsg.h"
 #include "layout.h"
-#include "runner_hooks.h"
+#include "campaign.h"
 #include "safe_create.h"
 #include "safe_open.h"
 #include "scal/status.h"
@@ -305,12 +305,6 @@ static int read_plan(const char *campaign, struct scal_run_plan *plan, uint8_t *
     return rc;
 }
 
-static int stop_when_planned(void *ctx, const struct scal_runner_view *v)
-{
-    (void)ctx, (void)v;
-    return 0;
-}
-
 /* Opens a piece through the safe open, waiting while its task's committer still closes it; a
  * damaged one is rebuilt from the runs it kept, as --resume rebuilds any campaign file. */
 static int usable_piece(const char *piece)
@@ -322,8 +316,9 @@ static int usable_piece(const char *piece)
     char why[1024];
     snprintf(why, sizeof(why), "%s", scal__last_error(rc));
     char *argv[] = {"run", "--resume", (char *)piece, "-q", NULL};
-    struct scal_runner_hooks h = {stop_when_planned, NULL, NULL};
-    scal_runner_with_hooks(4, argv, &h); /* --resume's rebuild, then stops */
+    struct scal_campaign *c = NULL;
+    scal_campaign_plan(4, argv, &c); /* planning --resume rebuilds it; nothing runs */
+    scal_campaign_free(c);
     rc = scal_h5file_open(piece, SCAL_OPEN_CAMPAIGN, &f);
     if (rc < 0) return scal__fail(rc, "%s (and it could not be rebuilt)", why);
     return scal_h5file_close(&f);
@@ -458,7 +453,7 @@ static int collect_pieces(const char *campaign, bool wait, bool quiet, bool *com
         bool complete = true;
         scal_slurm_piece_path(&ps, index[k], ".slots", slots, sizeof(slots));
         memset(slice, 0, plan.nslots ? plan.nslots : 1);
-        if (scal_slurm_slots_read(slots, plan.nslots, slice) == SCAL_OK)
+        if (scal_campaign_slice_read(slots, plan.nslots, slice) == SCAL_OK)
             for (size_t s = 0; s < plan.nslots; s++)
                 if (slice[s] && !done[s]) complete = false;
         if (!complete) {
@@ -524,7 +519,7 @@ static struct shape shape_of(const struct scal_run_plan *p, size_t config)
 
 /* The missing slots grouped by shape (ranks x threads; each group in the plan's order), each group
  * cut into slices of per_task runs: a task's allocation fits every run in its slice. */
-static int slice_plan(struct submission *sub, const struct scal_runner_view *v)
+static int slice_plan(struct submission *sub, const struct scal_campaign_view *v)
 {
     const struct scal_run_plan *p = v->plan;
     size_t missing = 0, per, npieces = 0;
@@ -736,10 +731,10 @@ static int write_script(const struct submission *sub)
     return scal_safe_publish(tmp, path, true);
 }
 
-/* The runner's hook before the campaign file exists: what to submit, checked by sbatch. */
-static int planned(void *ctx, const struct scal_runner_view *v)
+/* Before the campaign file exists: what to submit, checked by sbatch. Returns -1 to go on, else the
+ * exit status (nothing to submit, or an error; nothing is created). */
+static int prepare_submission(struct submission *sub, const struct scal_campaign_view *v)
 {
-    struct submission *sub = ctx;
     int rc = absolute(v->output, sub->campaign, sizeof(sub->campaign));
     if (rc == SCAL_OK) rc = self_path(sub->scal, sizeof(sub->scal));
     if (rc == SCAL_OK) {
@@ -782,7 +777,7 @@ static int planned(void *ctx, const struct scal_runner_view *v)
         if (sub->o->then_report)
             printf("sbatch: --dependency=afterany:JOBS ... scal run --collect %s; scal report %s\n",
                    sub->campaign, sub->campaign);
-        return -1; /* then the runner's own dry run: the runs and their command lines */
+        return -1; /* then the campaign's own dry run: the runs and their command lines */
     }
     /* sbatch checks the options and the requests (CPUs, partition) before anything is created */
     for (size_t k = 0; rc == SCAL_OK && k < sub->nshapes; k++)
@@ -794,10 +789,9 @@ static int planned(void *ctx, const struct scal_runner_view *v)
     return -1;
 }
 
-/* The runner's hook once the campaign file exists complete: pieces, submission, waiting. */
-static int opened(void *ctx, const struct scal_runner_view *v)
+/* Once the campaign file exists complete: pieces, submission, waiting. Returns the exit status. */
+static int submit_arrays(struct submission *sub, const struct scal_campaign_view *v)
 {
-    struct submission *sub = ctx;
     int rc =
         scal_slurm_pieces_create(&sub->ps, sub->campaign, sub->slots, sub->first, sub->npieces);
     if (rc == SCAL_OK) rc = scal_slurm_options_write(&sub->ps, sub->options, sub->noptions);
@@ -875,8 +869,21 @@ static int submit(struct slurm_opts *o)
             if (had == SCAL_OK) return 2; /* pieces could not be merged */
         }
     }
-    struct scal_runner_hooks h = {planned, opened, &sub};
-    int status = scal_runner_with_hooks(o->nrest, o->rest, &h);
+    /* plan -> campaign file -> this executor */
+    struct scal_campaign *c = NULL;
+    int status = 2, rc = scal_campaign_plan(o->nrest, o->rest, &c);
+    const struct scal_campaign_view *v = rc == SCAL_OK ? scal_campaign_view(c) : NULL;
+    if (v && (status = prepare_submission(&sub, v)) < 0) {
+        if (o->dry_run)
+            status = scal_campaign_dry_run(c);
+        else if ((rc = scal_campaign_create(c)) == SCAL_OK)
+            status = submit_arrays(&sub, v);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
+        status = 2;
+    }
+    scal_campaign_free(c);
     for (size_t k = 0; k < sub.noptions; k++)
         free(sub.options[k]);
     free(sub.options), free(sub.slots), free(sub.first), free(sub.shapes);

@@ -13,12 +13,10 @@
 #include <unistd.h>
 
 #include "errmsg.h"
-#include "runner_hooks.h"
+#include "campaign.h"
 #include "safe_create.h"
 #include "scal/status.h"
 #include "slurm.h"
-
-#define SLOTS_HEADER "# scal run --slurm: the run slots of this piece, one a line; plan slots "
 
 void scal_slurm_pieces_init(struct scal_slurm_pieces *ps, const char *campaign)
 {
@@ -60,22 +58,6 @@ void scal_slurm_piece_path(const struct scal_slurm_pieces *ps, size_t i, const c
                            char *out, size_t len)
 {
     snprintf(out, len, "%s/piece-%04zu%s", ps->dir, i, suffix);
-}
-
-/* Writes text to path through an exclusive temporary name (replacing path). */
-static int write_text(const char *path, const char *text)
-{
-    char tmp[sizeof(((struct scal_slurm_pieces *)0)->dir) + 128];
-    int rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
-    if (rc < 0) return rc;
-    FILE *f = fopen(tmp, "w");
-    bool ok = f && fputs(text, f) >= 0;
-    if (f && fclose(f) != 0) ok = false;
-    if (!ok) {
-        unlink(tmp);
-        return scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
-    }
-    return scal_safe_publish(tmp, path, true);
 }
 
 int scal_slurm_job_read(struct scal_slurm_pieces *ps)
@@ -126,7 +108,7 @@ int scal_slurm_job_write(const struct scal_slurm_pieces *ps)
         used += (size_t)snprintf(text + used, cap - used, "array %s %zu %zu\n", ps->arrays[k].job,
                                  ps->arrays[k].first, ps->arrays[k].last);
     snprintf(path, sizeof(path), "%s/job", ps->dir);
-    int rc = write_text(path, text);
+    int rc = scal_campaign_text_write(path, text);
     free(text);
     return rc;
 }
@@ -135,43 +117,6 @@ int scal_slurm_job_write(const struct scal_slurm_pieces *ps)
 static int private_dir(const char *dir)
 {
     return scal_runner_private_dir(dir);
-}
-
-static int write_slots(const char *path, const uint32_t *slots, size_t n)
-{
-    size_t cap = 128 + n * 12;
-    char *text = malloc(cap);
-    if (!text) return scal__fail(SCAL_ENOMEM, "out of memory for %zu slots", n);
-    size_t used = (size_t)snprintf(text, cap, "%s(0-based)\n", SLOTS_HEADER);
-    for (size_t k = 0; k < n; k++)
-        used += (size_t)snprintf(text + used, cap - used, "%u\n", slots[k]);
-    int rc = write_text(path, text);
-    free(text);
-    return rc;
-}
-
-int scal_slurm_slots_read(const char *path, size_t nslots, uint8_t *slice)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
-    char line[256];
-    int rc = SCAL_OK, lineno = 0;
-    while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
-        lineno++;
-        if (lineno == 1 && strncmp(line, SLOTS_HEADER, strlen(SLOTS_HEADER)))
-            rc = scal__fail(SCAL_EFORMAT, "'%s' is not a slice written by scal run --slurm", path);
-        if (line[0] == '#' || rc < 0) continue;
-        char *end;
-        errno = 0;
-        unsigned long v = strtoul(line, &end, 10);
-        if (end == line || (*end && *end != '\n') || errno || v >= nslots)
-            rc = scal__fail(SCAL_EFORMAT, "'%s', line %d: not a run slot of the plan (0 to %zu)",
-                            path, lineno, nslots - 1);
-        else
-            slice[v] = 1;
-    }
-    fclose(f);
-    return rc;
 }
 
 int scal_slurm_pieces_create(struct scal_slurm_pieces *ps, const char *campaign,
@@ -187,7 +132,7 @@ int scal_slurm_pieces_create(struct scal_slurm_pieces *ps, const char *campaign,
     if (rc == SCAL_OK) rc = scal_slurm_job_write(ps);
     for (size_t i = 0; rc == SCAL_OK && i < npieces; i++) {
         scal_slurm_piece_path(ps, i, ".slots", path, sizeof(path));
-        rc = write_slots(path, slots + first[i], first[i + 1] - first[i]);
+        rc = scal_campaign_slice_write(path, slots + first[i], first[i + 1] - first[i]);
         /* the piece's own FILE.runs/ with the plan's copy: a damaged piece is rebuilt as any
          * campaign file is */
         scal_slurm_piece_path(ps, i, ".h5.runs", runs, sizeof(runs));
@@ -241,7 +186,7 @@ int scal_slurm_options_write(const struct scal_slurm_pieces *ps, char *const *op
     for (size_t k = 0; k < n; k++)
         used += (size_t)snprintf(text + used, cap - used, "%s\n", opts[k]);
     snprintf(path, sizeof(path), "%s/sbatch-options", ps->dir);
-    int rc = write_text(path, text);
+    int rc = scal_campaign_text_write(path, text);
     free(text);
     return rc;
 }
@@ -292,35 +237,18 @@ void scal_slurm_pieces_done(const struct scal_slurm_pieces *ps, bool complete)
     rmdir(ps->dir); /* only when empty: --keep-runs files stay */
 }
 
-/* ---- the resume hook ---- */
+/* ---- a plain --resume of a campaign whose pieces are out ---- */
 
-int scal_slurm_resume_hook(const char *output, const struct scal_run_plan *plan, uint8_t *done,
-                           size_t *ndone)
+int scal_slurm_check_resume(const char *campaign)
 {
     struct scal_slurm_pieces ps;
-    scal_slurm_pieces_init(&ps, output);
+    scal_slurm_pieces_init(&ps, campaign);
     int rc = scal_slurm_job_read(&ps);
     scal_slurm_pieces_free(&ps);
     if (rc == SCAL_OK)
         return scal__fail(SCAL_EEXIST,
                           "'%s' has pieces of Slurm array tasks not collected yet (%s%s%s): "
                           "scal run --collect %s first, or scal run --resume %s --slurm",
-                          output, ps.dir, ps.job[0] ? ", job " : "", ps.job, output, output);
-    if (rc != SCAL_ENOENT) return rc;
-    /* a piece: FILE.h5 with FILE.slots */
-    size_t n = strlen(output);
-    if (n < 4 || strcmp(output + n - 3, ".h5")) return SCAL_OK;
-    char slots[PATH_MAX + 16];
-    snprintf(slots, sizeof(slots), "%.*s.slots", (int)(n - 3), output);
-    if (access(slots, F_OK) != 0) return SCAL_OK;
-    uint8_t *slice = calloc(plan->nslots ? plan->nslots : 1, 1);
-    if (!slice) return SCAL_ENOMEM;
-    rc = scal_slurm_slots_read(slots, plan->nslots, slice);
-    for (size_t s = 0; rc == SCAL_OK && s < plan->nslots; s++)
-        if (!slice[s] && !done[s]) {
-            done[s] = 1; /* another task's */
-            (*ndone)++;
-        }
-    free(slice);
-    return rc;
+                          campaign, ps.dir, ps.job[0] ? ", job " : "", ps.job, campaign, campaign);
+    return rc == SCAL_ENOENT ? SCAL_OK : rc;
 }
