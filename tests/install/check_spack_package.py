@@ -170,6 +170,34 @@ class Spec:
         return types.SimpleNamespace(prefix=Prefix("/opt/" + name))
 
 
+def numbered_newest():
+    nums = [(a, k) for a, k in recorded["versions"] if re.match(r"^\d+(\.\d+)+$", a[0])]
+    return max(nums, key=lambda ak: vtuple(ak[0][0])) if nums else None
+
+
+if "--default-version" in sys.argv:  # what `spack install scal` picks: the newest numbered version
+    newest = numbered_newest()
+    print(newest[0][0], newest[1].get("commit", ""))
+    sys.exit(0)
+if "--cmake-args" in sys.argv:
+    openmp = sys.argv[sys.argv.index("--cmake-args") + 1]
+    pkg = ns["Scal"].__new__(ns["Scal"])
+    defaults = {a[0]: k.get("default") for a, k in recorded["variants"]}
+
+    class ArgSpec:
+        def __getitem__(self, name):
+            return types.SimpleNamespace(prefix=openmp if name == "llvm-openmp" else "/usr",
+                                         command=types.SimpleNamespace(path=sys.executable))
+
+        def satisfies(self, s):
+            return s.startswith("+") and defaults.get(s[1:]) is True
+
+    pkg.spec = ArgSpec()
+    pkg.define = lambda name, value: "-D%s=%s" % (name, "ON" if value is True else "OFF" if value is False else value)
+    pkg.define_from_variant = lambda name, variant: "-D%s=%s" % (name, "ON" if defaults.get(variant) else "OFF")
+    for a in pkg.cmake_args():
+        print(a)
+    sys.exit(0)
 if "Scal" in ns:
     pkg = ns["Scal"].__new__(ns["Scal"])
     pkg.prefix = Prefix("/opt/scal")
