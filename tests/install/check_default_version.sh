@@ -12,6 +12,7 @@
 set -euo pipefail
 src=$1 python=$2 mode=$3
 fail() { echo "FAIL: $*"; exit 1; }
+[ -e "$src/.git" ] || { echo "skip: $src is not a git checkout (a release tarball): nothing to release or fetch"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 repo=$src
