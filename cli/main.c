@@ -47,7 +47,13 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-        printf("scal %s\n", SCAL_VERSION_STRING);
+        /* the commit too: builds between releases carry the same number */
+        if (strcmp(SCAL_VERSION_COMMIT, "unknown"))
+            printf("scal %s (%s, commit %s)\n", SCAL_VERSION_STRING, SCAL_VERSION_DESCRIBE,
+                   SCAL_VERSION_COMMIT);
+        else
+            printf("scal %s (commit unknown: built outside git without a release stamp)\n",
+                   SCAL_VERSION_STRING);
         return 0;
     }
     for (size_t i = 0; commands[i].name; i++)

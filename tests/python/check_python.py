@@ -406,8 +406,10 @@ def scenario_install(args):
         check("lib/python3/dist-packages" in f.read(), "the README names lib/python3/dist-packages")
     for name in ("__init__.py", "_file.py", "_labels.py", "_frame.py", "_matrix.py"):
         check(os.path.exists(os.path.join(site, "scal", name)), "installed scal/" + name)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONPATH"] = site
+    # the source python/ folder leaves PYTHONPATH; the rest stays (h5py, pandas of a Spack view)
+    source = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    kept = [d for d in os.environ.get("PYTHONPATH", "").split(os.pathsep) if d and os.path.realpath(d) != source]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([site] + kept))
     p = subprocess.run([sys.executable, "-c", "import scal; print(scal.__file__); print(scal.load.__doc__ is not None)"],
                        capture_output=True, text=True, env=env, cwd=args.work)
     check(p.returncode == 0, "PYTHONPATH=%s python3 -c 'import scal' (%s)" % (site, p.stderr.strip()[-300:]))
