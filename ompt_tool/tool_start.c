@@ -11,6 +11,7 @@
 #include "sensor_hooks.h"
 #include "team.h"
 #include "tool.h"
+#include "writer_link.h"
 
 struct scal_tool scal_tool_state;
 
@@ -118,6 +119,7 @@ SCAL_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
     static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {0}};
     scal_config_load(&scal_tool_state.cfg);
     if (!scal_tool_state.cfg.enabled) return NULL; /* SCAL_ENABLE=0: decline */
+    scal_writer_link_start(); /* loads HDF5 while the program runs (writer_link.h) */
     scal_startup_begin();
     keep_command_line(&scal_tool_state);
     struct timespec wall;
