@@ -40,7 +40,7 @@ static int serve(void)
     signal(SIGPIPE, SIG_IGN);
     pid_t pid = fork();
     if (pid != 0) _exit(pid < 0 ? 1 : 0); /* without a fork the tool would wait for us: give up */
-    (void)H5open(); /* the library's start-up, while the program runs */
+    (void)H5open();                       /* the library's start-up, while the program runs */
     while (n + 1 < sizeof(req)) {
         ssize_t got = read(0, req + n, sizeof(req) - 1 - n);
         if (got < 0 && errno == EINTR) continue;
