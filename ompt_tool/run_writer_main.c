@@ -57,7 +57,18 @@ static int serve(void)
         return 2;
     }
     *nl = '\0';
+    /* what the conversion says on stderr goes to the program's stderr, through the answer */
+    FILE *notes = tmpfile();
+    if (notes) dup2(fileno(notes), 2);
     int rc = scal_snap_convert(req + used, flags, final, sizeof(final));
+    if (notes) {
+        char line[4400];
+        fflush(stderr);
+        rewind(notes);
+        while (fgets(line, sizeof(line), notes))
+            answer(line);
+        fclose(notes);
+    }
     if (rc == 0)
         snprintf(reply, sizeof(reply), "ok %s\n", final);
     else

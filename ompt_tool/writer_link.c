@@ -149,13 +149,14 @@ static bool send_all(int fd, const char *p, size_t n)
     return true;
 }
 
-/* One line of answer (without its newline) within the bound: its length, or -1 (EOF, error,
- * timeout: *timed_out says which). Signals that interrupt the wait do not end it. */
+/* The writer's whole answer (it ends after answering), read within the bound: its length, or -1
+ * (error, timeout: *timed_out says which). Signals that interrupt the wait do not end it. */
 static ssize_t read_answer(int fd, char *buf, size_t len, bool *timed_out)
 {
     size_t n = 0;
     uint64_t deadline = now_ms() + SCAL_WRITER_REPLY_MS;
     *timed_out = false;
+    buf[0] = '\0';
     while (n + 1 < len) {
         uint64_t now = now_ms();
         if (now >= deadline) {
@@ -169,15 +170,26 @@ static ssize_t read_answer(int fd, char *buf, size_t len, bool *timed_out)
         if (r == 0) continue; /* the deadline, checked above */
         ssize_t got = recv(fd, buf + n, len - 1 - n, 0);
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return -1;
+        if (got < 0) return -1;
+        if (got == 0) break;
         n += (size_t)got;
-        char *nl = memchr(buf, '\n', n);
-        if (nl) {
-            *nl = '\0';
-            return nl - buf;
-        }
     }
-    return -1;
+    buf[n] = '\0';
+    return (ssize_t)n;
+}
+
+/* The answer's last line (its verdict); the lines before it are the writer's notes (another
+ * process of the run wrote the file's name first, ...), said on this process's stderr. */
+static char *verdict(char *answer)
+{
+    char *line = answer, *nl;
+    while ((nl = strchr(line, '\n')) != NULL && nl[1] != '\0') {
+        *nl = '\0';
+        fprintf(stderr, "%s\n", line);
+        line = nl + 1;
+    }
+    if (nl) *nl = '\0';
+    return line;
 }
 
 int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t len)
@@ -198,6 +210,8 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
     }
     ssize_t got = read_answer(fd, answer, sizeof(answer), &timed_out);
     close(fd);
+    char *last = got >= 0 ? verdict(answer) : answer;
+    if (got >= 0 && strncmp(last, "ok ", 3) != 0 && strncmp(last, "error ", 6) != 0) got = -1;
     if (got < 0 && timed_out) {
         snprintf(why, len, "the run-file writer did not answer within %d s (it goes on writing %s)",
                  SCAL_WRITER_REPLY_MS / 1000, snap);
@@ -209,16 +223,16 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
         snprintf(why, len, "the run-file writer ended without saying whether it wrote %s", snap);
         return SCAL_ECHILD;
     }
-    if (!strncmp(answer, "ok ", 3)) {
-        snprintf(final, len, "%s", answer + 3);
+    if (!strncmp(last, "ok ", 3)) {
+        snprintf(final, len, "%s", last + 3);
         return SCAL_OK;
     }
     int status = SCAL_EIO;
     int used = 0;
-    if (sscanf(answer, "error %d %n", &status, &used) == 1 && used > 0 && status < 0) {
-        snprintf(why, len, "%s", answer + used);
+    if (sscanf(last, "error %d %n", &status, &used) == 1 && used > 0 && status < 0) {
+        snprintf(why, len, "%s", last + used);
         return status;
     }
-    snprintf(why, len, "the run-file writer answered '%s'", answer);
+    snprintf(why, len, "the run-file writer answered '%s'", last);
     return SCAL_EIO;
 }

@@ -25,9 +25,10 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
 /* A forked child of the program (atfork): the writer is its parent's, not its own. */
 void scal_writer_link_forget(void);
 
-/* The protocol on the socket (writer -> tool answers are one line each):
+/* The protocol on the socket:
  *   tool:   "convert <flags> <snapshot path>\n"
- *   writer: "ok <run file>\n" or "error <status> <message>\n"
+ *   writer: what it would have said on stderr (lines starting "scal: "), then "ok <run file>\n"
+ *           or "error <status> <message>\n", then it ends
  * EOF before a request (the program ended without a flush, or was killed): the writer exits
  * without writing anything. */
 #define SCAL_WRITER_SERVE_ARG "--serve"

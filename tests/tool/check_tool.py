@@ -5,6 +5,7 @@
 #
 #   check_tool.py TEST --source PROGRAM.c --prog EXECUTABLE --tool LIB [--libomp LIB] [--workdir DIR] [--scal SCAL]
 import argparse
+import ctypes
 import fnmatch
 import json
 import os
@@ -62,9 +63,11 @@ class Run:
         self.cwd = os.path.join(args.workdir, self.name)
         os.makedirs(self.cwd)
         words = [w.replace("%tool", args.tool).replace("%libomp", args.libomp) for w in shlex.split(d.rest)]
-        # the program waits for its run-file writer (by default it does not: tests/writer covers that)
-        env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_WAIT_WRITER="1",
-                   SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        # the run file is complete when the program has ended (SCAL_WRITER=detached: once the
+        # writer, which this driver reaps as a subreaper, has ended)
+        env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        env.pop("SCAL_WRITER", None)
+        env.pop("SCAL_WAIT_WRITER", None)
         launcher = []
         while words and words[0] != "%prog":
             w = words.pop(0)
@@ -101,6 +104,8 @@ class Run:
             self.stdout += p.stdout.read()
             _, status, usage = os.wait4(p.pid, 0)
             p.returncode = os.waitstatus_to_exitcode(status)
+            if env.get("SCAL_WRITER") == "detached":
+                reap_orphans()
         with open(errpath) as err:
             self.stderr = err.read()
         self.fields = {
@@ -403,6 +408,18 @@ class Checker:
             self.region(d) if d.keyword == "REGION" else self.check_directive(d)
 
 
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def reap_orphans():
+    """Waits for every process re-parented to this driver (SCAL_WRITER=detached: the writers)."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -413,6 +430,8 @@ def main():
     ap.add_argument("--workdir")
     ap.add_argument("--scal", help="the scal executable: for %%scal-exec, and the field 'checked' of a run (whether `scal check` accepts its file)")
     args = ap.parse_args()
+    if ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        fail("cannot become a subreaper (the detached writers could not be waited for)")
     tmp = None
     if not args.workdir:
         tmp = tempfile.TemporaryDirectory(prefix="scal-tool-%s-" % args.test)

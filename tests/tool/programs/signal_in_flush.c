@@ -21,15 +21,17 @@
 //   signal: the program waits in its second region for a SIGTERM (after "ready"); SIGINT during
 //   the flush that SIGTERM started: the program still ends by SIGTERM.
 //
-// RUN[signal_in_exit_flush]: %prog exit same
-// RUN[signal_in_exit_flush_thread]: %prog exit other
-// RUN[signal_in_signal_flush]: %prog signal same
+// The hook is fork(): these runs use SCAL_WRITER=detached, whose flush forks (the default flush
+// runs the same signal handling without a fork, tests/writer's "complete" scenario).
+// RUN[signal_in_exit_flush]: SCAL_WRITER=detached %prog exit same
+// RUN[signal_in_exit_flush_thread]: SCAL_WRITER=detached %prog exit other
+// RUN[signal_in_signal_flush]: SCAL_WRITER=detached %prog signal same
 // SIGNAL[signal_in_signal_flush]: SIGTERM ready
-// RUN[signal_in_signal_flush_thread]: %prog signal other
+// RUN[signal_in_signal_flush_thread]: SCAL_WRITER=detached %prog signal other
 // SIGNAL[signal_in_signal_flush_thread]: SIGTERM ready
-// RUN[signal_to_group_in_flush]: %prog exit group
-// RUN[exit_in_signal_flush]: %prog signal exit
-// RUN[exit_in_worker_signal_flush]: %prog signal exit-worker
+// RUN[signal_to_group_in_flush]: SCAL_WRITER=detached %prog exit group
+// RUN[exit_in_signal_flush]: SCAL_WRITER=detached %prog signal exit
+// RUN[exit_in_worker_signal_flush]: SCAL_WRITER=detached %prog signal exit-worker
 // The flush ran on after the signal's handler (the program says so), the file is complete, and
 // the program ended by SIGTERM.
 // CHECK run: stderr="*during the flush*" output=written checked=ok signal=SIGTERM
