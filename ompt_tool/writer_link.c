@@ -149,8 +149,19 @@ static bool send_all(int fd, const char *p, size_t n)
     return true;
 }
 
-/* The writer's whole answer (it ends after answering), read within the bound: its length, or -1
- * (error, timeout: *timed_out says which). Signals that interrupt the wait do not end it. */
+/* Whether buf (n bytes) ends with the verdict line: the answer is complete (the writer's own end,
+ * which closes the socket, is not waited for). */
+static bool has_verdict(const char *buf, size_t n)
+{
+    if (n == 0 || buf[n - 1] != '\n') return false;
+    size_t i = n - 1;
+    while (i > 0 && buf[i - 1] != '\n')
+        i--;
+    return !strncmp(buf + i, "ok ", 3) || !strncmp(buf + i, "error ", 6);
+}
+
+/* The writer's answer, read within the bound up to its verdict (or EOF): its length, or -1 (error,
+ * timeout: *timed_out says which). Signals that interrupt the wait do not end it. */
 static ssize_t read_answer(int fd, char *buf, size_t len, bool *timed_out)
 {
     size_t n = 0;
@@ -173,6 +184,7 @@ static ssize_t read_answer(int fd, char *buf, size_t len, bool *timed_out)
         if (got < 0) return -1;
         if (got == 0) break;
         n += (size_t)got;
+        if (has_verdict(buf, n)) break;
     }
     buf[n] = '\0';
     return (ssize_t)n;
