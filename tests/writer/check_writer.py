@@ -75,10 +75,12 @@ def snapshots(d):
     return glob.glob(os.path.join(d, ".*.snap.*")) + glob.glob(os.path.join(d, "*.snap"))
 
 
-def writers_running():
-    """Writer processes still alive (not zombies) whose parent is this subreaper."""
-    found = []
+def processes(children_only=False):
+    """(pid, cmdline) of the live processes (not zombies; children_only: whose parent is this one);
+    processes of other tests come and go meanwhile."""
     for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
         try:
             with open("/proc/%s/stat" % pid) as f:
                 stat = f.read()
@@ -87,9 +89,13 @@ def writers_running():
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
-        if b"scal-run-writer" in cmd and fields[0] != "Z" and int(fields[1]) == os.getpid():
-            found.append(int(pid))
-    return found
+        if fields[0] != "Z" and (not children_only or int(fields[1]) == os.getpid()):
+            yield int(pid), cmd
+
+
+def writers_running():
+    """Writer processes still alive whose parent is this subreaper."""
+    return [pid for pid, cmd in processes(True) if b"scal-run-writer" in cmd]
 
 
 def scenario_complete(a, work):
@@ -253,8 +259,7 @@ def scenario_signals(a, work):
     fd = os.open(fifo, os.O_WRONLY)  # returns once the writer waits at the gate; it gets no byte
     snaps = snapshots(work)
     check(len(snaps) == 1, "one snapshot while the writer waits: %s" % snaps)
-    writers = [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and snaps and
-               snaps[0].encode() in open("/proc/%s/cmdline" % pid, "rb").read().split(b"\0")]
+    writers = [pid for pid, cmd in processes() if snaps and snaps[0].encode() in cmd.split(b"\0")]
     check(len(writers) == 1, "the writer process is found: %s" % writers)
     for pid in writers:
         os.kill(pid, signal.SIGKILL)
