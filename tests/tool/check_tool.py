@@ -21,7 +21,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
+from scal_check import check, fail, reap_orphans  # noqa: E402  (tests/scal_check.py)
 
 SCHEMA = os.path.join(HERE, "..", "..", "schemas", "scal-run-1.json")
 KINDS = {"root": 0, "parallel": 1, "serial": 2, "user": 3, "task": 4}  # enum scal_region_kind, common/layout.h
@@ -409,15 +409,6 @@ class Checker:
 
 
 PR_SET_CHILD_SUBREAPER = 36
-
-
-def reap_orphans():
-    """Waits for every process re-parented to this driver (SCAL_WRITER=detached: the writers)."""
-    while True:
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
 
 
 def main():

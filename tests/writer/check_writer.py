@@ -23,16 +23,7 @@ import h5py
 
 PR_SET_CHILD_SUBREAPER = 36
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
-
-
-def reap_orphans():
-    """Waits for every process re-parented to this one (we are a subreaper): the writers."""
-    while True:
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
+from scal_check import expect as check, failures, finish, reap_orphans  # noqa: E402  (tests/scal_check.py)
 
 
 def gated_tool(a, work):
@@ -98,6 +89,19 @@ def writers_running():
     return [pid for pid, cmd in processes(True) if b"scal-run-writer" in cmd]
 
 
+def start_paused(a, out, **extra):
+    """The program, measured into out, once it waits for a signal."""
+    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out, **extra), stdout=subprocess.PIPE, text=True)
+    check(p.stdout.readline().strip() == "ready", "the program is waiting")
+    return p
+
+
+def sigterm(p):
+    p.send_signal(signal.SIGTERM)
+    p.wait()
+    check(p.returncode == -signal.SIGTERM, "SIGTERM ends the program as before (%d)" % p.returncode)
+
+
 def scenario_complete(a, work):
     """Default (SCAL_WRITER=wait): the run file is there, complete, the moment the process has ended:
     20 raw loads in a row, scal exec, exit() inside a region, SIGTERM, a program that forks; the
@@ -119,11 +123,7 @@ def scenario_complete(a, work):
     meta = complete_run_file(a, out, "exit() in a region")
     check(meta is not None and "exit()" in str(meta.get("exit_reason")), "its exit reason says exit()")
     out = os.path.join(work, "t.h5")
-    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out), stdout=subprocess.PIPE, text=True)
-    check(p.stdout.readline().strip() == "ready", "the program is waiting")
-    p.send_signal(signal.SIGTERM)
-    p.wait()
-    check(p.returncode == -signal.SIGTERM, "SIGTERM ends the program as before (%d)" % p.returncode)
+    sigterm(start_paused(a, out))
     meta = complete_run_file(a, out, "SIGTERM")
     check(meta is not None and meta["exit_reason"] == "signal SIGTERM", "its exit reason is the signal")
     d = os.path.join(work, "fork")
@@ -137,8 +137,7 @@ def scenario_complete(a, work):
     for n in names:
         complete_run_file(a, os.path.join(d, n), "fork")
     out = os.path.join(work, "k.h5")
-    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out), stdout=subprocess.PIPE, text=True)
-    check(p.stdout.readline().strip() == "ready", "the program is waiting")
+    p = start_paused(a, out)
     check(len(writers_running()) == 1, "its writer process waits beside it: %s" % writers_running())
     p.kill()
     p.wait()
@@ -235,18 +234,13 @@ def scenario_signals(a, work):
     (detached) writer: no run file, the snapshot is kept and scal-run-writer writes the file from
     it."""
     out = os.path.join(work, "t.h5")
-    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out), stdout=subprocess.PIPE, text=True)
-    check(p.stdout.readline().strip() == "ready", "the program is waiting")
-    p.send_signal(signal.SIGTERM)
-    p.wait()
-    check(p.returncode == -signal.SIGTERM, "SIGTERM ends the program as before (%d)" % p.returncode)
+    sigterm(start_paused(a, out, SCAL_WRITER="detached"))
     reap_orphans()
-    meta = complete_run_file(a, out, "SIGTERM")
+    meta = complete_run_file(a, out, "SIGTERM (detached writer)")
     check(meta is not None and meta["exit_reason"] == "signal SIGTERM", "its exit reason is the signal")
 
     out = os.path.join(work, "k.h5")
-    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out), stdout=subprocess.PIPE, text=True)
-    check(p.stdout.readline().strip() == "ready", "the program is waiting")
+    p = start_paused(a, out, SCAL_WRITER="detached")
     p.kill()
     p.wait()
     reap_orphans()
