@@ -144,6 +144,20 @@ def scenario_complete(a, work):
     reap_orphans()  # returns once the writer, reading EOF, has ended
     check(not writers_running(), "SIGKILL: the writer ended with the program")
     check(not os.path.exists(out) and not snapshots(work), "SIGKILL: neither run file nor snapshot")
+    # a forked child does not hold the writer's socket: killed, the program's writer ends at once
+    # while the child still lives (it ends when its stdin does)
+    p = subprocess.Popen([a.prog, "hold"], env=env_for(a.tool, out), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         text=True)
+    check(p.stdout.readline().strip() == "ready", "the program (with a forked child) is waiting")
+    writers = writers_running()
+    p.kill()
+    p.wait()
+    signal.alarm(60)  # a writer waiting for the child would wait for ever: fail sooner
+    ended, _ = os.waitpid(-1, 0)  # an orphan: the writer (the child waits for its stdin)
+    signal.alarm(240)
+    check(writers == [ended], "SIGKILL with a forked child alive: the writer %s ended first (%d)" % (writers, ended))
+    p.stdin.close()
+    reap_orphans()
 
 
 def scenario_direct(a, work):

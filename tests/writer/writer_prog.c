@@ -4,6 +4,8 @@
 //   pause               says "ready" and waits for a signal;
 //   exit                calls exit(3) inside the region (OpenMP finalize is skipped);
 //   fork                a forked child runs a region of its own and ends, then the parent ends;
+//   hold                a forked child waits for the end of its stdin, the parent says "ready"
+//                       and waits for a signal;
 //   linger GATE DONE LOG  appends "start" to LOG and leaves a child in its process group that,
 //                         once a byte came through the fifo GATE, appends "child-end" to LOG and
 //                         says so through the fifo DONE.
@@ -53,7 +55,13 @@ int main(int argc, char **argv)
         int status = 0;
         if (child < 0 || waitpid(child, &status, 0) != child || status != 0) return 1;
     }
-    if (argc > 1 && !strcmp(argv[1], "pause")) {
+    if (argc > 1 && !strcmp(argv[1], "hold") && fork() == 0) {
+        char c;
+        while (read(0, &c, 1) > 0)
+            ;
+        _exit(0);
+    }
+    if (argc > 1 && (!strcmp(argv[1], "pause") || !strcmp(argv[1], "hold"))) {
         printf("ready\n");
         fflush(stdout);
         for (;;)
