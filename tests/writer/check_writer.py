@@ -122,6 +122,12 @@ def scenario_complete(a, work):
     check(p.returncode == 3, "exit(3) inside a region: exit status 3 (%d)" % p.returncode)
     meta = complete_run_file(a, out, "exit() in a region")
     check(meta is not None and "exit()" in str(meta.get("exit_reason")), "its exit reason says exit()")
+    # the program closed the writer's socket and has a socket of its own under that number: the tool
+    # sees that it is not its writer's (else it would talk to the program's socket and get no answer)
+    out = os.path.join(work, "c.h5")
+    p = subprocess.run([a.prog, "closefds"], env=env_for(a.tool, out), stdout=subprocess.DEVNULL)
+    check(p.returncode == 0, "a program that closes every descriptor exits 0 (%d)" % p.returncode)
+    complete_run_file(a, out, "descriptors closed and reused by the program")
     out = os.path.join(work, "t.h5")
     sigterm(start_paused(a, out))
     meta = complete_run_file(a, out, "SIGTERM")

@@ -4,17 +4,21 @@
 //   pause               says "ready" and waits for a signal;
 //   exit                calls exit(3) inside the region (OpenMP finalize is skipped);
 //   fork                a forked child runs a region of its own and ends, then the parent ends;
+//   closefds            closes every descriptor above 2 and makes a socket pair of its own (it gets
+//                       the lowest numbers, the tool's socket's), then returns;
 //   hold                a forked child waits for the end of its stdin, the parent says "ready"
 //                       and waits for a signal;
 //   linger GATE DONE LOG  appends "start" to LOG and leaves a child in its process group that,
 //                         once a byte came through the fifo GATE, appends "child-end" to LOG and
 //                         says so through the fifo DONE.
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +58,11 @@ int main(int argc, char **argv)
         }
         int status = 0;
         if (child < 0 || waitpid(child, &status, 0) != child || status != 0) return 1;
+    }
+    if (argc > 1 && !strcmp(argv[1], "closefds")) {
+        int sv[2];
+        close_range(3, ~0u, 0);
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) return 1;
     }
     if (argc > 1 && !strcmp(argv[1], "hold") && fork() == 0) {
         char c;
