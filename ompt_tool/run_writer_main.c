@@ -19,7 +19,7 @@
 
 #include "errmsg.h"
 #include "run_snapshot_h5.h"
-#include "../ompt_tool/writer_link.h"
+#include "writer_link.h"
 
 static void answer(const char *line)
 {
