@@ -43,7 +43,7 @@ struct scal_config {
     uint32_t max_depth;     /* nesting depth of the per-thread region stack */
     bool resolve_lines;     /* SCAL_RESOLVE (default on): DWARF lookups at flush */
     bool verbose;           /* SCAL_VERBOSE: one line saying where the file went */
-    bool wait_writer;       /* SCAL_WAIT_WRITER: the program waits until its run file is written */
+    bool wait_writer;       /* SCAL_WRITER=wait (default): the run file is written before exit */
     bool snapshot_only;     /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
     char plugins[1024];     /* SCAL_PLUGINS */
     char messages[2048];    /* problems with SCAL_* values, printed once at initialisation */

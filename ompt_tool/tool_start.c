@@ -15,6 +15,7 @@
 #include "sensor_hooks.h"
 #include "team.h"
 #include "tool.h"
+#include "writer_link.h"
 
 struct scal_tool scal_tool_state;
 
@@ -157,6 +158,7 @@ SCAL_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
     scal_config_load(&scal_tool_state.cfg);
     if (!scal_tool_state.cfg.enabled) return NULL; /* SCAL_ENABLE=0: decline */
     if (!scal_tool_state.cmdline_at_start) keep_command_line(&scal_tool_state);
+    scal_writer_link_start(); /* loads HDF5 while the program runs (writer_link.h) */
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
     scal_tool_state.tool_start_unix = (double)wall.tv_sec + wall.tv_nsec * 1e-9;

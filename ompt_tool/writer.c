@@ -26,6 +26,7 @@
 #include "tool.h"
 #include "mpi_rank.h"
 #include "writer.h"
+#include "writer_link.h"
 #include "trace_buf.h"
 
 /* Everything merged for one node across threads. */
@@ -699,11 +700,11 @@ static void writer_program(char *out, size_t len)
 
 extern char **environ;
 
-/* Hands the snapshot to the writer program, which writes the HDF5 run file: normally this process
- * is the program's forked copy and becomes the writer (exec); when the fork failed, the writer is
- * started in a session of its own (the terminal's ^C is the program's, not the writer's; stdout
- * is not kept open) and waited for only when asked (SCAL_WAIT_WRITER=1). The writer inherits
- * stderr for its own errors. */
+/* Starts the writer program on the snapshot, which writes the HDF5 run file: with SCAL_WRITER=
+ * detached this process is the program's forked copy and becomes the writer (exec); else (the
+ * writer process started with the tool is missing, or the fork failed) the writer is started in a
+ * session of its own (the terminal's ^C is the program's, not the writer's; stdout is not kept
+ * open) and waited for unless SCAL_WRITER=detached. The writer inherits stderr for its errors. */
 static int start_writer(const char *snap)
 {
     char prog[4300];
@@ -804,7 +805,16 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
         }
         return SCAL_OK;
     }
-    rc = start_writer(snap);
+    rc = SCAL_ENOENT;
+    if (scal_tool_state.cfg.wait_writer) {
+        /* the writer process started with the tool (writer_link.h) writes it while we wait */
+        char final[4300];
+        rc = scal_writer_link_hand(snap, SCAL_SNAP_CONVERT_QUIET, final, sizeof(final));
+        if (rc == SCAL_OK && scal_tool_state.cfg.verbose)
+            fprintf(stderr, "scal: wrote %s\n", final);
+        if (rc < 0 && rc != SCAL_ENOENT) rc = scal__fail(rc, "%s", final);
+    }
+    if (rc == SCAL_ENOENT) rc = start_writer(snap);
     if (rc < 0)
         fprintf(stderr,
                 "scal: %s; the measurements are kept in %s (scal-run-writer %s writes the run "

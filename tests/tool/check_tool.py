@@ -13,6 +13,7 @@
 # identity expectations are checked: which regions there are (REGION lines and `nodes`), their
 # file, lines, function, module, offset, kind and parents, and how each run ended.
 import argparse
+import ctypes
 import fnmatch
 import json
 import os
@@ -28,7 +29,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
+from scal_check import check, fail, reap_orphans  # noqa: E402  (tests/scal_check.py)
 
 SCHEMA = os.path.join(HERE, "..", "..", "schemas", "scal-run-1.json")
 KINDS = {"root": 0, "parallel": 1, "serial": 2, "user": 3, "task": 4}  # enum scal_region_kind, common/layout.h
@@ -73,9 +74,11 @@ class Run:
         self.cwd = os.path.join(args.workdir, self.name)
         os.makedirs(self.cwd)
         words = [w.replace("%tool", args.tool).replace("%libomp", args.libomp) for w in shlex.split(d.rest)]
-        # the program waits for its run-file writer (by default it does not: tests/writer covers that)
-        env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_WAIT_WRITER="1",
-                   SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        # the run file is complete when the program has ended (SCAL_WRITER=detached: once the
+        # writer, which this driver reaps as a subreaper, has ended)
+        env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        env.pop("SCAL_WRITER", None)
+        env.pop("SCAL_WAIT_WRITER", None)
         emulator = shlex.split(args.emulator) if args.emulator else []
         launcher = []
         while words and words[0] != "%prog":
@@ -119,6 +122,8 @@ class Run:
             self.stdout += p.stdout.read()
             _, status, usage = os.wait4(p.pid, 0)
             p.returncode = os.waitstatus_to_exitcode(status)
+            if env.get("SCAL_WRITER") == "detached":
+                reap_orphans()
         snap = (self.output or "") + ".snap"
         if emulator and os.path.isfile(snap):
             w = subprocess.run(emulator + [args.run_writer, snap], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -440,6 +445,9 @@ class Checker:
             self.region(d) if d.keyword == "REGION" else self.check_directive(d)
 
 
+PR_SET_CHILD_SUBREAPER = 36
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -452,6 +460,8 @@ def main():
     ap.add_argument("--run-writer", help="scal-run-writer, which writes the run files under --emulator")
     ap.add_argument("--scal", help="the scal executable: for %%scal-exec, and the fields 'checked' (whether `scal check` accepts its file) and 'shown' (what `scal show` prints) of a run")
     args = ap.parse_args()
+    if ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        fail("cannot become a subreaper (the detached writers could not be waited for)")
     tmp = None
     if not args.workdir:
         tmp = tempfile.TemporaryDirectory(prefix="scal-tool-%s-" % args.test)
