@@ -3,8 +3,9 @@
 // the layout.h tables, plus variants for bad-input tests and the benchmark.
 // usage: gen_campaign OUT [--inputs N] [--threads N] [--reps R] [--regions K] [--gap] [--no1]
 //                         [--energy] [--badtime] [--dup] [--schema V] [--empty] [--freqs N]
-//                         [--maxteam K] [--noisy] [--partial] [--failinput I] [--gaps]
-// --partial: the last region runs only above 1 thread (omp_get_max_threads() > 1);
+//                         [--maxteam K] [--noisy] [--partial] [--only1] [--failinput I] [--gaps]
+// --partial: the last region runs only above 1 thread (omp_get_max_threads() > 1); --only1: the
+// region before it runs only at 1 thread (a serial code path);
 // --failinput I: every run of input I (0-based) failed; --gaps: two serial gaps after region 1
 // (1 -> 2 and 1 -> end), both named "serial"; --waits: region 1 records imbalance (0.01 T p
 // core-s), barrier wait beyond it (0.02 T (p-1)) and lock wait (0.005 T (p-1)).
@@ -22,7 +23,7 @@ int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
     int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0, noisy = 0;
-    int partial = 0, failinput = -1, gaps = 0, waits = 0, improve = 0, mangled = 0;
+    int partial = 0, only1 = 0, failinput = -1, gaps = 0, waits = 0, improve = 0, mangled = 0;
     if (argc < 2) return 2;
     int nreal; /* regions before the two serial gaps of --gaps */
     for (int i = 2; i < argc; i++) {
@@ -56,6 +57,8 @@ int main(int argc, char **argv)
             noisy = 1;
         else if (!strcmp(argv[i], "--partial"))
             partial = 1;
+        else if (!strcmp(argv[i], "--only1"))
+            only1 = 1;
         else if (!strcmp(argv[i], "--failinput"))
             failinput = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--gaps"))
@@ -150,6 +153,7 @@ int main(int argc, char **argv)
             for (int g = 0; g < nreg; g++) {
                 if (gap && g == 1 && cfg[c].input == 2 && cfg[c].threads == 4) continue;
                 if (partial && g == nreal - 1 && cfg[c].threads == 1) continue;
+                if (only1 && g == nreal - 2 && cfg[c].threads != 1) continue;
                 struct scal_region_stat_row *s = &rs[nrs++];
                 s->run = r->id;
                 s->region = g;

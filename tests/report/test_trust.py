@@ -114,6 +114,11 @@ check(re.search(r"^noise 0 diff_strong 0 0$", geom, re.M) is not None and
       re.search(r"^noise 0 diff_strong 0 1$", geom, re.M) is not None and
       re.search(r"^noise 0 diff_strong 0 2$", geom, re.M) is None,
       "a difference within the noisy cell's CV is drawn as within noise")
+# every within-noise cell carries the "~" mark, with its number or without (small cells)
+quiet = set(re.findall(r"^noise (\d+ \S+ \d+ \d+)$", geom, re.M))
+marked = set(re.findall(r"^text (\d+ \S+ \d+ \d+) ~", geom, re.M))
+check(quiet and quiet == marked, "every within-noise cell is marked '~' (%d cells, %d marked)"
+      % (len(quiet), len(marked)))
 
 # 5. ranking over the whole matrix, --at, --min-share, --region
 camp = make("rank", "--regions", "5")
