@@ -29,8 +29,8 @@ def compare(before, after):
     for m in re.finditer(r"^\s+([+-]\d\.\d+|-)\s+(?:\[([+-]\d\.\d+), ([+-]\d\.\d+)\])?\s+\(\s*(\d+) cells\)\s+(.*?)"
                          r"\s+(improved|regressed|no significant change|no interval \(single repetitions\))$",
                          txt, re.M):
-        rows[m.group(5)] = (float(m.group(1)), m.group(2) and float(m.group(2)),
-                            m.group(3) and float(m.group(3)), m.group(6))
+        num = lambda g: float(g) if g and g != "-" else float("nan")  # noqa: E731
+        rows[m.group(5)] = (num(m.group(1)), num(m.group(2)), num(m.group(3)), m.group(6))
     return out, txt, rows
 
 
