@@ -19,7 +19,8 @@
 #include "tidy.h"
 
 struct show_opts {
-    bool csv;
+    bool csv; /* machine output: CSV, or JSON when json is set too */
+    bool json;
     int max_depth;     /* -1: all */
     size_t top;        /* 0: all */
     const char *table; /* campaign: "regions" (default) or "configs" */
@@ -299,14 +300,14 @@ static int show_run(struct scal_h5file *f, const struct show_opts *o)
     }
     if (o->csv) {
         for (size_t k = 1; k < 4; k++) /* the parent is the second column already */
-            header[nc + k - 1] = where_header[k], right[nc + k - 1] = false;
+            header[nc + k - 1] = where_header[k], right[nc + k - 1] = k != 1; /* numbers */
         table_init(&t, nc + 3, header, right);
     } else {
         table_init(&t, nc - 2, header + 2, right + 2);
         print_run_header(f, stdout);
     }
     walk(&t, &v, 0, o);
-    table_print(&t, stdout, o->csv);
+    table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
     table_free(&t);
 done:
     free(sv);
@@ -396,7 +397,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
                                    c[3], c[4], scal_h5file_str(f, configs[i].argv),        c[5]};
             table_add_row(&t, cells);
         }
-        table_print(&t, stdout, o->csv);
+        table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
         table_free(&t);
         if (o->csv) goto done;
         putchar('\n');
@@ -416,7 +417,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
     }
     if (o->csv)
         for (size_t k = 0; k < 4; k++)
-            header[nc] = where_header[k], right[nc++] = false;
+            header[nc] = where_header[k], right[nc++] = k != 1; /* numbers (--json) */
     table_init(&t, nc, header, right);
     for (size_t s = 0; s < nstats; s++) {
         const struct scal_region_stat_row *st = &stats[s];
@@ -460,7 +461,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
         if (o->csv) where_cells(f, reg, true, wc, cells + nbase + metrics.n);
         table_add_row(&t, cells);
     }
-    table_print(&t, stdout, o->csv);
+    table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
     table_free(&t);
 done:
     scal_region_identities_free(labels, nregions);
@@ -478,7 +479,7 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: scal show FILE [--csv] [--depth N] [--top K] [--table configs|regions]\n\n"
+        "usage: scal show FILE [--csv|--json] [--depth N] [--top K] [--table configs|regions]\n\n"
         "Run file: the region tree, indented by nesting, with count, total/mean/median time, share "
         "of the\n"
         "program, load imbalance, barrier- and lock-wait shares of the team's time and team size; "
@@ -490,10 +491,12 @@ static void usage(FILE *out)
         "  --csv          CSV with a header row for scripts (run files: adds id and parent "
         "columns;\n"
         "                 campaigns: the (run, region) table, or --table configs)\n"
+        "  --json         the --csv table as a JSON array of objects (numbers as numbers,\n"
+        "                 missing values as null)\n"
         "  --depth N      only regions nested at most N deep (the program is depth 0)\n"
         "  --top K        run files: the K regions with the largest total time, with their "
         "ancestors\n"
-        "  --table NAME   campaigns with --csv: 'regions' (default) or 'configs'\n"
+        "  --table NAME   campaigns with --csv/--json: 'regions' (default) or 'configs'\n"
         "  --per-rank     MPI campaigns: every rank's rows (a rank column) instead of the\n"
         "                 critical path's (per region the slowest rank); MPI campaigns show a\n"
         "                 ranks column\n");
@@ -501,7 +504,7 @@ static void usage(FILE *out)
 
 int scal_cmd_show(int argc, char **argv)
 {
-    struct show_opts o = {false, -1, 0, NULL, false};
+    struct show_opts o = {false, false, -1, 0, NULL, false};
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -513,6 +516,8 @@ int scal_cmd_show(int argc, char **argv)
             o.per_rank = true;
         } else if (!strcmp(a, "--csv")) {
             o.csv = csv_cells = true;
+        } else if (!strcmp(a, "--json")) { /* the CSV table, as an array of objects */
+            o.csv = csv_cells = o.json = true;
         } else if ((!strcmp(a, "--depth") || !strcmp(a, "--top")) && i + 1 < argc) {
             long v = strtol(argv[++i], &end, 10);
             if (*end || v < 0) {

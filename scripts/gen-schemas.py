@@ -66,11 +66,26 @@ STRINGS = {"path": "strings", "type": "strings", "required": True,
            "description": "the string table: text members of the tables are indices into it"}
 
 
+# Descriptions earlier versions wrote into column_descriptions (still valid in their files): by
+# member name and the current description.
+FORMER = {
+    ("imbalance", "load imbalance: 1 - mean work per thread / busiest thread's work"):
+        ["load imbalance: thread_work_max_s / thread_work_mean_s - 1"],
+    ("region", "region id (joinable with /regions.id)"):
+        ["region id (joinable with /regions.id), -1: the whole run"],
+    ("thread", "team thread index"): ["team thread index, -1: all threads"],
+    ("thread", "team thread index, -1: all threads / process scope"): ["team thread index, -1: all threads"],
+    ("kind", "plugin kind: sensor, actuator, postproc (enum scal_plugin_kind)"): ["plugin kind (enum scal_plugin_kind)"],
+}
+
+
 def describe(schema):
     """every table member: its units, description and (kind, status) enum"""
     for t in schema["tables"]:
         for m in t["members"]:
             m["units"], m["description"] = meta_of(t["path"], m["name"])
+            if (m["name"], m["description"]) in FORMER:
+                m["former_descriptions"] = FORMER[(m["name"], m["description"])]
             e = ENUMS.get((t["path"].split("/")[-1], m["name"]))
             if e:
                 m["enum"] = e

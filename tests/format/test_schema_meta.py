@@ -91,6 +91,15 @@ check(r.returncode == 1 and "/region_stats member 'imbalance': column_descriptio
       "a wrong description is named: %r" % r.stdout.strip())
 
 
+def older_texts(f):  # what files written before the descriptions were corrected say
+    set_attr(f, "region_stats", "column_descriptions", "imbalance", "load imbalance: thread_work_max_s / thread_work_mean_s - 1")
+    set_attr(f, "region_stats", "column_descriptions", "region", "region id (joinable with /regions.id), -1: the whole run")
+
+
+r = mutate("older", older_texts)
+check(r.returncode == 0, "the descriptions earlier versions wrote stay valid: %r" % r.stdout.strip())
+
+
 def bad_enum(f):
     d = f["runs"]
     rows, attrs = d[...], dict(d.attrs)
