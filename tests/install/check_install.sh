@@ -9,7 +9,7 @@ cmake --install "$build" --prefix "$prefix" > /dev/null
 fail() { echo "FAIL: $*"; exit 1; }
 for f in bin/scal lib/libscal_ompt.so lib/libscal_ompt_writer.so lib/scal/scal-run-writer lib/libscal.so include/scal/scal.h include/scal/plugin.h include/scal/status.h \
   include/scal/version.h lib/cmake/scal/scalConfig.cmake lib/cmake/scal/scalTargets.cmake lib/pkgconfig/scal.pc \
-  share/scal/schemas share/scal/examples/scal_demo.c; do
+  share/scal/schemas share/scal/examples/scal_demo.c share/man/man1/scal.1 share/bash-completion/completions/scal; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
 "$prefix/bin/scal" --version | grep -q "^scal " || fail "installed scal does not run"
