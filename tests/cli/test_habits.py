@@ -65,6 +65,13 @@ check({"rusage", "threads", "page"} <= names and p["directories"] and
       any(x["kind"] == "sensor" and x.get("metrics") for x in p["plugins"]),
       "plugins --json: every plugin with kind, availability, options, metrics (%d)" % len(names))
 
+# a build-tree (or installed) scal found through PATH finds its plugins (dladdr gives argv[0]
+# without a slash there)
+env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(scal)) + os.pathsep + os.environ.get("PATH", ""))
+r = subprocess.run(["scal", "plugins", "--json"], capture_output=True, text=True, cwd="/", env=env)
+via_path = json.loads(r.stdout)["directories"] if r.returncode == 0 else None
+check(via_path and via_path == p["directories"], "scal through PATH: plugin directories %r" % via_path)
+
 # the man page: every command's help text, rendered by man when it is installed
 page = open(man).read()
 check(all(".SS scal %s" % c in page for c in commands), "the man page has a section per command")
