@@ -130,13 +130,17 @@ def _campaign_runs(f):
         {
             "config": configs["id"].astype(np.int64),
             "input_index": configs["input"].astype(np.int64),
-            "input": f.text(configs["input_label"]),
+            "input": f.text(configs["input_label"]),  # "" (no -i): named i<N> below, as scal report does
             "threads": _nullable(configs["threads"]),
             "frequency_khz": _nullable(configs["frequency_khz"]),
         }
     )
-    plan = f.str_list("campaign/inputs")
+    unnamed = cfg["input"] == ""
+    cfg.loc[unnamed, "input"] = ["i%d" % (k + 1) for k in cfg.loc[unnamed, "input_index"]]
+    # the plan's order for the labels the configurations use (a campaign without -i lists one
+    # unnamed input in the plan: no category of its own)
     extra = cfg.sort_values("input_index", kind="stable")["input"]
+    plan = [s for s in f.str_list("campaign/inputs") if s in set(extra)]
     inputs = list(dict.fromkeys(plan + [s for s in extra if s not in plan]))
     status = np.asarray(runs["status"]).astype(int)
     sizes = f.attrs("campaign").get("input_sizes") if "campaign" in f.h5 else None

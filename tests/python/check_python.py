@@ -7,6 +7,7 @@
 import argparse
 import csv
 import io
+import json
 import math
 import os
 import re
@@ -438,6 +439,16 @@ def scenario_package(args):
               "--size", "10", "-o", out, "--", args.prog, "{input}"])
     df = scal.load(out)
     check(dict(zip(df["input"].astype(str), df["input_size"])) == {"small": 5.0, "big": 10.0}, "input_size from scal run --size")
+    # a campaign without -i: one input, named i1 by scal report and load() alike (no empty row)
+    plain = os.path.join(args.work, "plain.h5")
+    sh(args, [args.scal, "run", "-c", "1,2", "-o", plain, "--", args.prog, "5"])
+    sh(args, [args.scal, "report", plain, "-o", os.path.join(args.work, "plain-rep")])
+    with open(os.path.join(args.work, "plain-rep", "index.html")) as f:
+        page_inputs = json.loads(re.search(r'id="scal-data">(.*?)</script>', f.read(), re.S).group(1))["inputs"]
+    with open(os.path.join(args.work, "plain-rep", "summary.txt")) as f:
+        summary = f.read()
+    check(page_inputs == ["i1"] and "inputs: 1;" in summary and list(scal.load(plain)["input"].cat.categories) == ["i1"],
+          "a campaign without -i has one input, i1 (page %r)" % page_inputs)
     # scal.analysis: the matrices of scal report, a row per cell
     camp = os.path.join(args.work, "theory.h5")
     sh(args, [args.gen, camp, "--inputs", "3", "--threads", "3", "--reps", "2", "--regions", "3"])
