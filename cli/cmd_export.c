@@ -58,7 +58,8 @@ static void usage(FILE *out)
         "      --size LABEL=N  the numeric size of input LABEL (Extra-P needs numbers; by\n"
         "                      default the size given at scal run --size, else the label\n"
         "                      when it is a number)\n"
-        "      --all-runs      extrap/hatchet/thicket: also runs that did not succeed\n");
+        "      --all-runs      extrap/hatchet/thicket: also runs that did not succeed\n"
+        "  -q, --quiet         no notes on standard error (regions left out), only errors\n");
 }
 
 static int parse_size(const char *v, struct export_args *a)
@@ -87,7 +88,7 @@ static int parse_size(const char *v, struct export_args *a)
 static int parse(int argc, char **argv, struct export_args *a)
 {
     static const char *const options[] = {"--format",   "--output", "--force", "--size",
-                                          "--all-runs", "--help",   NULL};
+                                          "--all-runs", "--quiet",  "--help",  NULL};
     a->format = EXPORT_NONE;
     a->opts.sizes = a->sizes;
     for (int i = 1; i < argc; i++) {
@@ -117,6 +118,8 @@ static int parse(int argc, char **argv, struct export_args *a)
             a->force = true;
         } else if (!strcmp(o, "--all-runs")) {
             a->opts.all_runs = true;
+        } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
+            a->opts.quiet = true;
         } else if (o[0] == '-' && o[1]) {
             const char *near = scal_suggest(o, options);
             return scal__fail(SCAL_EINVAL, "unknown option '%s'%s%s%s", o,

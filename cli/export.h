@@ -18,6 +18,7 @@ struct export_opts {
     const struct export_size *sizes;
     size_t nsizes;
     bool all_runs; /* include runs that did not succeed (default: status ok only) */
+    bool quiet;    /* -q: no notes on standard error (what was left out), only errors */
 };
 
 /* The tidy table, one row per (run, region), values at full precision, empty cells when missing. */

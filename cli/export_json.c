@@ -203,7 +203,9 @@ int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
         if (!complete[g]) {
             for (size_t s = 0; s < t->nstats; s++)
                 if (t->stats[s].region == g && usable(t, o, s)) {
-                    fprintf(stderr,
+                    if (!o->quiet)
+                        fprintf(
+                            stderr,
                             "scal export: left out of the Extra-P data: %s (not measured at every "
                             "thread count and input)\n",
                             t->labels[g]);

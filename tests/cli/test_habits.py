@@ -43,6 +43,13 @@ for args in usage_errors:
           "usage error exits 2 with a message on stderr: scal %s -> %d %r" % (" ".join(args), r.returncode,
                                                                             r.stderr.strip()[-120:]))
 
+# -q: notes go, errors stay
+loud, quiet = run("report", "c.h5", "-o", "loud"), run("report", "-q", "c.h5", "-o", "quiet")
+check(loud.returncode == quiet.returncode == 0 and "note:" in loud.stderr and quiet.stderr == "",
+      "report -q: no notes (%r)" % quiet.stderr[:100])
+r = run("report", "-q", "missing.h5", "-o", "q2")
+check(r.returncode == 1 and "missing.h5" in r.stderr, "report -q still names an error")
+
 # --json: what the text says, parseable
 rows = json.loads(run("show", "c.h5", "--json").stdout)
 csv_lines = run("show", "c.h5", "--csv").stdout.strip().split("\n")
