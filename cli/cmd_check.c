@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "column_meta.h"
 #include "errmsg.h"
+#include "stdin_file.h"
 #include "h5util.h"
 #include "layout.h"
 #include "safe_open.h"
@@ -343,7 +344,7 @@ int scal_cmd_check(int argc, char **argv)
     int status = 0, nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: scal check [--json] FILE...\n\n"
+            printf("usage: scal check [--json] FILE... (FILE '-': standard input)\n\n"
                    "Validates run files and campaign files: the layout against "
                    "schemas/<format>-<version>.json\n"
                    "(attributes, groups, tables and their members' types), then the content "
@@ -368,7 +369,11 @@ int scal_cmd_check(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) continue;
         nfiles++;
-        if (check_file(argv[i])) status = 1;
+        char tmp[4096] = "";
+        const char *file = stdin_file(argv[i], tmp, sizeof(tmp)); /* "-": standard input */
+        if (!file) fprintf(stderr, "scal check: %s\n", scal__last_error(SCAL_EIO));
+        if (!file || check_file(file)) status = 1;
+        stdin_file_done(argv[i], tmp);
     }
     if (!nfiles) {
         fprintf(stderr, "scal check: no file given; usage: scal check [--json] FILE...\n");

@@ -14,6 +14,7 @@
 #include "errmsg.h"
 #include "export.h"
 #include "scal/status.h"
+#include "stdin_file.h"
 #include "suggest.h"
 
 #define EXPORT_MAX_SIZES 256
@@ -40,7 +41,8 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: scal export FILE --format csv|extrap|hatchet|thicket|chrome [options]\n\n"
+        "usage: scal export FILE --format csv|extrap|hatchet|thicket|chrome [options]\n"
+        "       (FILE '-': standard input)\n\n"
         "  csv      one row per (run, region): configuration, region identity and label,\n"
         "           statistics at full precision, sensor values; empty cells when missing\n"
         "  extrap   Extra-P JSON Lines: one measurement a line (threads and input size as\n"
@@ -225,10 +227,14 @@ int scal_cmd_export(int argc, char **argv)
         return 2;
     }
     bool usage_error = false;
-    if ((rc = tidy_load(a.file, &t)) == SCAL_OK && (rc = check_sizes(&a, &t)) < 0)
-        usage_error = true;
+    char tmp[4096] = "";
+    const char *file = stdin_file(a.file, tmp, sizeof(tmp)); /* "-": standard input */
+    memset(&t, 0, sizeof(t));
+    rc = file ? tidy_load(file, &t) : SCAL_EIO;
+    if (rc == SCAL_OK && (rc = check_sizes(&a, &t)) < 0) usage_error = true;
     if (rc == SCAL_OK) rc = a.output ? write_file(&a, &t) : write_format(&a, &t, stdout);
     if (rc < 0) fprintf(stderr, "scal export: %s\n", scal__last_error(rc));
     tidy_free(&t);
+    stdin_file_done(a.file, tmp);
     return rc < 0 ? (usage_error ? 2 : 1) : 0;
 }

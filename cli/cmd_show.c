@@ -15,6 +15,7 @@
 #include "region_identity.h"
 #include "safe_open.h"
 #include "scal_format.h"
+#include "stdin_file.h"
 #include "table_out.h"
 #include "tidy.h"
 
@@ -479,7 +480,8 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: scal show FILE [--csv|--json] [--depth N] [--top K] [--table configs|regions]\n\n"
+        "usage: scal show FILE [--csv|--json] [--depth N] [--top K] [--table configs|regions]\n"
+        "       (FILE '-': standard input)\n\n"
         "Run file: the region tree, indented by nesting, with count, total/mean/median time, share "
         "of the\n"
         "program, load imbalance, barrier- and lock-wait shares of the team's time and team size; "
@@ -535,7 +537,7 @@ int scal_cmd_show(int argc, char **argv)
                         o.table);
                 return 2;
             }
-        } else if (a[0] == '-') {
+        } else if (a[0] == '-' && a[1]) {
             fprintf(stderr,
                     "scal show: unknown or incomplete option '%s'; see 'scal show --help'\n", a);
             return 2;
@@ -551,13 +553,17 @@ int scal_cmd_show(int argc, char **argv)
         return 2;
     }
     struct scal_h5file f;
-    int rc = scal_h5file_open(path, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &f);
+    char tmp[4096] = "";
+    const char *file = stdin_file(path, tmp, sizeof(tmp)); /* "-": standard input */
+    int rc = file ? scal_h5file_open(file, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &f) : SCAL_EIO;
     if (rc < 0) {
         fprintf(stderr, "scal show: %s\n", scal__last_error(rc));
+        stdin_file_done(path, tmp);
         return 1;
     }
     rc = f.campaign ? show_campaign(&f, &o) : show_run(&f, &o);
     if (rc < 0) fprintf(stderr, "scal show: %s: %s\n", path, scal__last_error(rc));
     scal_h5file_close(&f);
+    stdin_file_done(path, tmp);
     return rc < 0 ? 1 : 0;
 }

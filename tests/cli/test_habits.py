@@ -43,6 +43,21 @@ for args in usage_errors:
           "usage error exits 2 with a message on stderr: scal %s -> %d %r" % (" ".join(args), r.returncode,
                                                                             r.stderr.strip()[-120:]))
 
+# "-": standard input where a file is read
+for args in (["show", "--csv"], ["export", "--format", "csv"], ["check"]):
+    with open(camp, "rb") as f:
+        piped = run(*args[:1], "-", *args[1:], stdin=f)
+    named = run(*args[:1], "c.h5", *args[1:])
+    same = piped.stdout == named.stdout if args[0] != "check" else piped.stdout.endswith(named.stdout[len("c.h5"):])
+    check(piped.returncode == 0 and same, "scal %s - reads standard input: %r" % (args[0], piped.stderr[-100:]))
+check(not [n for n in os.listdir(os.environ.get("TMPDIR", "/tmp")) if n.startswith("scal-stdin-")],
+      "no temporary copy of standard input is left behind")
+csvr = run("export", "c.h5", "--format", "csv").stdout.split("\n")
+head = csvr[0].split(",")
+root = next(line.split(",") for line in csvr[1:] if ",whole program," in line)
+check(all(root[head.index(c)] == "" for c in ("work_s", "barrier_s", "lock_s", "imbalance")),
+      "export csv: the root's work, waits and imbalance are missing, not 0")
+
 # -q: notes go, errors stay
 loud, quiet = run("report", "c.h5", "-o", "loud"), run("report", "-q", "c.h5", "-o", "quiet")
 check(loud.returncode == quiet.returncode == 0 and "note:" in loud.stderr and quiet.stderr == "",
