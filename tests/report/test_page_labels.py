@@ -103,6 +103,23 @@ for metric, svg in re.findall(r'<svg[^>]*data-metric="(\w+)"(.*?)</svg>', prog, 
 check(png_quiet and page_quiet == png_quiet,
       "within-noise cells: page %d, PNG %d, the same cells" % (len(page_quiet), len(png_quiet)))
 
+# rows that are MPI rank counts (scal report --axes ranks,threads labels them "R ranks") are called
+# ranks, not inputs
+import h5py  # noqa: E402
+ranked = os.path.join(work, "ranked.h5")
+shutil.copy(camp, ranked)
+with h5py.File(ranked, "r+") as f:
+    names = {"i%d" % k: "%d ranks" % (2 ** k) for k in range(1, 5)}
+    st = [x.decode() if isinstance(x, bytes) else x for x in f["strings"][()]]
+    f["strings"][...] = [names.get(x, x) for x in st]
+    ci = [x.decode() if isinstance(x, bytes) else x for x in f["campaign/inputs"][()]]
+    f["campaign/inputs"][...] = [names.get(x, x) for x in ci]
+r = subprocess.run([scal, "report", ranked, "-o", os.path.join(work, "ranked-out")], capture_output=True, text=True)
+rdom = browse(os.path.join(work, "ranked-out", "index.html"), 1400, "--dump-dom") if r.returncode == 0 else ""
+rtitles = set(re.findall(r'<svg[^>]*class="diagram".*?class="axis-title"[^>]*>[^<]*<.*?class="axis-title"[^>]*>([^<]*)<',
+                         rdom, re.S))
+check(rtitles == {"ranks"} and "rows: MPI ranks" in rdom, "rows of rank counts are titled ranks: %r" % rtitles)
+
 # layout at two widths: no panel beyond the window, no text cut, the two panels side by side at 1,400
 probe = open(os.path.join(here, "layout_probe.js")).read()
 probe_path = os.path.join(out, "probe.html")
