@@ -175,6 +175,35 @@ static int cmp_time_desc(const void *a, const void *b, void *ctx)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* The measurement problems of a run file: the total, then each counter that is not zero with what
+ * it counts ("name: description" in /diagnostics/descriptions), e.g. tasks the tool could not
+ * attribute. */
+static void show_diagnostics(FILE *out, const struct scal_h5file *f)
+{
+    hid_t diag = H5Gopen2(f->id, "diagnostics", H5P_DEFAULT);
+    if (diag < 0) return;
+    int64_t total = 0;
+    scal_h5_attr_get_i64(diag, "errors_total", &total);
+    if (total > 0)
+        fprintf(out, "  measurement problems: %lld (see /diagnostics)\n", (long long)total);
+    char **text = NULL;
+    size_t n = 0;
+    if (scal_h5_read_strings(diag, "descriptions", &text, &n) < 0) n = 0;
+    for (size_t i = 0; i < n; i++) {
+        char name[128];
+        const char *colon = strstr(text[i], ": ");
+        size_t len = colon ? (size_t)(colon - text[i]) : 0;
+        int64_t v = 0;
+        if (!len || len >= sizeof(name)) continue;
+        memcpy(name, text[i], len);
+        name[len] = '\0';
+        if (scal_h5_attr_get_i64(diag, name, &v) == 0 && v > 0)
+            fprintf(out, "    %s = %lld: %s\n", name, (long long)v, colon + 2);
+    }
+    scal_h5_free_strings(text, n);
+    H5Gclose(diag);
+}
+
 static void print_run_header(const struct scal_h5file *f, FILE *out)
 {
     char *cmd = NULL, *date = NULL, *host = NULL, *reason = NULL, *rt = NULL, *entry = NULL;
@@ -219,14 +248,7 @@ static void print_run_header(const struct scal_h5file *f, FILE *out)
                     scal_h5file_str(f, ps[i].reason));
     free(sv);
     free(ps);
-    hid_t diag = H5Gopen2(f->id, "diagnostics", H5P_DEFAULT);
-    if (diag >= 0) {
-        int64_t total = 0;
-        scal_h5_attr_get_i64(diag, "errors_total", &total);
-        if (total > 0)
-            fprintf(out, "  measurement problems: %lld (see /diagnostics)\n", (long long)total);
-        H5Gclose(diag);
-    }
+    show_diagnostics(out, f);
     fputc('\n', out);
 }
 

@@ -33,8 +33,9 @@ int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
  * input_size, repetition, status, frequency_khz[, ranks]}, "graph": [Hatchet literal root]}]},
  * one profile per run (its own values, not medians). */
 int export_thicket(const struct tidy *t, const struct export_opts *o, FILE *out);
-/* Chrome/Perfetto trace events of a run file recorded with SCAL_TRACE: a lane per thread, regions
- * as spans, thread states (work, barrier wait, lock wait, task) as events. */
+/* Chrome/Perfetto trace events of a run file recorded with SCAL_TRACE: a lane per thread, each
+ * region instance as a span on the lane of every member of its team, thread states (work, barrier
+ * wait, lock wait, task) as spans inside it. */
 int export_chrome(const struct tidy *t, FILE *out);
 
 #endif

@@ -476,6 +476,65 @@ static json_t *span(const char *name, const char *cat, uint32_t tid, double begi
                      "pid", 1, "tid", (json_int_t)tid, "args", "region", json_text(region));
 }
 
+static int by_region_begin(const void *a, const void *b)
+{
+    const struct scal_trace_instance_row *x = *(const struct scal_trace_instance_row *const *)a;
+    const struct scal_trace_instance_row *y = *(const struct scal_trace_instance_row *const *)b;
+    if (x->region != y->region) return x->region < y->region ? -1 : 1;
+    return (x->begin_s > y->begin_s) - (x->begin_s < y->begin_s);
+}
+
+/* The instance of region that holds [begin, end] (sorted by region, then begin): the latest one
+ * that began by begin and ends after end (the innermost when a region nests in itself). */
+static const struct scal_trace_instance_row *
+instance_holding(const struct scal_trace_instance_row *const *sorted, size_t n, uint32_t region,
+                 double begin, double end)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct scal_trace_instance_row *r = sorted[mid];
+        if (r->region < region || (r->region == region && r->begin_s <= begin))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo, steps = 0; i-- > 0 && sorted[i]->region == region && steps < 64; steps++)
+        if (sorted[i]->end_s >= end) return sorted[i];
+    return NULL;
+}
+
+/* The region's span on the lane of each member of its team other than the thread that started it
+ * (whose lane holds the instance row): the instance's begin and end, found from the member's work
+ * state; when the instance was not recorded (a full buffer), the member's work and barrier wait. */
+static int member_spans(const struct tidy *t, const struct scal_trace_instance_row *inst,
+                        size_t ninst, const struct scal_trace_state_row *states, size_t nstates,
+                        json_t *events)
+{
+    const struct scal_trace_instance_row **sorted = malloc((ninst ? ninst : 1) * sizeof(*sorted));
+    if (!sorted) return scal__fail(SCAL_ENOMEM, "out of memory building the trace");
+    for (size_t i = 0; i < ninst; i++)
+        sorted[i] = &inst[i];
+    qsort(sorted, ninst, sizeof(*sorted), by_region_begin);
+    int rc = SCAL_OK;
+    for (size_t i = 0; i < nstates && rc == SCAL_OK; i++) {
+        const struct scal_trace_state_row *s = &states[i];
+        if (s->state != SCAL_STATE_WORK) continue;
+        const struct scal_trace_instance_row *in =
+            instance_holding(sorted, ninst, s->region, s->begin_s, s->end_s);
+        if (in && in->thread == s->thread) continue;
+        double begin = in ? in->begin_s : s->begin_s, end = in ? in->end_s : s->end_s;
+        const struct scal_trace_state_row *next = i + 1 < nstates ? &states[i + 1] : NULL;
+        if (!in && next && next->state == SCAL_STATE_BARRIER && next->thread == s->thread &&
+            next->region == s->region && next->begin_s == s->end_s)
+            end = next->end_s;
+        const char *label = s->region < t->nregions ? t->labels[s->region] : "?";
+        rc = add_event(events, span(label, "region", s->thread, begin, end, label));
+    }
+    free(sorted);
+    return rc;
+}
+
 int export_chrome(const struct tidy *t, FILE *out)
 {
     struct scal_trace_instance_row *inst = NULL;
@@ -504,6 +563,7 @@ int export_chrome(const struct tidy *t, FILE *out)
             events, span(label, "region", inst[i].thread, inst[i].begin_s, inst[i].end_s, label));
         if (inst[i].thread > maxtid) maxtid = inst[i].thread;
     }
+    if (rc == SCAL_OK) rc = member_spans(t, inst, ninst, states, nstates, events);
     for (size_t i = 0; i < nstates && rc == SCAL_OK; i++) {
         const char *label = states[i].region < t->nregions ? t->labels[states[i].region] : "?";
         rc = add_event(events, span(state_name(states[i].state), "state", states[i].thread,

@@ -37,6 +37,17 @@ static void usage(FILE *out)
             tool[0] ? tool : "/path/to/libscal_ompt.so");
 }
 
+/* scal --version, scal COMMAND --version: the number and the commit too (builds between releases
+ * carry the same number). */
+static void print_version(const char *command)
+{
+    printf("scal%s%s %s", command ? " " : "", command ? command : "", SCAL_VERSION_STRING);
+    if (strcmp(SCAL_VERSION_COMMIT, "unknown"))
+        printf(" (%s, commit %s)\n", SCAL_VERSION_DESCRIBE, SCAL_VERSION_COMMIT);
+    else
+        printf(" (commit unknown: built outside git without a release stamp)\n");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -48,7 +59,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
-        printf("scal %s\n", SCAL_VERSION_STRING);
+        print_version(NULL);
         return 0;
     }
     for (size_t i = 0; commands[i].name; i++) {
@@ -56,7 +67,7 @@ int main(int argc, char **argv)
         /* `scal <command> --version` / -V, in one place for every command: only as the first
          * argument, so that a program's own -V (scal run ... -- ./app -V) is never taken */
         if (argc > 2 && (!strcmp(argv[2], "--version") || !strcmp(argv[2], "-V"))) {
-            printf("scal %s %s\n", commands[i].name, SCAL_VERSION_STRING);
+            print_version(commands[i].name);
             return 0;
         }
         return commands[i].fn(argc - 1, argv + 1);

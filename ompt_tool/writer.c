@@ -543,10 +543,12 @@ static int write_trace(struct scal_snap_builder *file, const uint32_t *region_of
         ni += t->trace->ninstances;
         ns += t->trace->nstates;
     }
+    /* a row's node is one of the table's (a worker's frame not yet told its node is a bug) */
+    uint32_t nnodes = scal_nodes_count();
     for (size_t k = 0; remap && k < ni; k++)
-        inst[k].region = remap[inst[k].region];
+        inst[k].region = inst[k].region < nnodes ? remap[inst[k].region] : UINT32_MAX;
     for (size_t k = 0; remap && k < ns; k++)
-        states[k].region = remap[states[k].region];
+        states[k].region = states[k].region < nnodes ? remap[states[k].region] : UINT32_MAX;
     scal_snap_group(file, g);
     rc |= scal_snap_attr_i64(file, g, "capacity_per_thread", scal_tool_state.cfg.trace_entries);
     rc |= scal_snap_attr_i64(file, g, "recorded", (int64_t)(ni + ns));

@@ -132,6 +132,8 @@ run = {
             {"name": n, "type": "int", "required": True} for n in ("pid", "cpu_count", "requested_threads", "max_team_observed", "trace")] + [
             {"name": n, "type": "float", "required": True} for n in ("start_unix", "duration_s")] + [
             {"name": "omp_entry_points", "type": "string", "required": False},
+            {"name": "command_line_read", "type": "string", "required": False,
+             "description": "when command_line was read: 'at start (the tool was preloaded)' (before main, scal exec and scal run), or 'at the first OpenMP call (...)' (a raw OMP_TOOL_LIBRARIES load: the program may have rewritten its arguments by then); absent in older files"},
             {"name": "mpi_rank", "type": "int", "required": False,
              "description": "MPI rank from the launcher's environment, -1 when not launched as a rank"},
             {"name": "mpi_size", "type": "int", "required": False,

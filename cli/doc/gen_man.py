@@ -29,7 +29,7 @@ def roff(text):
 
 
 top = run("--help")
-version = run("--version").split()[-1]
+version = run("--version").split()[1]
 commands = re.findall(r"^  (\w+)\s+(.*)$", top.split("commands:")[1].split("\n\n")[0], re.M)
 date = datetime.datetime.utcfromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or
                                           os.path.getmtime(scal)).strftime("%Y-%m-%d")

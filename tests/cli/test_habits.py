@@ -21,12 +21,12 @@ top = run("--help").stdout
 commands = re.findall(r"^  (\w+)\s", top.split("commands:")[1].split("\n\n")[0], re.M)
 check(len(commands) >= 9, "scal --help lists the commands %r" % commands)
 version = run("--version").stdout.strip()
-check(re.fullmatch(r"scal \d+\.\d+\.\d+", version) is not None and run("-V").stdout.strip() == version,
+check(re.fullmatch(r"scal \d+\.\d+\.\d+ \(.*commit.*\)", version) is not None and run("-V").stdout.strip() == version,
       "scal --version and -V: %r" % version)
 for c in commands:
     for flag in ("--version", "-V"):
         r = run(c, flag)
-        check(r.returncode == 0 and r.stdout.strip() == "scal %s %s" % (c, version.split()[1]),
+        check(r.returncode == 0 and r.stdout.strip() == "scal %s %s" % (c, version[len("scal "):]),
               "scal %s %s: %r" % (c, flag, r.stdout.strip()))
 
 camp = os.path.join(work, "c.h5")
