@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "column_meta.h"
 #include "errmsg.h"
+#include "stdin_file.h"
 #include "h5util.h"
 #include "layout.h"
 #include "safe_open.h"
@@ -22,13 +23,22 @@ struct checker {
     struct scal_h5file *f;
     json_t *schema;
     unsigned problems;
+    json_t *list; /* --json: the problems' texts, else NULL (printed) */
 };
+
+static json_t *json_out; /* --json: one object per file, printed at the end; NULL: text */
 
 static void problem(struct checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void problem(struct checker *c, const char *fmt, ...)
 {
     va_list ap;
-    if (c->problems < 50) {
+    if (c->list) {
+        char text[2048];
+        va_start(ap, fmt);
+        vsnprintf(text, sizeof(text), fmt, ap);
+        va_end(ap);
+        json_array_append_new(c->list, json_string(text));
+    } else if (c->problems < 50) {
         printf("%s: ", c->path);
         va_start(ap, fmt);
         vprintf(fmt, ap);
@@ -152,7 +162,13 @@ static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_
             const char *want = json_string_value(json_object_get(m, keys[k]));
             int idx = name ? H5Tget_member_index(t, name) : -1;
             if (!want || idx < 0) continue;
-            if (strcmp(v[idx] ? v[idx] : "", want))
+            /* a text an earlier version wrote ("former_descriptions") is still valid */
+            json_t *former = json_object_get(m, k ? "former_descriptions" : "former_units"), *f;
+            size_t j;
+            bool old = false;
+            json_array_foreach(former, j, f) old |=
+                !strcmp(v[idx] ? v[idx] : "", json_string_value(f));
+            if (!old && strcmp(v[idx] ? v[idx] : "", want))
                 problem(c, "/%s member '%s': %s is '%s', the schema says '%s'", path, name,
                         names[k], v[idx] ? v[idx] : "", want);
         }
@@ -278,22 +294,37 @@ static int check_file(const char *path)
 {
     char err[1024];
     struct scal_h5file f;
-    struct checker c = {path, &f, NULL, 0};
+    struct checker c = {path, &f, NULL, 0, json_out ? json_array() : NULL};
+    json_t *o = json_out ? json_pack("{s:s}", "file", path) : NULL;
+    if (o) json_array_append_new(json_out, o);
     int rc = scal_h5file_open(path, SCAL_OPEN_READ, &f);
     if (rc < 0) {
-        printf("%s\n", scal__last_error(rc));
+        if (!o) printf("%s\n", scal__last_error(rc));
+        if (o) json_object_set_new(o, "ok", json_false());
+        if (o) json_object_set_new(o, "problems", json_pack("[s]", scal__last_error(rc)));
+        json_decref(c.list);
         return 1;
     }
     c.schema = schema_load(f.format, f.version, err, sizeof(err));
     if (!c.schema) {
-        printf("%s: %s\n", path, err);
+        problem(&c, "%s", err);
+        if (o) json_object_set_new(o, "ok", json_false());
+        if (o) json_object_set_new(o, "problems", c.list);
         scal_h5file_close(&f);
         return 1;
     }
     check_against_schema(&c);
     if (c.problems == 0) /* content checks need a well-formed layout */
         scal_validate(&f, print_problem, &c);
-    if (c.problems == 0) {
+    if (o) { /* --json: what the text says, as members */
+        json_object_set_new(o, "ok", json_boolean(c.problems == 0));
+        json_object_set_new(o, "format", json_string(f.format));
+        json_object_set_new(o, "version", json_integer(f.version));
+        json_object_set_new(o, "regions", json_integer(scal_h5_table_rows(f.id, "regions")));
+        if (f.campaign)
+            json_object_set_new(o, "runs", json_integer(scal_h5_table_rows(f.id, "runs")));
+        json_object_set_new(o, "problems", c.list);
+    } else if (c.problems == 0) {
         int64_t nregions = scal_h5_table_rows(f.id, "regions");
         if (!f.campaign)
             printf("%s: ok (%s v%lld, %lld regions)\n", path, f.format, (long long)f.version,
@@ -313,7 +344,7 @@ int scal_cmd_check(int argc, char **argv)
     int status = 0, nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: scal check FILE...\n\n"
+            printf("usage: scal check [--json] FILE... (FILE '-': standard input)\n\n"
                    "Validates run files and campaign files: the layout against "
                    "schemas/<format>-<version>.json\n"
                    "(attributes, groups, tables and their members' types), then the content "
@@ -322,21 +353,37 @@ int scal_cmd_check(int argc, char **argv)
                    "line per\n"
                    "problem. Exit status: 0 all files ok, 1 a file has problems, 2 usage error.\n"
                    "Schemas are read from $SCAL_SCHEMA_DIR or the install's "
-                   "share/scal/schemas.\n");
+                   "share/scal/schemas.\n"
+                   "--json prints one array: per file {file, ok, format, version, regions, runs,\n"
+                   "problems}.\n");
             return 0;
         }
+        if (!strcmp(argv[i], "--json")) continue;
         if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "scal check: unknown option '%s'; see 'scal check --help'\n", argv[i]);
             return 2;
         }
     }
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--json") && !json_out) json_out = json_array();
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) continue;
         nfiles++;
-        if (check_file(argv[i])) status = 1;
+        char tmp[4096] = "";
+        const char *file = stdin_file(argv[i], tmp, sizeof(tmp)); /* "-": standard input */
+        if (!file) fprintf(stderr, "scal check: %s\n", scal__last_error(SCAL_EIO));
+        if (!file || check_file(file)) status = 1;
+        stdin_file_done(argv[i], tmp);
     }
     if (!nfiles) {
-        fprintf(stderr, "scal check: no file given; usage: scal check FILE...\n");
+        fprintf(stderr, "scal check: no file given; usage: scal check [--json] FILE...\n");
+        json_decref(json_out);
         return 2;
+    }
+    if (json_out) {
+        json_dumpf(json_out, stdout, JSON_INDENT(2));
+        putchar('\n');
+        json_decref(json_out);
     }
     return status;
 }

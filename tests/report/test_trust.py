@@ -114,6 +114,11 @@ check(re.search(r"^noise 0 diff_strong 0 0$", geom, re.M) is not None and
       re.search(r"^noise 0 diff_strong 0 1$", geom, re.M) is not None and
       re.search(r"^noise 0 diff_strong 0 2$", geom, re.M) is None,
       "a difference within the noisy cell's CV is drawn as within noise")
+# every within-noise cell carries the "~" mark, with its number or without (small cells)
+quiet = set(re.findall(r"^noise (\d+ \S+ \d+ \d+)$", geom, re.M))
+marked = set(re.findall(r"^text (\d+ \S+ \d+ \d+) ~", geom, re.M))
+check(quiet and quiet == marked, "every within-noise cell is marked '~' (%d cells, %d marked)"
+      % (len(quiet), len(marked)))
 
 # 5. ranking over the whole matrix, --at, --min-share, --region
 camp = make("rank", "--regions", "5")
@@ -221,11 +226,12 @@ r = subprocess.run([scal, "report", "--compare", before, after, "-o", out], capt
                    text=True)
 check(r.returncode == 0, "scal report --compare runs: %s" % r.stderr[-300:])
 txt = open(os.path.join(out, "compare.txt")).read() if r.returncode == 0 else ""
-ranked = re.findall(r"^\s+([+-]\d\.\d+)\s+\(\s*(\d+) cells\)\s+(.*?)\s+(improved|regressed|unchanged)$",
+ranked = re.findall(r"^\s+([+-]\d\.\d+)\s+\[[^]]*\]\s+\(\s*(\d+) cells\)\s+(.*?)\s+"
+                    r"(improved|regressed|no significant change)$",
                     txt, re.M)
 check(ranked and ranked[0][2] == "theory.c:20-28 (kernel)" and ranked[0][3] == "improved",
       "the parallelised region ranks first as improved: %r" % ranked[:2])
-check(any(x[2] == "theory.c:10-18 (kernel)" and x[3] == "unchanged" for x in ranked),
+check(any(x[2] == "theory.c:10-18 (kernel)" and x[3] == "no significant change" for x in ranked),
       "the untouched region is unchanged")
 rows = list(csv.DictReader(open(os.path.join(out, "compare.csv")))) if r.returncode == 0 else []
 cell = [x for x in rows if x["region"] == "theory.c:20-28 (kernel)" and x["input"] == "i1"
