@@ -67,8 +67,10 @@ static int parse_target(const char *opt, const char *arg, struct target *t, bool
     static char input_buf[2][256];
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
-        if (!strncmp(tok, "threads=", 8)) tok += 8, in_input = false;
-        else if (!strncmp(tok, "input=", 6)) tok += 6, in_input = true;
+        if (!strncmp(tok, "threads=", 8))
+            tok += 8, in_input = false;
+        else if (!strncmp(tok, "input=", 6))
+            tok += 6, in_input = true;
         char *end = NULL;
         long v = in_input ? 0 : strtol(tok, &end, 10);
         if (!in_input && end != tok && !*end && v > 0 && v <= 1 << 20) {
@@ -114,8 +116,10 @@ static void csv_field(const char *s)
 
 static void csv_num(double v)
 {
-    if (isfinite(v)) printf(",%.6g", v);
-    else printf(",");
+    if (isfinite(v))
+        printf(",%.6g", v);
+    else
+        printf(",");
 }
 
 struct session {
@@ -190,8 +194,8 @@ static int predict(const struct session *s, const struct target *t, bool csv)
                     if (m && m->fitted) scal_model_expr(&m->f, expr, sizeof(expr));
                     const char *in = input_name(s, idx[i], ns[i], name, sizeof(name));
                     double p = NAN, lo = NAN, hi = NAN, sp = NAN, eff = NAN;
-                    if (rd.ok) p = rd.pred, lo = rd.lo, hi = rd.hi, sp = rd.speedup,
-                               eff = rd.efficiency;
+                    if (rd.ok)
+                        p = rd.pred, lo = rd.lo, hi = rd.hi, sp = rd.speedup, eff = rd.efficiency;
                     if (csv) {
                         csv_field(h->regions[r].label);
                         printf(",%d", t->threads[q]);
@@ -271,8 +275,8 @@ static int models_and_findings(const struct session *s, const struct target *at)
         for (size_t r = 0; r < h->nregions; r++) {
             if (!s->sel[r]) continue;
             const struct scal_region_model *rm = &s->rm[r * h->nslices + sl];
-            printf("\n%s%s%s%s\n", h->regions[r].label, *h->slices[sl] ? " [" : "",
-                   h->slices[sl], *h->slices[sl] ? "]" : "");
+            printf("\n%s%s%s%s\n", h->regions[r].label, *h->slices[sl] ? " [" : "", h->slices[sl],
+                   *h->slices[sl] ? "]" : "");
             for (size_t piece = 0; piece < rm->npieces; piece++) {
                 size_t pin = rm->uses_n ? input : piece;
                 struct scal_model_reading rd;
@@ -309,8 +313,13 @@ static int models_and_findings(const struct session *s, const struct target *at)
 static int run(struct session *s, const char *const *files, size_t nfiles, const char *stat,
                const char *axes, const char *pattern, const char *metric)
 {
-    struct scal_report_options o = {.files = files, .nfiles = nfiles, .stat = stat, .axes = axes,
-                                    .no_write = true, .mode = SCAL_PP_DISCRETE, .output_dir = "."};
+    struct scal_report_options o = {.files = files,
+                                    .nfiles = nfiles,
+                                    .stat = stat,
+                                    .axes = axes,
+                                    .no_write = true,
+                                    .mode = SCAL_PP_DISCRETE,
+                                    .output_dir = "."};
     int rc = pp_campaign_load_axes(&s->c, files, nfiles, axes);
     if (rc < 0) return rc;
     if (s->c.single_run)
@@ -342,8 +351,8 @@ static int run(struct session *s, const char *const *files, size_t nfiles, const
                 any |= rm->piece[q].npoints > 0;
         }
     if (!any && strcmp(metric, "time"))
-        return scal__fail(SCAL_EINVAL, "%s: the campaign has no %s values (%s)", files[0],
-                          metric, "joule sensors such as RAPL: scal run --sensor rapl");
+        return scal__fail(SCAL_EINVAL, "%s: the campaign has no %s values (%s)", files[0], metric,
+                          "joule sensors such as RAPL: scal run --sensor rapl");
     return SCAL_OK;
 }
 

@@ -48,10 +48,14 @@ const char *scal_model_family(const struct scal_model_fn *f)
     for (size_t j = 0; j < f->k; j++) {
         const struct scal_model_term *t = &f->t[j];
         nonconst |= t->nn || t->nl || t->pn || t->pl;
-        if (t->pl || (t->pn && t->pd != 1)) other = true;
-        else if (t->pn == -1) falls = true;
-        else if (t->pn == 1) rises = true;
-        else if (t->pn) other = true;
+        if (t->pl || (t->pn && t->pd != 1))
+            other = true;
+        else if (t->pn == -1)
+            falls = true;
+        else if (t->pn == 1)
+            rises = true;
+        else if (t->pn)
+            other = true;
     }
     if (!nonconst) return "constant";
     if (other) return "PMNF";

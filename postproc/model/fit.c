@@ -16,12 +16,12 @@
 /* Exponents of the one-parameter building blocks in n: Extra-P's default search space
  * (i/j, log exponent), as documented for its single-parameter modeler. */
 static const signed char n_blocks[][3] = {
-    {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1}, {1, 3, 1}, {1, 4, 2}, {1, 3, 2},
-    {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0}, {3, 4, 0}, {2, 3, 1}, {3, 4, 1}, {4, 5, 0},
-    {2, 3, 2}, {3, 4, 2}, {1, 1, 0}, {1, 1, 1}, {1, 1, 2}, {5, 4, 0}, {5, 4, 1}, {4, 3, 0},
-    {4, 3, 1}, {3, 2, 0}, {3, 2, 1}, {3, 2, 2}, {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1},
-    {2, 1, 2}, {9, 4, 0}, {7, 3, 0}, {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0},
-    {3, 1, 0}, {3, 1, 1}};
+    {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1},  {1, 3, 1}, {1, 4, 2},
+    {1, 3, 2}, {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0},  {3, 4, 0}, {2, 3, 1},
+    {3, 4, 1}, {4, 5, 0}, {2, 3, 2}, {3, 4, 2}, {1, 1, 0},  {1, 1, 1}, {1, 1, 2},
+    {5, 4, 0}, {5, 4, 1}, {4, 3, 0}, {4, 3, 1}, {3, 2, 0},  {3, 2, 1}, {3, 2, 2},
+    {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2},  {9, 4, 0}, {7, 3, 0},
+    {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1}};
 #define N_BLOCKS (sizeof(n_blocks) / sizeof(n_blocks[0]))
 
 /* The thread structures: at most two terms in p, each with the constant. Strong scaling falls
@@ -190,7 +190,7 @@ static void solve(struct work *w, const struct scal_model_fn *h, const struct sc
             h2 += u[j] * u[j];
             fit += xi[j] * beta[j];
         }
-        if (h2 > 1 - 1e-9) return; /* the point alone decides a coefficient */
+        if (h2 > 1 - 1e-9) return;         /* the point alone decides a coefficient */
         double res = (1 - fit) / (1 - h2); /* relative leave-one-out residual */
         double yi = y ? y[i] : pts[idx ? idx[i] : i].y;
         double pred = yi * (1 - res);
@@ -336,8 +336,8 @@ static int consider2(struct search *s, struct work *w, struct scal_model_fn *h,
 }
 
 /* The stage-two hypotheses of one n block (NULL: none) and one thread structure. */
-static int combine(struct search *s, struct work *w, const signed char *nb, const struct pstruct *ps,
-                   const struct scal_model_point *pts, size_t npts)
+static int combine(struct search *s, struct work *w, const signed char *nb,
+                   const struct pstruct *ps, const struct scal_model_point *pts, size_t npts)
 {
     struct scal_model_fn h = {0};
     int rc = SCAL_OK;
@@ -345,7 +345,9 @@ static int combine(struct search *s, struct work *w, const signed char *nb, cons
     if (!nb) { /* in p alone */
         for (size_t j = 0; j < ps->k; j++)
             add_term(&h, NULL, ps->t[j]);
-        return h.k ? consider2(s, w, &h, pts, npts) : consider(s, w, &(struct scal_model_fn){1, {mkterm(NULL, NULL)}, {0}}, pts, npts);
+        return h.k ? consider2(s, w, &h, pts, npts)
+                   : consider(s, w, &(struct scal_model_fn){1, {mkterm(NULL, NULL)}, {0}}, pts,
+                              npts);
     }
     /* additive: f(n) + terms in p */
     h.k = 0;
@@ -568,14 +570,14 @@ int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
     m->lack_of_fit = m->smape_cv > LACK_OF_FIT_FACTOR * m->noise + LACK_OF_FIT_FLOOR;
     if (m->smape_cv > UNRELIABLE_SMAPE) {
         m->reliable = false;
-        snprintf(m->why, sizeof(m->why),
-                 "no reliable model: the data is too noisy (cross-validated error %.1f %% > %.0f %%)",
-                 m->smape_cv, UNRELIABLE_SMAPE);
+        snprintf(
+            m->why, sizeof(m->why),
+            "no reliable model: the data is too noisy (cross-validated error %.1f %% > %.0f %%)",
+            m->smape_cv, UNRELIABLE_SMAPE);
     } else if (nterms_nonconst(&m->f) > 0 && m->r2 < 0.5) {
         m->reliable = false;
         snprintf(m->why, sizeof(m->why),
-                 "no reliable model: the model explains little of the variation (R^2 %.2f)",
-                 m->r2);
+                 "no reliable model: the model explains little of the variation (R^2 %.2f)", m->r2);
     }
     rc = SCAL_OK;
 out:

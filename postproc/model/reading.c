@@ -56,10 +56,10 @@ void scal_model_read(const struct scal_region_model *rm, size_t input, double n,
         snprintf(out->line[out->nlines++], sizeof(out->line[0]),
                  "model: %s = %s (%s; cross-validated error %.2g %%, R^2 %.3f, %zu "
                  "configurations)",
-                 rm->uses_n ? "T(n,p)" : "T(p)", expr, scal_model_family(&m->f), m->smape_cv,
-                 m->r2, m->npoints);
-    out->ok = scal_model_predict(m, n, p, &out->pred, &out->lo, &out->hi, out->why,
-                                 sizeof(out->why));
+                 rm->uses_n ? "T(n,p)" : "T(p)", expr, scal_model_family(&m->f), m->smape_cv, m->r2,
+                 m->npoints);
+    out->ok =
+        scal_model_predict(m, n, p, &out->pred, &out->lo, &out->hi, out->why, sizeof(out->why));
     if (!m->reliable) {
         snprintf(out->line[out->nlines++], sizeof(out->line[0]), "%s", m->why);
         return;

@@ -104,8 +104,8 @@ int scal_model_region(const struct scal_pp_host *h, size_t region, size_t slice,
     const struct scal_pp_matrix *y = h->get(h, region, slice, metric);
     if (!y && !strcmp(metric, "energy")) { /* without the energy plugin (scal model): its sum */
         if ((rc = energy_sum(h, region, slice, &sum)) < 0) goto out;
-        esum = (struct scal_pp_matrix){SCAL_PP_FULL, (uint32_t)h->ninputs, (uint32_t)h->nthreads,
-                                       "J", sum, NULL};
+        esum = (struct scal_pp_matrix){
+            SCAL_PP_FULL, (uint32_t)h->ninputs, (uint32_t)h->nthreads, "J", sum, NULL};
         y = sum ? &esum : NULL;
     }
     bool is_time = !strcmp(metric, "time");
@@ -123,9 +123,9 @@ int scal_model_region(const struct scal_pp_host *h, size_t region, size_t slice,
                 if (!isfinite(v) || v <= 0) continue;
                 double c = cv && isfinite(cv->values[k]) ? cv->values[k] : 0;
                 double n = cnt && cnt->values[k] > 0 ? cnt->values[k] : 1;
-                pts[np++] = (struct scal_model_point){out->uses_n ? sizes[i] : 1.0,
-                                                      (double)h->threads[t], v,
-                                                      se_factor * c / sqrt(n)};
+                pts[np++] =
+                    (struct scal_model_point){out->uses_n ? sizes[i] : 1.0, (double)h->threads[t],
+                                              v, se_factor * c / sqrt(n)};
             }
         }
         if ((rc = scal_model_fit(pts, np, out->uses_n, &out->piece[piece])) < 0) goto out;
