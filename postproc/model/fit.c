@@ -489,7 +489,10 @@ int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
         pcost[q] = rows.n < npts ? group_cost(&w, &h, pts, &rows) : INFINITY;
     }
     np = pick_top(pcost, P_STRUCTS, TOP_P, ptop);
-    if (np == 0) ptop[np++] = 0, ptop[np++] = 7; /* constant and Amdahl */
+    if (cols.n < 2) /* one thread count: terms in p are constants */
+        ptop[0] = 0, np = 1;
+    else if (np == 0)
+        ptop[np++] = 0, ptop[np++] = 7; /* constant and Amdahl */
     bool nlog = true;
     for (size_t i = 0; i < npts; i++)
         nlog &= pts[i].n >= 1; /* as Extra-P: no log terms below 1 */
@@ -518,7 +521,7 @@ int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
     for (size_t i = 1; i < s.n; i++)
         if (s.v[i].smape < s.v[best].smape) best = i;
     /* the simplest hypothesis within a hair of the best (parsimony) */
-    double tol = fmax(0.1, 0.1 * s.v[best].smape);
+    double tol = fmax(0.01, 0.1 * s.v[best].smape);
     size_t pick = best;
     for (size_t i = 0; i < s.n; i++)
         if (s.v[i].smape <= s.v[best].smape + tol &&

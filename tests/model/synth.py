@@ -17,9 +17,12 @@ LAWS = {
 }
 
 
-def campaign_json(laws, reps=3, noise=0.0, seed=1, threads=THREADS, sizes=SIZES, pure_noise=()):
+def campaign_json(laws, reps=3, noise=0.0, seed=1, threads=THREADS, sizes=SIZES, pure_noise=(),
+                  skip=(), labels=None):
     """One region per law (its name is the region's file name); multiplicative noise per
-    repetition; regions in pure_noise are uniform noise around 1 s with no law at all."""
+    repetition; regions in pure_noise are uniform noise around 1 s with no law at all; the
+    configurations (n, p) in skip are left out (held out); labels: the input labels (default:
+    the sizes as numbers)."""
     rnd = random.Random(seed)
     regions = []
     for i, name in enumerate(list(laws) + list(pure_noise)):
@@ -27,13 +30,16 @@ def campaign_json(laws, reps=3, noise=0.0, seed=1, threads=THREADS, sizes=SIZES,
         for n in sizes:
             runs = []
             for p in threads:
+                if (n, p) in skip:
+                    continue
                 for k in range(reps):
                     if name in pure_noise:
                         t = rnd.uniform(0.3, 1.7)
                     else:
                         t = LAWS[name](n, p) * (1 + noise * rnd.gauss(0, 1))
                     runs.append({"threads": p, "time": max(t, 1e-9)})
-            execs.append({"argument": str(n), "runs": runs})
+            label = labels[sizes.index(n)] if labels else str(n)
+            execs.append({"argument": label, "runs": runs})
         regions.append({"region": f"{10 * i + 10}, {10 * i + 15}", "filename": f"{name}.c",
                         "executions": [execs]})
     return regions

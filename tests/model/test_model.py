@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# scal model on synthetic campaigns of known laws (imported from PaScal Viewer JSON, so no OpenMP
+# run is needed): held-out and extrapolated configurations (threads 32, size x4) within 10 % where
+# the law is in the search space, "no reliable model" on pure noise and beyond the data of a law
+# outside it, findings ranked by predicted lost core-seconds, models in p alone for one input,
+# bad arguments; then a real campaign of the demo program end to end (scal run, scal model).
+import csv, io, math, os, shutil, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import synth
+import scal_check
+
+scal, demo, work = sys.argv[1:4]
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+
+
+class Chk:
+    def expect(self, cond, msg, detail=""):
+        return scal_check.expect(cond, msg if cond or not detail else f"{msg}: {detail}")
+
+    def finish(self):
+        scal_check.finish()
+
+
+chk = Chk()
+
+
+def model(*args, expect=0):
+    r = subprocess.run([scal, "model", *args], capture_output=True, text=True)
+    chk.expect(r.returncode == expect, f"scal model {' '.join(args)} exits {expect}",
+               f"got {r.returncode}: {r.stderr}")
+    return r
+
+
+def rows(camp, spec):
+    r = model(camp, "--predict", spec, "--csv")
+    return list(csv.DictReader(io.StringIO(r.stdout)))
+
+
+def law_of(label):
+    return label.split(".c:")[0]
+
+
+IN_SPACE = ["linear", "amdahl", "logp", "nlogn", "usl"]
+held = {(4000, 6), (2000, 3), (8000, 7)}
+
+# 1. exact laws, three configurations held out
+camp = os.path.join(work, "laws.h5")
+synth.make_campaign(scal, os.path.join(work, "laws.json"), camp,
+                    synth.campaign_json(list(synth.LAWS), skip=held, pure_noise=["noise"]))
+for (n, p) in sorted(held) + [(32000, 32), (8000, 32), (32000, 8)]:
+    got = {law_of(r["region"]): r for r in rows(camp, f"threads={p},input={n}")}
+    for law in IN_SPACE:
+        want = synth.LAWS[law](n, p)
+        r = got[law]
+        ok = r["predicted_s"] != "" and abs(float(r["predicted_s"]) / want - 1) < 0.10
+        chk.expect(ok, f"{law} at n={n} p={p} within 10 % of {want:.4g}", str(r))
+        if ok:
+            chk.expect(float(r["low_s"]) <= float(r["predicted_s"]) <= float(r["high_s"]),
+                       f"{law} at n={n} p={p}: interval around the prediction", str(r))
+            sp = float(r["speedup"])
+            chk.expect(abs(float(r["efficiency"]) - sp / p) < 1e-3 * max(1, sp),
+                       f"{law}: efficiency = speedup / threads", str(r))
+    chk.expect(got["noise"]["predicted_s"] == "" and "no reliable model" in got["noise"]["note"],
+               f"pure noise at n={n} p={p}: no reliable model", str(got["noise"]))
+    sat = got["saturation"]
+    inside = p <= 8 and n <= 8000
+    if inside:
+        chk.expect(sat["predicted_s"] != "" and
+                   abs(float(sat["predicted_s"]) / synth.LAWS["saturation"](n, p) - 1) < 0.10,
+                   f"saturation (outside the space) held out at n={n} p={p} within 10 %", str(sat))
+    else:
+        chk.expect(sat["predicted_s"] == "" and "outside the search space" in sat["note"],
+                   f"saturation extrapolated to n={n} p={p}: refused", str(sat))
+r = rows(camp, "threads=4,input=2000")[0]
+chk.expect(list(r)[:9] == ["region", "threads", "input_size", "predicted_s", "low_s", "high_s",
+                           "speedup", "efficiency", "model"], "CSV columns", str(list(r)))
+
+# the models read as their laws; findings ranked by predicted lost core-seconds at --at
+out = model(camp, "--at", "threads=64,input=8000").stdout
+chk.expect("1e-05*n + 9e-05*n/p (Amdahl" in out, "Amdahl read as such", out)
+chk.expect("serial fraction 0.1 " in out, "Amdahl's serial fraction", out)
+chk.expect("grows as n*log2(n) with the input" in out, "n log n growth", out)
+chk.expect("(USL;" in out, "USL read as such", out)
+rank = out.split("ranked by predicted lost core-seconds:")[-1]
+order = [law for law in ("usl", "logp", "amdahl") if law + ".c" in rank]
+chk.expect(order == ["usl", "logp", "amdahl"] and
+           rank.index("usl.c") < rank.index("logp.c") < rank.index("amdahl.c"),
+           "findings ranked usl > logp > amdahl by lost core-seconds at 64 threads", rank)
+chk.expect("noise.c" not in rank, "no finding from pure noise", rank)
+
+# 2. noisy repetitions (5 % per run, 5 repetitions): still within 10 %
+camp = os.path.join(work, "noisy.h5")
+synth.make_campaign(scal, os.path.join(work, "noisy.json"), camp,
+                    synth.campaign_json(["linear", "amdahl", "nlogn", "logp"], reps=5, noise=0.05,
+                                        seed=7))
+for (n, p) in [(32000, 32), (16000, 16), (8000, 32)]:
+    for r in rows(camp, f"threads={p},input={n}"):
+        law = law_of(r["region"])
+        if law not in synth.LAWS:
+            continue
+        want = synth.LAWS[law](n, p)
+        chk.expect(r["predicted_s"] != "" and abs(float(r["predicted_s"]) / want - 1) < 0.10,
+                   f"noisy {law} at n={n} p={p} within 10 % of {want:.4g}", str(r))
+
+# 3. one input with a label that is no number: a model in p alone
+camp = os.path.join(work, "one.h5")
+synth.make_campaign(scal, os.path.join(work, "one.json"), camp,
+                    synth.campaign_json(["amdahl", "logp"], sizes=[4000], labels=["big"]))
+got = {law_of(r["region"]): r for r in rows(camp, "threads=32")}
+for law in ("amdahl", "logp"):
+    want = synth.LAWS[law](4000, 32)
+    r = got[law]
+    chk.expect(r["input"] == "big" and r["predicted_s"] != "" and
+               abs(float(r["predicted_s"]) / want - 1) < 0.10 and "n" not in r["model"],
+               f"{law} in p alone within 10 %", str(r))
+model(camp, "--predict", "threads=8,input=9000", expect=0)
+r = rows(camp, "threads=8,input=9000")
+chk.expect(all(x["predicted_s"] == "" and "no sizes" in x["note"] for x in r),
+           "an input size cannot be predicted without sizes", str(r))
+
+# 4. bad arguments: one line, non-zero exit
+for args, code, text in [(["--predict", "threads=abc"], 2, "expected threads=LIST"),
+                         (["--predict", "threads=4,input=nosuch"], 1, "neither an input label"),
+                         (["--csv"], 2, "--csv goes with --predict"),
+                         (["--metric", "power"], 2, "--metric must be"),
+                         (["--metric", "energy"], 1, "no energy values"),
+                         (["--region", "zzz*"], 1, "matches no region")]:
+    r = model(camp, *args, expect=code)
+    chk.expect(text in r.stderr and r.stderr.count("\n") == 1, f"{args}: says '{text}'", r.stderr)
+r = model(os.path.join(work, "missing.h5"), expect=1)
+chk.expect("missing.h5" in r.stderr, "a missing file is named", r.stderr)
+
+# 5. a real campaign of the demo program: scal run, then scal model
+demo_camp = os.path.join(work, "demo.h5")
+r = subprocess.run([scal, "run", "-q", "-c", "1,2", "-i", "40", "--label", "s", "--size", "40",
+                    "-i", "80", "--label", "m", "--size", "80", "-i", "160", "--label", "l",
+                    "--size", "160", "-r", "2", "-o", demo_camp, "--", demo, "{input}"],
+                   capture_output=True, text=True, env=dict(os.environ, OMP_WAIT_POLICY="passive"))
+chk.expect(r.returncode == 0, "scal run of the demo", r.stderr)
+if r.returncode == 0:
+    out = model(demo_camp).stdout
+    chk.expect("sizes 40 80 160" in out, "the sizes of scal run --size are the model's n", out)
+    chk.expect("whole program" in out and "model: T(n,p) =" in out, "the demo gets models", out)
+    got = rows(demo_camp, "threads=8,16,input=l")
+    chk.expect(len(got) >= 2 * 4, "a row per region and thread count", str(got))
+    for x in got:
+        if x["predicted_s"]:
+            chk.expect(float(x["low_s"]) <= float(x["predicted_s"]) <= float(x["high_s"]),
+                       f"demo {x['region']}: interval around the prediction", str(x))
+        else:
+            chk.expect(x["note"] != "", f"demo {x['region']}: says why it does not predict",
+                       str(x))
+    chk.expect(any(x["region"] == "whole program" for x in got), "the whole program", str(got))
+chk.finish()
