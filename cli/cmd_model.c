@@ -55,47 +55,19 @@ struct target {
     int32_t threads[MAX_PREDICT_THREADS];
     size_t nthreads;
     const char *input; /* label or size, or NULL */
+    char input_buf[256];
 };
 
-/* "threads=16,32,64,input=large" (or "16,32,large" for --at's short form) */
 static int parse_target(const char *opt, const char *arg, struct target *t, bool one)
 {
-    char buf[512];
-    snprintf(buf, sizeof(buf), "%s", arg);
     memset(t, 0, sizeof(*t));
-    bool in_input = false;
-    static char input_buf[2][256];
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (!strncmp(tok, "threads=", 8))
-            tok += 8, in_input = false;
-        else if (!strncmp(tok, "input=", 6))
-            tok += 6, in_input = true;
-        char *end = NULL;
-        long v = in_input ? 0 : strtol(tok, &end, 10);
-        if (!in_input && end != tok && !*end && v > 0 && v <= 1 << 20) {
-            if (t->nthreads == MAX_PREDICT_THREADS || (one && t->nthreads == 1)) {
-                fprintf(stderr, "scal model: %s: %s\n", opt,
-                        one ? "one thread count" : "too many thread counts");
-                return 2;
-            }
-            t->threads[t->nthreads++] = (int32_t)v;
-        } else if (!t->input && *tok && (in_input || t->nthreads)) {
-            snprintf(input_buf[one], sizeof(input_buf[one]), "%s", tok);
-            t->input = input_buf[one];
-            in_input = true;
-        } else {
-            fprintf(stderr,
-                    "scal model: %s '%s': expected threads=LIST[,input=SIZE|LABEL] (e.g. "
-                    "threads=16,32,input=4000)\n",
-                    opt, arg);
-            return 2;
-        }
-    }
-    if (!t->nthreads) {
-        fprintf(stderr, "scal model: %s '%s' names no thread count\n", opt, arg);
+    int rc = scal_model_parse_target(arg, t->threads, one ? 1 : MAX_PREDICT_THREADS, &t->nthreads,
+                                     t->input_buf, sizeof(t->input_buf));
+    if (rc < 0) {
+        fprintf(stderr, "scal model: %s %s\n", opt, scal__last_error(rc));
         return 2;
     }
+    t->input = t->input_buf[0] ? t->input_buf : NULL;
     return 0;
 }
 

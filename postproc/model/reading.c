@@ -51,25 +51,27 @@ void scal_model_read(const struct scal_region_model *rm, size_t input, double n,
     if (!rm->uses_n) n = 1.0;
     double p0 = rm->n_baseline_threads > 0 ? rm->n_baseline_threads : 1;
     char expr[400];
+    bool time = !strcmp(unit, "s");
     scal_model_expr(&m->f, expr, sizeof(expr));
     if (m->fitted)
         snprintf(out->line[out->nlines++], sizeof(out->line[0]),
-                 "model: %s = %s (%s; cross-validated error %.2g %%, R^2 %.3f, %zu "
+                 "%smodel: %s%s = %s (%s; cross-validated error %.2g %%, R^2 %.3f, %zu "
                  "configurations)",
-                 rm->uses_n ? "T(n,p)" : "T(p)", expr, scal_model_family(&m->f), m->smape_cv, m->r2,
-                 m->npoints);
+                 time ? "" : "energy ", time ? "T" : "E", rm->uses_n ? "(n,p)" : "(p)", expr,
+                 scal_model_family(&m->f), m->smape_cv, m->r2, m->npoints);
     out->ok =
         scal_model_predict(m, n, p, &out->pred, &out->lo, &out->hi, out->why, sizeof(out->why));
     if (!m->reliable) {
-        snprintf(out->line[out->nlines++], sizeof(out->line[0]), "%s", m->why);
+        snprintf(out->line[out->nlines++], sizeof(out->line[0]), "%s%s",
+                 time ? "" : "energy: ", m->why);
         return;
     }
-    bool time = !strcmp(unit, "s");
     double base = scal_model_fn_eval(&m->f, n, p0);
     if (time && out->pred > 0 && base > 0) {
         out->speedup = base / out->pred * p0;
         out->efficiency = out->speedup / p;
         out->lost = p * out->pred - p0 * base;
+        if (fabs(out->lost) < 1e-9 * p * out->pred) out->lost = 0; /* rounding, not a loss */
     }
     double stop = scal_model_stop_threads(&m->f, n, p0);
     double s = scal_model_serial_fraction(&m->f, n, 1.0);
@@ -93,9 +95,43 @@ void scal_model_read(const struct scal_region_model *rm, size_t input, double n,
                  p, out->pred, out->lo, out->hi, out->efficiency, out->lost);
     else if (out->ok)
         snprintf(out->line[out->nlines++], sizeof(out->line[0]),
-                 "predicted at %.0f threads: %.4g %s [%.4g, %.4g]", p, out->pred, unit, out->lo,
-                 out->hi);
+                 "energy predicted at %.0f threads: %.4g %s [%.4g, %.4g]", p, out->pred, unit,
+                 out->lo, out->hi);
     else
-        snprintf(out->line[out->nlines++], sizeof(out->line[0]), "at %.0f threads: %s", p,
-                 out->why);
+        snprintf(out->line[out->nlines++], sizeof(out->line[0]), "%sat %.0f threads: %s",
+                 time ? "" : "energy ", p, out->why);
+}
+
+int scal_model_parse_target(const char *arg, int32_t *threads, size_t max, size_t *nthreads,
+                            char *input, size_t inputlen)
+{
+    char buf[512];
+    bool in_input = false;
+    snprintf(buf, sizeof(buf), "%s", arg);
+    *nthreads = 0;
+    input[0] = '\0';
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (!strncmp(tok, "threads=", 8))
+            tok += 8, in_input = false;
+        else if (!strncmp(tok, "input=", 6))
+            tok += 6, in_input = true;
+        char *end = NULL;
+        long v = in_input ? 0 : strtol(tok, &end, 10);
+        if (!in_input && end != tok && !*end && v > 0 && v <= 1 << 20) {
+            if (*nthreads == max)
+                return scal__fail(SCAL_EINVAL, "'%s': at most %zu thread count%s", arg, max,
+                                  max > 1 ? "s" : "");
+            threads[(*nthreads)++] = (int32_t)v;
+        } else if (!input[0] && *tok && (in_input || *nthreads)) {
+            snprintf(input, inputlen, "%s", tok);
+            in_input = true;
+        } else
+            return scal__fail(SCAL_EINVAL,
+                              "'%s': expected threads=LIST[,input=SIZE|LABEL] (e.g. "
+                              "threads=16,32,input=4000)",
+                              arg);
+    }
+    if (!*nthreads) return scal__fail(SCAL_EINVAL, "'%s' names no thread count", arg);
+    return SCAL_OK;
 }

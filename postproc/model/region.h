@@ -5,6 +5,8 @@
 #ifndef SCAL_MODEL_REGION_H
 #define SCAL_MODEL_REGION_H
 
+#include <stdint.h>
+
 #include "model.h"
 #include "scal/postproc.h"
 
@@ -29,6 +31,11 @@ void scal_region_model_free(struct scal_region_model *rm);
 
 /* The piece for a prediction: the input index (with per-input pieces), or any input with n. */
 const struct scal_model *scal_region_model_piece(const struct scal_region_model *rm, size_t input);
+
+/* "threads=16,32,input=large" or "16,32,large": the thread counts (at most max) and the input
+ * (label or size; "" when none). SCAL_EINVAL with the message. */
+int scal_model_parse_target(const char *arg, int32_t *threads, size_t max, size_t *nthreads,
+                            char *input, size_t inputlen);
 
 #endif
 
