@@ -67,7 +67,7 @@ void scal_model_read(const struct scal_region_model *rm, size_t input, double n,
         return;
     }
     double base = scal_model_fn_eval(&m->f, n, p0);
-    if (time && out->pred > 0 && base > 0) {
+    if (time && out->ok && out->pred > 0 && base > 0) {
         out->speedup = base / out->pred * p0;
         out->efficiency = out->speedup / p;
         out->lost = p * out->pred - p0 * base;
@@ -118,7 +118,9 @@ int scal_model_parse_target(const char *arg, int32_t *threads, size_t max, size_
             tok += 6, in_input = true;
         char *end = NULL;
         long v = in_input ? 0 : strtol(tok, &end, 10);
-        if (!in_input && end != tok && !*end && v > 0 && v <= 1 << 20) {
+        /* with one thread count ("64,4000"), what follows it is the input */
+        if (!in_input && end != tok && !*end && v > 0 && v <= 1 << 20 &&
+            !(max == 1 && *nthreads == 1)) {
             if (*nthreads == max)
                 return scal__fail(SCAL_EINVAL, "'%s': at most %zu thread count%s", arg, max,
                                   max > 1 ? "s" : "");
