@@ -104,6 +104,14 @@ struct session {
     const char *metric, *unit;
 };
 
+/* Whether a region has values of the metric at all (energy: only where sensors measured). */
+static bool has_data(const struct scal_region_model *rm)
+{
+    for (size_t q = 0; q < rm->npieces; q++)
+        if (rm->piece[q].npoints > 0) return true;
+    return false;
+}
+
 static void session_free(struct session *s)
 {
     for (size_t i = 0; s->rm && s->api && i < s->api->nregions * s->api->nslices; i++)
@@ -157,6 +165,7 @@ static int predict(const struct session *s, const struct target *t, bool csv)
         for (size_t r = 0; r < h->nregions; r++) {
             if (!s->sel[r]) continue;
             const struct scal_region_model *rm = &s->rm[r * h->nslices + sl];
+            if (!has_data(rm)) continue;
             for (size_t i = 0; i < k; i++)
                 for (size_t q = 0; q < t->nthreads; q++) {
                     struct scal_model_reading rd;
@@ -247,6 +256,7 @@ static int models_and_findings(const struct session *s, const struct target *at)
         for (size_t r = 0; r < h->nregions; r++) {
             if (!s->sel[r]) continue;
             const struct scal_region_model *rm = &s->rm[r * h->nslices + sl];
+            if (!has_data(rm)) continue;
             printf("\n%s%s%s%s\n", h->regions[r].label, *h->slices[sl] ? " [" : "", h->slices[sl],
                    *h->slices[sl] ? "]" : "");
             for (size_t piece = 0; piece < rm->npieces; piece++) {
@@ -319,8 +329,7 @@ static int run(struct session *s, const char *const *files, size_t nfiles, const
         for (size_t sl = 0; s->sel[r] && sl < h->nslices; sl++) {
             struct scal_region_model *rm = &s->rm[r * h->nslices + sl];
             if ((rc = scal_model_region(h, r, sl, metric, s->sizes, rm)) < 0) return rc;
-            for (size_t q = 0; q < rm->npieces; q++)
-                any |= rm->piece[q].npoints > 0;
+            any |= has_data(rm);
         }
     if (!any && strcmp(metric, "time"))
         return scal__fail(SCAL_EINVAL, "%s: the campaign has no %s values (%s)", files[0], metric,

@@ -11,7 +11,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import synth
 import scal_check
 
-scal, demo, work = sys.argv[1:4]
+scal, demo, gen, work = sys.argv[1:5]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 
@@ -133,7 +133,65 @@ for args, code, text in [(["--predict", "threads=abc"], 2, "expected threads=LIS
 r = model(os.path.join(work, "missing.h5"), expect=1)
 chk.expect("missing.h5" in r.stderr, "a missing file is named", r.stderr)
 
-# 5. a real campaign of the demo program: scal run, then scal model
+# 5. scal report runs the same models: summary.txt ranks by predicted lost core-seconds, the
+# analysis file holds the models and predictions, the charts go on to predicted thread counts
+camp = os.path.join(work, "laws.h5")
+rep = os.path.join(work, "laws-report")
+r = subprocess.run([scal, "report", camp, "-o", rep, "--all", "--plugin-opt", "model.at=64,8000"],
+                   capture_output=True, text=True)
+chk.expect(r.returncode == 0, "scal report with the model plugin", r.stderr)
+summary = open(os.path.join(rep, "summary.txt")).read()
+part = summary.split("regions by predicted lost core-seconds")[-1].split("findings:")[0]
+chk.expect(part.index("usl.c") < part.index("logp.c") < part.index("amdahl.c"),
+           "summary.txt: ranking by predicted lost core-seconds", part)
+chk.expect("model: T(n,p) = 1e-05*n + 9e-05*n/p (Amdahl" in summary, "summary.txt: the models",
+           summary[:2000])
+chk.expect(os.path.exists(os.path.join(rep, "charts", "r002-amdahl.c_20-25-speedup.png")),
+           "charts drawn")
+page = open(os.path.join(rep, "index.html")).read()
+chk.expect("serial fraction 0.1 " in page, "the page shows the models' findings")
+try:
+    import h5py
+except ImportError:
+    h5py = None
+if h5py:
+    with h5py.File(camp, "r") as f:
+        g = f["analysis/regions/r002-amdahl.c_20-25"]
+        m = g["model"]
+        chk.expect(m["expressions"][0] in (b"1e-05*n + 9e-05*n/p", "1e-05*n + 9e-05*n/p"),
+                   "analysis file: the expression", str(m["expressions"][:]))
+        pr = m["predictions"][:]
+        row = [x for x in pr if x["threads"] == 64 and x["input"] == 3]
+        chk.expect(len(row) == 1 and abs(row[0]["predicted"] / synth.LAWS["amdahl"](8000, 64) - 1)
+                   < 1e-6 and row[0]["reliable"] == 1, "analysis file: a prediction", str(row))
+        row = [x for x in pr if x["threads"] == 32 and x["input"] == -1 and
+               x["input_size"] == 32000]
+        chk.expect(len(row) == 1 and row[0]["low"] <= row[0]["predicted"] <= row[0]["high"],
+                   "analysis file: a prediction at a larger size", str(row))
+        terms = m["terms"][:]
+        chk.expect(sorted((t["n_exp"], t["p_exp"]) for t in terms) == [(1.0, -1.0), (1.0, 0.0)],
+                   "analysis file: the terms", str(terms))
+        mt, t = g["model_time"][:], g["time"][:]
+        import numpy as np
+        chk.expect(np.nanmax(abs(mt / t - 1)) < 1e-6 and np.isnan(t).sum() == 1 and
+                   not np.isnan(mt).any(),
+                   "model_time matches the measured cells and fills the held-out one")
+        chk.expect(g["model_rank"][0, 0] == 3, "model_rank", str(g["model_rank"][:]))
+
+# 6. energy (joule sensors) and frequency slices: energy models per slice
+ecamp = os.path.join(work, "energy.h5")
+subprocess.run([gen, ecamp, "--inputs", "3", "--threads", "4", "--reps", "3", "--energy",
+                "--freqs", "2"], check=True)
+out = model(ecamp, "--metric", "energy").stdout
+chk.expect(out.count("energy model: E(p) =") == 6 and "[2000000 kHz]" in out,
+           "energy models per input and frequency slice", out)
+r = model(ecamp, "--metric", "energy", "--predict", "threads=16,input=i3", "--csv")
+got = list(csv.DictReader(io.StringIO(r.stdout)))
+chk.expect(len(got) == 2 and all(x["predicted_J"] for x in got) and
+           {x["slice"] for x in got} == {"1000000 kHz", "2000000 kHz"},
+           "energy predictions in J per slice", r.stdout)
+
+# 7. a real campaign of the demo program: scal run, then scal model
 demo_camp = os.path.join(work, "demo.h5")
 r = subprocess.run([scal, "run", "-q", "-c", "1,2", "-i", "40", "--label", "s", "--size", "40",
                     "-i", "80", "--label", "m", "--size", "80", "-i", "160", "--label", "l",
