@@ -180,7 +180,7 @@ static int predict(const struct session *s, const struct target *t, bool csv)
                     if (csv) {
                         csv_field(h->regions[r].label);
                         printf(",%d", t->threads[q]);
-                        csv_num(rm->uses_n ? ns[i] : (isfinite(ns[i]) ? ns[i] : NAN));
+                        csv_num(ns[i]);
                         csv_num(p), csv_num(lo), csv_num(hi), csv_num(sp), csv_num(eff);
                         putchar(',');
                         csv_field(expr);
@@ -237,8 +237,8 @@ static int models_and_findings(const struct session *s, const struct target *at)
     const char *in = input_name(s, input, n, name, sizeof(name));
     printf("scal model: %s of %zu region(s); inputs:", s->metric, h->nregions);
     for (size_t i = 0; i < h->ninputs; i++)
-        printf(" %s%s", h->inputs[i], s->rm[0].uses_n ? "" : "");
-    if (s->rm[0].uses_n) {
+        printf(" %s", h->inputs[i]);
+    if (scal_model_sizes_usable(s->sizes, h->ninputs)) {
         printf(" (sizes");
         for (size_t i = 0; i < h->ninputs; i++)
             printf(" %g", s->sizes[i]);

@@ -305,8 +305,9 @@ static int consider(struct search *s, struct work *w, const struct scal_model_fn
     for (size_t j = 0; j < h->k; j++) { /* no term may take time away, each must matter */
         double contrib = 0;
         for (size_t i = 0; i < npts; i++)
-            contrib = fmax(contrib, r.c[j] * term_eval(&h->t[j], pts[i].n, pts[i].p) / pts[i].y);
-        if (contrib < -1e-9) return SCAL_OK;
+            contrib =
+                fmax(contrib, fabs(r.c[j] * term_eval(&h->t[j], pts[i].n, pts[i].p) / pts[i].y));
+        if (r.c[j] < 0 && contrib > 1e-9) return SCAL_OK;
         if (!term_is_const(&h->t[j]) && contrib < MIN_CONTRIBUTION) return SCAL_OK;
     }
     if (s->n == s->cap) {

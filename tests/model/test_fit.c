@@ -193,6 +193,19 @@ static void laws(void)
     CHECK_STR(scal_model_family(&m.f), "USL");
 }
 
+/* A law that would take time away (10/p - 1 turns negative beyond 10 threads): no term of a
+ * time model may have a negative coefficient, so it is not the model chosen. */
+static void no_negative_terms(void)
+{
+    struct scal_model_point pts[8];
+    for (int i = 0; i < 8; i++)
+        pts[i] = (struct scal_model_point){1, i + 1.0, 10.0 / (i + 1) - 1, 0};
+    struct scal_model m;
+    CHECK(scal_model_fit(pts, 8, false, &m) == 0 && m.fitted);
+    for (size_t j = 0; j < m.f.k; j++)
+        CHECK(m.f.c[j] >= 0, "term %zu has coefficient %g", j, m.f.c[j]);
+}
+
 /* Uniform noise with no law: no reliable model, and no prediction. */
 static void noise(void)
 {
@@ -218,6 +231,7 @@ int main(void)
     extrap_negative_exponents();
     extrap_compare_cases();
     laws();
+    no_negative_terms();
     noise();
     return scal_test_result("model.fit");
 }
