@@ -218,6 +218,33 @@ static int cmp_ranked(const void *a, const void *b)
     return (u < v) - (u > v);
 }
 
+/* With three or more frequencies: each region's model in f and p, per input. */
+static int frequency_models(const struct session *s)
+{
+    const struct scal_pp_host *h = s->api;
+    double *ghz = malloc((h->nslices + 1) * sizeof(*ghz)), fmax = 0;
+    int rc = ghz ? SCAL_OK : SCAL_ENOMEM;
+    if (rc < 0 || !scal_model_slice_freqs(h, ghz)) goto out;
+    for (size_t sl = 0; sl < h->nslices; sl++)
+        fmax = isfinite(ghz[sl]) ? fmax > ghz[sl] ? fmax : ghz[sl] : fmax;
+    printf("\nmodels in frequency (every slice):\n");
+    for (size_t r = 0; r < h->nregions; r++) {
+        if (!s->sel[r] || !has_data(&s->rm[r * h->nslices])) continue;
+        printf("\n%s\n", h->regions[r].label);
+        for (size_t i = 0; i < h->ninputs; i++) {
+            struct scal_model m;
+            struct scal_model_reading rd;
+            if ((rc = scal_model_region_freq(h, r, i, s->metric, ghz, &m)) < 0) goto out;
+            scal_model_read_freq(&m, h->inputs[i], fmax, h->threads[h->nthreads - 1], s->unit, &rd);
+            for (size_t l = 0; l < rd.nlines; l++)
+                printf("  - %s\n", rd.line[l]);
+        }
+    }
+out:
+    free(ghz);
+    return rc;
+}
+
 static int models_and_findings(const struct session *s, const struct target *at)
 {
     const struct scal_pp_host *h = s->api;
@@ -270,6 +297,10 @@ static int models_and_findings(const struct session *s, const struct target *at)
                 if (pin == input) rk[nrk++] = (struct ranked){r, sl, rd.lost};
             }
         }
+    if ((rc = frequency_models(s)) < 0) {
+        free(rk);
+        return rc;
+    }
     if (!strcmp(s->unit, "s")) {
         qsort(rk, nrk, sizeof(*rk), cmp_ranked);
         printf("\nfindings at %d threads, input %s, ranked by predicted lost core-seconds:\n",

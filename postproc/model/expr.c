@@ -27,13 +27,15 @@ static void part(char *buf, size_t len, char var, int num, int den, int lg)
 void scal_model_expr(const struct scal_model_fn *f, char *buf, size_t len)
 {
     size_t o = 0;
+    char var = f->var ? f->var : 'n';
     buf[0] = '\0';
     for (size_t j = 0; j < f->k && o < len; j++) {
         const struct scal_model_term *t = &f->t[j];
-        char np[48], pp[48], den[48] = "";
-        part(np, sizeof(np), 'n', t->nn, t->nd, t->nl);
-        part(pp, sizeof(pp), 'p', t->pn > 0 ? t->pn : 0, t->pd, t->pn >= 0 ? t->pl : 0);
-        if (t->pn < 0) part(den, sizeof(den), 'p', t->pn, t->pd, t->pl);
+        char np[48] = "", pp[48] = "", nden[48] = "", pden[48] = "", den[100];
+        part(t->nn >= 0 ? np : nden, sizeof(np), var, t->nn, t->nd, t->nl);
+        part(t->pn >= 0 ? pp : pden, sizeof(pp), 'p', t->pn, t->pd, t->pl);
+        snprintf(den, sizeof(den), "%s%s%s%s%s", *nden && *pden ? "(" : "", nden,
+                 *nden && *pden ? "*" : "", pden, *nden && *pden ? ")" : "");
         char c[32];
         snprintf(c, sizeof(c), "%.4g", fabs(f->c[j]));
         o += (size_t)snprintf(buf + o, len - o, "%s%s%s%s%s%s%s%s",
@@ -75,7 +77,7 @@ double scal_model_serial_fraction(const struct scal_model_fn *f, double n, doubl
         const struct scal_model_term *t = &f->t[j];
         falls |= t->pn < 0;
         if (!t->pn && !t->pl) {
-            struct scal_model_fn one = {1, {*t}, {f->c[j]}};
+            struct scal_model_fn one = {.k = 1, .t = {*t}, .c = {f->c[j]}};
             serial += scal_model_fn_eval(&one, n, p0);
         }
     }
@@ -102,5 +104,18 @@ void scal_model_growth(const struct scal_model_fn *f, char *buf, size_t len)
         double e = (double)t->nn / t->nd, et = top ? (double)top->nn / top->nd : -1;
         if (!top || e > et || (e == et && t->nl > top->nl)) top = t;
     }
-    if (top) part(buf, len, 'n', top->nn, top->nd, top->nl);
+    if (top) part(buf, len, f->var ? f->var : 'n', top->nn, top->nd, top->nl);
+}
+
+double scal_model_clock_share(const struct scal_model_fn *f, double freq, double p)
+{
+    double bound = 0, total = scal_model_fn_eval(f, freq, p);
+    bool any = false;
+    for (size_t j = 0; j < f->k; j++)
+        if (f->t[j].nn < 0) {
+            struct scal_model_fn one = {f->var, 1, {f->t[j]}, {f->c[j]}};
+            bound += scal_model_fn_eval(&one, freq, p);
+            any = true;
+        }
+    return any && total > 0 ? bound / total : NAN;
 }

@@ -23,6 +23,10 @@ static const signed char n_blocks[][3] = {
     {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2},  {9, 4, 0}, {7, 3, 0},
     {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1}};
 #define N_BLOCKS (sizeof(n_blocks) / sizeof(n_blocks[0]))
+/* ... and in the frequency (GHz): time that scales with the clock, power that grows with it. */
+static const signed char f_blocks[][3] = {{-2, 1, 0}, {-1, 1, 0}, {-1, 2, 0},
+                                          {1, 1, 0},  {2, 1, 0},  {3, 1, 0}};
+#define F_BLOCKS (sizeof(f_blocks) / sizeof(f_blocks[0]))
 
 /* The thread structures: at most two terms in p, each with the constant. Strong scaling falls
  * with p (negative exponents, as Extra-P's option for strong scaling), overheads grow with it;
@@ -260,7 +264,7 @@ static double group_cost(struct work *w, const struct scal_model_fn *h,
     size_t used = 0;
     for (size_t q = 0; q < g->n; q++) {
         size_t m = g->start[q + 1] - g->start[q];
-        if (m < h->k + 2) continue;
+        if (m < h->k + 1) continue;
         struct fitres r;
         solve(w, h, pts, g->idx + g->start[q], m, NULL, true, &r);
         sum += r.ok && isfinite(r.smape) ? r.smape : 200;
@@ -347,7 +351,7 @@ static int combine(struct search *s, struct work *w, const signed char *nb,
         for (size_t j = 0; j < ps->k; j++)
             add_term(&h, NULL, ps->t[j]);
         return h.k ? consider2(s, w, &h, pts, npts)
-                   : consider(s, w, &(struct scal_model_fn){1, {mkterm(NULL, NULL)}, {0}}, pts,
+                   : consider(s, w, &(struct scal_model_fn){.k = 1, .t = {mkterm(NULL, NULL)}}, pts,
                               npts);
     }
     /* additive: f(n) + terms in p */
@@ -447,6 +451,20 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int fit(const struct scal_model_point *pts, size_t npts, bool uses_n, char var,
+               struct scal_model *m);
+
+int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
+                   struct scal_model *m)
+{
+    return fit(pts, npts, uses_n, 'n', m);
+}
+
+int scal_model_fit_freq(const struct scal_model_point *pts, size_t npts, struct scal_model *m)
+{
+    return fit(pts, npts, true, 'f', m);
+}
+
 static size_t nterms_nonconst(const struct scal_model_fn *f)
 {
     size_t n = 0;
@@ -455,9 +473,11 @@ static size_t nterms_nonconst(const struct scal_model_fn *f)
     return n;
 }
 
-int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
-                   struct scal_model *m)
+static int fit(const struct scal_model_point *pts, size_t npts, bool uses_n, char var,
+               struct scal_model *m)
 {
+    const signed char(*blocks)[3] = var == 'f' ? f_blocks : n_blocks;
+    size_t nblocks = var == 'f' ? F_BLOCKS : N_BLOCKS;
     struct work w = {0};
     struct groups rows = {0}, cols = {0};
     struct search s = {0};
@@ -480,7 +500,7 @@ int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
         (rc = group_by(pts, npts, false, &cols)) < 0)
         goto out;
     /* stage one: the thread structures along each input, the n blocks along each thread count */
-    double pcost[P_STRUCTS], ncost[N_BLOCKS];
+    double pcost[P_STRUCTS], ncost[N_BLOCKS > F_BLOCKS ? N_BLOCKS : F_BLOCKS];
     size_t ptop[TOP_P], ntop[TOP_N], np, nn = 0;
     for (size_t q = 0; q < P_STRUCTS; q++) {
         struct scal_model_fn h = {0};
@@ -498,18 +518,18 @@ int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
     for (size_t i = 0; i < npts; i++)
         nlog &= pts[i].n >= 1; /* as Extra-P: no log terms below 1 */
     if (uses_n) {
-        for (size_t q = 0; q < N_BLOCKS; q++) {
+        for (size_t q = 0; q < nblocks; q++) {
             struct scal_model_fn h = {0};
             add_term(&h, NULL, NULL);
-            add_term(&h, n_blocks[q], NULL);
-            ncost[q] = (!nlog && n_blocks[q][2]) ? INFINITY : group_cost(&w, &h, pts, &cols);
+            add_term(&h, blocks[q], NULL);
+            ncost[q] = (!nlog && blocks[q][2]) ? INFINITY : group_cost(&w, &h, pts, &cols);
         }
-        nn = pick_top(ncost, N_BLOCKS, TOP_N, ntop);
+        nn = pick_top(ncost, nblocks, TOP_N, ntop);
     }
     /* stage two: their combinations over every configuration, judged by leave-one-out error */
     for (size_t a = 0; a <= nn; a++)
         for (size_t b = 0; b < np; b++)
-            if ((rc = combine(&s, &w, a < nn ? n_blocks[ntop[a]] : NULL, &p_structs[ptop[b]], pts,
+            if ((rc = combine(&s, &w, a < nn ? blocks[ntop[a]] : NULL, &p_structs[ptop[b]], pts,
                               npts)) < 0)
                 goto out;
     if (s.n == 0) {
@@ -530,6 +550,7 @@ int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
              (s.v[i].f.k == s.v[pick].f.k && s.v[i].smape < s.v[pick].smape)))
             pick = i;
     m->f = s.v[pick].f;
+    m->f.var = var;
     m->smape_cv = s.v[pick].smape;
     m->fitted = true;
     /* runners-up close to it */
@@ -547,7 +568,8 @@ int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
                 a = i;
         if (a == s.n) break;
         used[a] = true;
-        m->alt[m->nalt++] = s.v[a].f;
+        m->alt[m->nalt] = s.v[a].f;
+        m->alt[m->nalt++].var = var;
     }
     free(used);
     double mean = 0, ssr = 0, sst = 0;

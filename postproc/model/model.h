@@ -29,6 +29,7 @@ struct scal_model_point {
 
 /* One linear hypothesis: a sum of coefficients times terms. */
 struct scal_model_fn {
+    char var; /* the name of the first parameter: 'n' (input size; also 0) or 'f' (frequency) */
     size_t k;
     struct scal_model_term t[SCAL_MODEL_MAXTERMS];
     double c[SCAL_MODEL_MAXTERMS];
@@ -61,6 +62,9 @@ struct scal_model {
  * false with m->why when no hypothesis fits) or a negative status. Deterministic. */
 int scal_model_fit(const struct scal_model_point *pts, size_t npts, bool uses_n,
                    struct scal_model *m);
+/* The same with the frequency f (GHz) in place of n: its terms are f^e for e in -2, -1, -1/2, 1,
+ * 2, 3 (work that scales with the clock, power that grows with it). */
+int scal_model_fit_freq(const struct scal_model_point *pts, size_t npts, struct scal_model *m);
 
 double scal_model_fn_eval(const struct scal_model_fn *f, double n, double p);
 
@@ -82,5 +86,8 @@ const char *scal_model_family(const struct scal_model_fn *f);
 double scal_model_serial_fraction(const struct scal_model_fn *f, double n, double p0);
 double scal_model_stop_threads(const struct scal_model_fn *f, double n, double p0);
 void scal_model_growth(const struct scal_model_fn *f, char *buf, size_t len);
+/* The share of T(f, p) in terms that fall as the frequency f rises (work bound by the clock); NAN
+ * when the model has no such term. */
+double scal_model_clock_share(const struct scal_model_fn *f, double freq, double p);
 
 #endif

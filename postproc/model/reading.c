@@ -102,6 +102,34 @@ void scal_model_read(const struct scal_region_model *rm, size_t input, double n,
                  time ? "" : "energy ", p, out->why);
 }
 
+void scal_model_read_freq(const struct scal_model *m, const char *input, double fmax, double p,
+                          const char *unit, struct scal_model_reading *out)
+{
+    bool time = !strcmp(unit, "s");
+    char expr[400];
+    memset(out, 0, sizeof(*out));
+    if (!m->fitted) {
+        snprintf(out->line[out->nlines++], sizeof(out->line[0]),
+                 "%smodel in frequency, input %s: %s", time ? "" : "energy ", input, m->why);
+        return;
+    }
+    scal_model_expr(&m->f, expr, sizeof(expr));
+    snprintf(out->line[out->nlines++], sizeof(out->line[0]),
+             "%smodel in frequency, input %s: %s(f,p) = %s (f in GHz; cross-validated error "
+             "%.2g %%, R^2 %.3f, %zu configurations)",
+             time ? "" : "energy ", input, time ? "T" : "E", expr, m->smape_cv, m->r2, m->npoints);
+    if (!m->reliable) {
+        snprintf(out->line[out->nlines++], sizeof(out->line[0]), "%s", m->why);
+        return;
+    }
+    double share = scal_model_clock_share(&m->f, fmax, p);
+    if (time && isfinite(share))
+        snprintf(out->line[out->nlines++], sizeof(out->line[0]),
+                 "at %.3g GHz and %.0f threads, %.0f %% of the time scales with the clock (the "
+                 "rest does not get faster with the frequency: memory, waits)",
+                 fmax, p, 100 * share);
+}
+
 int scal_model_parse_target(const char *arg, int32_t *threads, size_t max, size_t *nthreads,
                             char *input, size_t inputlen)
 {

@@ -85,54 +85,107 @@ static int energy_sum(const struct scal_pp_host *h, size_t region, size_t slice,
     return SCAL_OK;
 }
 
+/* A region's values of a metric in one slice, with what the noise of each cell is made of. */
+struct cells {
+    const struct scal_pp_matrix *y, *cv, *cnt;
+    struct scal_pp_matrix esum;
+    double *sum;      /* the energy sum, owned */
+    double se_factor; /* the median's standard error is about 1.25 sigma / sqrt(n) */
+};
+
+static int cells_get(const struct scal_pp_host *h, size_t region, size_t slice, const char *metric,
+                     struct cells *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->y = h->get(h, region, slice, metric);
+    if (!c->y && !strcmp(metric, "energy")) { /* without the energy plugin (scal model): its sum */
+        int rc = energy_sum(h, region, slice, &c->sum);
+        if (rc < 0) return rc;
+        c->esum = (struct scal_pp_matrix){
+            SCAL_PP_FULL, (uint32_t)h->ninputs, (uint32_t)h->nthreads, "J", c->sum, NULL};
+        c->y = c->sum ? &c->esum : NULL;
+    }
+    if (!strcmp(metric, "time")) {
+        c->cv = h->get(h, region, slice, "time_cv");
+        c->cnt = h->get(h, region, slice, "samples");
+    }
+    c->se_factor = !strcmp(h->stat, "median") ? 1.2533 : 1.0;
+    return SCAL_OK;
+}
+
+/* The point of cell k (input i, thread column t) at parameter n; false when it has no value. */
+static bool cells_point(const struct cells *c, const struct scal_pp_host *h, size_t k, size_t t,
+                        double n, struct scal_model_point *pt)
+{
+    double v = c->y ? c->y->values[k] : NAN;
+    if (!isfinite(v) || v <= 0) return false;
+    double cv = c->cv && isfinite(c->cv->values[k]) ? c->cv->values[k] : 0;
+    double reps = c->cnt && c->cnt->values[k] > 0 ? c->cnt->values[k] : 1;
+    *pt = (struct scal_model_point){n, (double)h->threads[t], v, c->se_factor * cv / sqrt(reps)};
+    return true;
+}
+
 int scal_model_region(const struct scal_pp_host *h, size_t region, size_t slice, const char *metric,
                       const double *sizes, struct scal_region_model *out)
 {
+    struct cells c = {0};
     memset(out, 0, sizeof(*out));
     out->uses_n = scal_model_sizes_usable(sizes, h->ninputs);
     out->npieces = out->uses_n ? 1 : h->ninputs;
     out->n_baseline_threads = h->threads[0];
     out->piece = calloc(out->npieces ? out->npieces : 1, sizeof(*out->piece));
-    struct scal_pp_matrix esum;
-    double *sum = NULL;
     struct scal_model_point *pts = malloc((h->ninputs * h->nthreads + 1) * sizeof(*pts));
     int rc = SCAL_OK;
     if (!out->piece || !pts) {
         rc = scal__fail(SCAL_ENOMEM, "out of memory for the models");
         goto out;
     }
-    const struct scal_pp_matrix *y = h->get(h, region, slice, metric);
-    if (!y && !strcmp(metric, "energy")) { /* without the energy plugin (scal model): its sum */
-        if ((rc = energy_sum(h, region, slice, &sum)) < 0) goto out;
-        esum = (struct scal_pp_matrix){
-            SCAL_PP_FULL, (uint32_t)h->ninputs, (uint32_t)h->nthreads, "J", sum, NULL};
-        y = sum ? &esum : NULL;
-    }
-    bool is_time = !strcmp(metric, "time");
-    const struct scal_pp_matrix *cv = is_time ? h->get(h, region, slice, "time_cv") : NULL;
-    const struct scal_pp_matrix *cnt = is_time ? h->get(h, region, slice, "samples") : NULL;
-    /* the median's standard error is about 1.25 sigma / sqrt(n) */
-    double se_factor = !strcmp(h->stat, "median") ? 1.2533 : 1.0;
+    if ((rc = cells_get(h, region, slice, metric, &c)) < 0) goto out;
     for (size_t piece = 0; piece < out->npieces; piece++) {
         size_t np = 0;
-        for (size_t i = 0; y && i < h->ninputs; i++) {
-            if (!out->uses_n && i != piece) continue;
-            for (size_t t = 0; t < h->nthreads; t++) {
-                size_t k = i * h->nthreads + t;
-                double v = y->values[k];
-                if (!isfinite(v) || v <= 0) continue;
-                double c = cv && isfinite(cv->values[k]) ? cv->values[k] : 0;
-                double n = cnt && cnt->values[k] > 0 ? cnt->values[k] : 1;
-                pts[np++] =
-                    (struct scal_model_point){out->uses_n ? sizes[i] : 1.0, (double)h->threads[t],
-                                              v, se_factor * c / sqrt(n)};
-            }
-        }
+        for (size_t i = 0; i < h->ninputs; i++)
+            for (size_t t = 0; (out->uses_n || i == piece) && t < h->nthreads; t++)
+                np += cells_point(&c, h, i * h->nthreads + t, t, out->uses_n ? sizes[i] : 1.0,
+                                  &pts[np]);
         if ((rc = scal_model_fit(pts, np, out->uses_n, &out->piece[piece])) < 0) goto out;
     }
 out:
     free(pts);
-    free(sum);
+    free(c.sum);
     if (rc < 0) scal_region_model_free(out);
+    return rc;
+}
+
+bool scal_model_slice_freqs(const struct scal_pp_host *h, double *ghz)
+{
+    size_t distinct = 0;
+    for (size_t s = 0; s < h->nslices; s++) {
+        char *end = NULL;
+        double khz = strtod(h->slices[s], &end);
+        ghz[s] = end != h->slices[s] && khz > 0 ? khz / 1e6 : NAN;
+        bool seen = false;
+        for (size_t q = 0; q < s; q++)
+            seen |= ghz[q] == ghz[s];
+        distinct += isfinite(ghz[s]) && !seen;
+    }
+    return distinct >= 3;
+}
+
+int scal_model_region_freq(const struct scal_pp_host *h, size_t region, size_t input,
+                           const char *metric, const double *ghz, struct scal_model *out)
+{
+    struct scal_model_point *pts = malloc((h->nslices * h->nthreads + 1) * sizeof(*pts));
+    size_t np = 0;
+    int rc = pts ? SCAL_OK : scal__fail(SCAL_ENOMEM, "out of memory for the models");
+    memset(out, 0, sizeof(*out));
+    for (size_t s = 0; rc == SCAL_OK && s < h->nslices; s++) {
+        struct cells c;
+        if (!isfinite(ghz[s]) || (rc = cells_get(h, region, s, metric, &c)) < 0) continue;
+        for (size_t t = 0; t < h->nthreads; t++)
+            np += cells_point(&c, h, input * h->nthreads + t, t, ghz[s], &pts[np]);
+        free(c.sum);
+    }
+    if (rc == SCAL_OK) rc = scal_model_fit_freq(pts, np, out);
+    free(pts);
     return rc;
 }

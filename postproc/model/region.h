@@ -29,6 +29,12 @@ int scal_model_region(const struct scal_pp_host *h, size_t region, size_t slice,
                       const double *sizes, struct scal_region_model *out);
 void scal_region_model_free(struct scal_region_model *rm);
 
+/* The slices' frequencies in GHz (NaN for a slice without one); true when there are three or more
+ * distinct ones: then each input's time (or energy) gets a model in f and p too. */
+bool scal_model_slice_freqs(const struct scal_pp_host *h, double *ghz);
+/* That model: the input's cells of every slice, f in GHz. */
+int scal_model_region_freq(const struct scal_pp_host *h, size_t region, size_t input,
+                           const char *metric, const double *ghz, struct scal_model *out);
 /* The piece for a prediction: the input index (with per-input pieces), or any input with n. */
 const struct scal_model *scal_region_model_piece(const struct scal_region_model *rm, size_t input);
 
@@ -36,8 +42,6 @@ const struct scal_model *scal_region_model_piece(const struct scal_region_model 
  * (label or size; "" when none). SCAL_EINVAL with the message. */
 int scal_model_parse_target(const char *arg, int32_t *threads, size_t max, size_t *nthreads,
                             char *input, size_t inputlen);
-
-#endif
 
 /* A target input, given as a label or a size: *input is its index (SIZE_MAX for a size no input
  * has) and *n its size (NaN when unknown). SCAL_EINVAL with the message when it names nothing. */
@@ -58,3 +62,10 @@ struct scal_model_reading {
 };
 void scal_model_read(const struct scal_region_model *rm, size_t input, double n, double p,
                      const char *unit, struct scal_model_reading *out);
+
+/* The reading of a frequency model in sentences (the model; for a time, the share of T(fmax, p)
+ * that scales with the clock), into out->line. */
+void scal_model_read_freq(const struct scal_model *m, const char *input, double fmax, double p,
+                          const char *unit, struct scal_model_reading *out);
+
+#endif

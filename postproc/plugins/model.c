@@ -76,6 +76,31 @@ static int note_reading(const struct scal_pp_host *h, size_t r, size_t s,
     return SCAL_OK;
 }
 
+/* With three or more frequency slices: the region's time and energy in f and p, per input. */
+static int frequency_models(const struct scal_pp_host *h, size_t r)
+{
+    double *ghz = malloc((h->nslices + 1) * sizeof(*ghz)), fmax = 0;
+    int rc = ghz ? SCAL_OK : SCAL_ENOMEM;
+    if (rc < 0 || !scal_model_slice_freqs(h, ghz)) goto out;
+    for (size_t s = 0; s < h->nslices; s++)
+        if (isfinite(ghz[s]) && ghz[s] > fmax) fmax = ghz[s];
+    static const char *const metrics[] = {"time", "energy"}, *const units[] = {"s", "J"};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < h->ninputs && rc == SCAL_OK; i++) {
+            struct scal_model m;
+            struct scal_model_reading rd;
+            if ((rc = scal_model_region_freq(h, r, i, metrics[k], ghz, &m)) < 0) goto out;
+            if (!m.npoints) continue;
+            scal_model_read_freq(&m, h->inputs[i], fmax, h->threads[h->nthreads - 1], units[k],
+                                 &rd);
+            for (size_t l = 0; l < rd.nlines && rc == SCAL_OK; l++)
+                rc = h->note(h, (long)r, rd.line[l]);
+        }
+out:
+    free(ghz);
+    return rc;
+}
+
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     size_t nc = h->ninputs * h->nthreads;
@@ -117,6 +142,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
             scal_region_model_free(&em);
             if (rc < 0) goto out;
         }
+        if ((rc = frequency_models(h, r)) < 0) goto out;
         double v = lost[r];
         if ((rc = h->put(h, r, 0, "model_lost", "core*s", SCAL_PP_SCALAR, &v, NULL)) < 0) goto out;
     }

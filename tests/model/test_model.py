@@ -191,6 +191,32 @@ chk.expect(len(got) == 2 and all(x["predicted_J"] for x in got) and
            {x["slice"] for x in got} == {"1000000 kHz", "2000000 kHz"},
            "energy predictions in J per slice", r.stdout)
 
+# three frequencies: models in f and p per input (gen_campaign: T = (n^2/p + log2 p) / f)
+fcamp = os.path.join(work, "freq.h5")
+subprocess.run([gen, fcamp, "--inputs", "3", "--threads", "4", "--reps", "3", "--energy",
+                "--freqs", "3"], check=True)
+out = model(fcamp, "--region", "whole*").stdout
+chk.expect("model in frequency, input i1: T(f,p) = 100/(f*p) + 1*log2(p)/f" in out and
+           "100 % of the time scales with the clock" in out, "time in frequency and threads", out)
+out = model(fcamp, "--metric", "energy", "--region", "whole*").stdout
+chk.expect(out.count("energy model in frequency, input") == 3, "energy in frequency", out)
+r = subprocess.run([scal, "report", fcamp, "-o", os.path.join(work, "freq-report"), "--only",
+                    "scaling,model,summary"], capture_output=True, text=True)
+chk.expect(r.returncode == 0 and "model in frequency, input i2: T(f,p) = 400/(f*p)" in
+           open(os.path.join(work, "freq-report", "summary.txt")).read(),
+           "scal report: the frequency models among the findings", r.stderr)
+
+# three sizes are enough for a model in n (the search along each thread count leaves one out)
+camp = os.path.join(work, "three.h5")
+synth.make_campaign(scal, os.path.join(work, "three.json"), camp,
+                    synth.campaign_json(["linear", "amdahl", "nlogn"], sizes=[1000, 2000, 4000]))
+for r in rows(camp, "threads=32,input=16000"):
+    law = law_of(r["region"])
+    if law in synth.LAWS:
+        want = synth.LAWS[law](16000, 32)
+        chk.expect(r["predicted_s"] != "" and abs(float(r["predicted_s"]) / want - 1) < 0.10,
+                   f"three sizes: {law} at n=16000 p=32 within 10 % of {want:.4g}", str(r))
+
 # 7. a real campaign of the demo program: scal run, then scal model
 demo_camp = os.path.join(work, "demo.h5")
 r = subprocess.run([scal, "run", "-q", "-c", "1,2", "-i", "40", "--label", "s", "--size", "40",
