@@ -48,6 +48,8 @@ static void usage(FILE *out)
         "                      RAPL; values in J)\n"
         "  --stat STAT         median (default), mean, min or max of the repetitions\n"
         "  --region PATTERN    only regions whose label or slug matches (fnmatch)\n"
+        "  --size LABEL=N      the size of input LABEL (repeatable; over scal run --size and\n"
+        "                      numeric labels)\n"
         "  --axes A            MPI campaigns: as scal report --axes\n");
 }
 
@@ -323,9 +325,37 @@ static int models_and_findings(const struct session *s, const struct target *at)
     return SCAL_OK;
 }
 
-static int run(struct session *s, const char *const *files, size_t nfiles, const char *stat,
-               const char *axes, const char *pattern, const char *metric)
+struct opts {
+    const char *stat, *axes, *pattern, *metric;
+    const char *size[64]; /* --size LABEL=N */
+    size_t nsize;
+};
+
+/* --size LABEL=N over the campaign's sizes (as scal export --size). */
+static int override_sizes(const struct scal_pp_host *h, const struct opts *op, double *sizes)
 {
+    for (size_t k = 0; k < op->nsize; k++) {
+        const char *eq = strrchr(op->size[k], '=');
+        char *end = NULL;
+        double v = eq ? strtod(eq + 1, &end) : NAN;
+        if (!eq || end == eq + 1 || *end || !(v > 0) || !isfinite(v))
+            return scal__fail(SCAL_EINVAL, "--size '%s': expected LABEL=N with a positive N",
+                              op->size[k]);
+        size_t i = 0, len = (size_t)(eq - op->size[k]);
+        while (i < h->ninputs &&
+               (strlen(h->inputs[i]) != len || strncmp(h->inputs[i], op->size[k], len)))
+            i++;
+        if (i == h->ninputs)
+            return scal__fail(SCAL_EINVAL, "--size '%s': the campaign has no input '%.*s'",
+                              op->size[k], (int)len, op->size[k]);
+        sizes[i] = v;
+    }
+    return SCAL_OK;
+}
+
+static int run(struct session *s, const char *const *files, size_t nfiles, const struct opts *op)
+{
+    const char *stat = op->stat, *axes = op->axes, *pattern = op->pattern, *metric = op->metric;
     struct scal_report_options o = {.files = files,
                                     .nfiles = nfiles,
                                     .stat = stat,
@@ -354,7 +384,9 @@ static int run(struct session *s, const char *const *files, size_t nfiles, const
         matched += s->sel[r];
     }
     if (!matched) return scal__fail(SCAL_EINVAL, "--region '%s' matches no region", pattern);
-    if ((rc = scal_model_input_sizes(h, s->sizes)) < 0) return rc;
+    if ((rc = scal_model_input_sizes(h, s->sizes)) < 0 ||
+        (rc = override_sizes(h, op, s->sizes)) < 0)
+        return rc;
     bool any = false;
     for (size_t r = 0; r < h->nregions; r++)
         for (size_t sl = 0; s->sel[r] && sl < h->nslices; sl++) {
@@ -370,7 +402,7 @@ static int run(struct session *s, const char *const *files, size_t nfiles, const
 
 int scal_cmd_model(int argc, char **argv)
 {
-    enum { O_PREDICT = 256, O_CSV, O_AT, O_METRIC, O_STAT, O_REGION, O_AXES };
+    enum { O_PREDICT = 256, O_CSV, O_AT, O_METRIC, O_STAT, O_REGION, O_AXES, O_SIZE };
     static const struct option longopts[] = {{"predict", required_argument, NULL, O_PREDICT},
                                              {"csv", no_argument, NULL, O_CSV},
                                              {"at", required_argument, NULL, O_AT},
@@ -378,11 +410,12 @@ int scal_cmd_model(int argc, char **argv)
                                              {"stat", required_argument, NULL, O_STAT},
                                              {"region", required_argument, NULL, O_REGION},
                                              {"axes", required_argument, NULL, O_AXES},
+                                             {"size", required_argument, NULL, O_SIZE},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     struct target pred = {0}, at = {0};
     bool have_pred = false, have_at = false, csv = false;
-    const char *stat = "median", *axes = NULL, *pattern = NULL, *metric = "time";
+    struct opts op = {.stat = "median", .metric = "time"};
     int c;
     optind = 1;
     opterr = 0;
@@ -404,7 +437,7 @@ int scal_cmd_model(int argc, char **argv)
                 fprintf(stderr, "scal model: --metric must be time or energy\n");
                 return 2;
             }
-            metric = optarg;
+            op.metric = optarg;
             break;
         case O_STAT:
             if (strcmp(optarg, "median") && strcmp(optarg, "mean") && strcmp(optarg, "min") &&
@@ -412,17 +445,24 @@ int scal_cmd_model(int argc, char **argv)
                 fprintf(stderr, "scal model: --stat must be median, mean, min or max\n");
                 return 2;
             }
-            stat = optarg;
+            op.stat = optarg;
             break;
         case O_REGION:
-            pattern = optarg;
+            op.pattern = optarg;
+            break;
+        case O_SIZE:
+            if (op.nsize == sizeof(op.size) / sizeof(op.size[0])) {
+                fprintf(stderr, "scal model: too many --size\n");
+                return 2;
+            }
+            op.size[op.nsize++] = optarg;
             break;
         case O_AXES:
             if (pp_axes_check(optarg) < 0) {
                 fprintf(stderr, "scal model: %s\n", scal__last_error(SCAL_EINVAL));
                 return 2;
             }
-            axes = optarg;
+            op.axes = optarg;
             break;
         case 'h':
             usage(stdout);
@@ -450,8 +490,7 @@ int scal_cmd_model(int argc, char **argv)
         return 2;
     }
     struct session s = {0};
-    int rc = run(&s, (const char *const *)(argv + optind), (size_t)(argc - optind), stat, axes,
-                 pattern, metric);
+    int rc = run(&s, (const char *const *)(argv + optind), (size_t)(argc - optind), &op);
     if (rc == SCAL_OK && !have_at) {
         at.threads[at.nthreads++] = 8 * s.api->threads[s.api->nthreads - 1];
     }

@@ -121,13 +121,25 @@ r = rows(camp, "threads=8,input=9000")
 chk.expect(all(x["predicted_s"] == "" and "no sizes" in x["note"] for x in r),
            "an input size cannot be predicted without sizes", str(r))
 
+# --size LABEL=N gives sizes to a campaign without them (here: sizes in thousands)
+camp2 = os.path.join(work, "laws.h5")
+got = {law_of(r["region"]): r for r in
+       csv.DictReader(io.StringIO(model(camp2, "--size", "1000=1", "--size", "2000=2", "--size",
+                                        "4000=4", "--size", "8000=8", "--predict",
+                                        "threads=8,input=16", "--csv").stdout))}
+chk.expect(abs(float(got["linear"]["predicted_s"]) / synth.LAWS["linear"](16000, 8) - 1) < 1e-6
+           and got["linear"]["model"] == "0.2*n/p", "--size: the model in the given sizes",
+           str(got["linear"]))
+
 # 4. bad arguments: one line, non-zero exit
 for args, code, text in [(["--predict", "threads=abc"], 2, "expected threads=LIST"),
                          (["--predict", "threads=4,input=nosuch"], 1, "neither an input label"),
                          (["--csv"], 2, "--csv goes with --predict"),
                          (["--metric", "power"], 2, "--metric must be"),
                          (["--metric", "energy"], 1, "no energy values"),
-                         (["--region", "zzz*"], 1, "matches no region")]:
+                         (["--region", "zzz*"], 1, "matches no region"),
+                         (["--size", "nope=3"], 1, "has no input 'nope'"),
+                         (["--size", "big=x"], 1, "expected LABEL=N")]:
     r = model(camp, *args, expect=code)
     chk.expect(text in r.stderr and r.stderr.count("\n") == 1, f"{args}: says '{text}'", r.stderr)
 r = model(os.path.join(work, "missing.h5"), expect=1)
