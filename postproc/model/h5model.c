@@ -97,6 +97,7 @@ int scal_model_h5_write(hid_t loc, const struct scal_pp_host *h, const struct sc
                         const double *sizes)
 {
     hid_t g = H5Gcreate2(loc, "model", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create the model group");
     struct piece_row *pieces = calloc(rm->npieces + 1, sizeof(*pieces));
     struct term_row *terms = calloc(rm->npieces * SCAL_MODEL_MAXTERMS + 1, sizeof(*terms));
     char **expr = calloc(rm->npieces + 1, sizeof(*expr)),
@@ -105,7 +106,6 @@ int scal_model_h5_write(hid_t loc, const struct scal_pp_host *h, const struct sc
     struct pred_row *pred = NULL;
     size_t nterms = 0, npred = 0;
     int rc = SCAL_ENOMEM;
-    if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create the model group");
     if (!pieces || !terms || !expr || !why || !fam) goto out;
     for (size_t q = 0; q < rm->npieces; q++) {
         const struct scal_model *m = &rm->piece[q];
