@@ -77,7 +77,11 @@ void scal_model_read(const struct scal_region_model *rm, size_t input, double n,
     double s = scal_model_serial_fraction(&m->f, n, 1.0);
     char growth[64];
     scal_model_growth(&m->f, growth, sizeof(growth));
-    if (time && stop > 0)
+    if (time && stop > 0 && stop <= p0)
+        snprintf(out->line[out->nlines++], sizeof(out->line[0]),
+                 "does not scale with the threads (doubling them from %.0f gains less than 10 %%)",
+                 p0);
+    else if (time && stop > 0)
         snprintf(out->line[out->nlines++], sizeof(out->line[0]),
                  "stops scaling at about %.0f threads (doubling the threads beyond gains less "
                  "than 10 %%)",
