@@ -161,7 +161,8 @@ static int chart(const struct scal_pp_host *h, size_t r, size_t s, const char *m
             }
             cairo_save(cr);
             cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.18);
-            bool open = false;
+            bool open = isfinite(last); /* the band opens at the last measured value */
+            if (open) cairo_move_to(cr, L + (m->cols - 1) * dx, YPOS(fmax(fmin(last, ymax), ymin)));
             for (size_t k = 0; k < pr.n; k++)
                 if (isfinite(band_lo[k]) && isfinite(band_hi[k])) {
                     double px = L + (m->cols + k) * dx;
