@@ -21,12 +21,18 @@ static double cpu_now(void)
 static double law(int k, double n, double p)
 {
     switch (k % 6) {
-    case 0: return 2e-4 * n / p;
-    case 1: return 1e-4 * n * (0.1 + 0.9 / p);
-    case 2: return 1e-4 * n / p + 0.02 * log2(p);
-    case 3: return 1e-5 * n * log2(n) / p;
-    case 4: return 1e-4 * n * (1 + 0.05 * (p - 1) + 0.002 * p * (p - 1)) / p;
-    default: return 1e-4 * n / fmin(p, 4);
+    case 0:
+        return 2e-4 * n / p;
+    case 1:
+        return 1e-4 * n * (0.1 + 0.9 / p);
+    case 2:
+        return 1e-4 * n / p + 0.02 * log2(p);
+    case 3:
+        return 1e-5 * n * log2(n) / p;
+    case 4:
+        return 1e-4 * n * (1 + 0.05 * (p - 1) + 0.002 * p * (p - 1)) / p;
+    default:
+        return 1e-4 * n / fmin(p, 4);
     }
 }
 
@@ -34,10 +40,14 @@ int main(int argc, char **argv)
 {
     int regions = 300, nt = 8, ns = 4, rounds = 5;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--regions")) regions = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--threads")) nt = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--sizes")) ns = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
+        if (!strcmp(argv[i], "--regions"))
+            regions = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--threads"))
+            nt = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--sizes"))
+            ns = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--rounds"))
+            rounds = atoi(argv[i + 1]);
     }
     size_t np = (size_t)nt * ns;
     struct scal_model_point *pts = malloc(np * sizeof(*pts));
@@ -55,8 +65,8 @@ int main(int argc, char **argv)
                     seed = seed * 1103515245u + 12345u;
                     double u = ((double)((seed >> 8) & 0xffff) / 65535.0 - 0.5) * 2;
                     double n = 1000.0 * (1 << s), p = t + 1;
-                    pts[s * nt + t] = (struct scal_model_point){n, p, law(r, n, p) * (1 + 0.03 * u),
-                                                                0.02};
+                    pts[s * nt + t] =
+                        (struct scal_model_point){n, p, law(r, n, p) * (1 + 0.03 * u), 0.02};
                 }
             if (scal_model_fit(pts, np, ns >= 3, m) < 0) return 1;
             reliable += m->reliable;
