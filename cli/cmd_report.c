@@ -140,7 +140,7 @@ int scal_cmd_report(int argc, char **argv)
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
     bool list = false, compare = false, all = false;
     const char *opts[64];
-    char at_opt[300], scale_opt[64], format_opt[300], outbuf[4096];
+    char at_opt[300], model_at[300], scale_opt[64], format_opt[300], outbuf[4096];
     int c;
     optind = 1;
     opterr = 0; /* one line of ours instead of getopt's message and the whole usage text */
@@ -222,7 +222,9 @@ int scal_cmd_report(int argc, char **argv)
                 return 2;
             }
             snprintf(at_opt, sizeof(at_opt), "findings.at=%s", optarg);
-            if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = at_opt;
+            snprintf(model_at, sizeof(model_at), "model.at=%s", optarg); /* the models' too */
+            if (o.nplugin_opts + 1 < sizeof(opts) / sizeof(opts[0]))
+                opts[o.nplugin_opts++] = at_opt, opts[o.nplugin_opts++] = model_at;
             o.plugin_opts = opts;
             break;
         case O_MINSHARE: {
