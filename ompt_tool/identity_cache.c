@@ -112,8 +112,14 @@ static void put(struct buf *b, const void *data, size_t n)
     b->len += n;
 }
 
-static void put_u64(struct buf *b, uint64_t v) { put(b, &v, sizeof(v)); }
-static void put_u32(struct buf *b, uint32_t v) { put(b, &v, sizeof(v)); }
+static void put_u64(struct buf *b, uint64_t v)
+{
+    put(b, &v, sizeof(v));
+}
+static void put_u32(struct buf *b, uint32_t v)
+{
+    put(b, &v, sizeof(v));
+}
 
 static void put_str(struct buf *b, const char *s)
 {
@@ -312,7 +318,8 @@ static void path_of(const struct scal_idcache *c, const char *id, char *out, siz
     snprintf(out, len, "%s/idcache-%s.bin", c->dir, id);
 }
 
-static bool add_record(struct module_file *m, const unsigned char *payload, uint32_t len, bool fresh)
+static bool add_record(struct module_file *m, const unsigned char *payload, uint32_t len,
+                       bool fresh)
 {
     if (m->n == m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 64;
@@ -461,7 +468,8 @@ void scal_idcache_store(struct scal_idcache *c, uint64_t ra, uint64_t body, int 
     put_u32(&b, (uint32_t)c->key.len);
     put(&b, c->key.p, c->key.len);
     put_value(&b, res);
-    if (!b.failed && b.len <= MAX_RECORD_BYTES && add_record(c->key_mod, b.p, (uint32_t)b.len, true))
+    if (!b.failed && b.len <= MAX_RECORD_BYTES &&
+        add_record(c->key_mod, b.p, (uint32_t)b.len, true))
         c->key_mod->dirty = true;
     free(b.p);
     c->key_mod = NULL;

@@ -169,7 +169,8 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
     /* DWARF is opened at the first node the identity cache does not know (none when all hit) */
     bool lines = scal_tool_state.cfg.resolve_lines;
     struct scal_resolver *r = NULL;
-    struct scal_idcache *cache = lines ? scal_idcache_open(scal_tool_state.cfg.identity_cache) : NULL;
+    struct scal_idcache *cache =
+        lines ? scal_idcache_open(scal_tool_state.cfg.identity_cache) : NULL;
     struct scal_resolved *res = malloc(sizeof(*res));
     char label[8192];
     if (!res) {
@@ -213,7 +214,8 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
                 if (lines) scal_diag_count(SCAL_DIAG_dwarf_opens);
             }
             rc = scal_resolve(r, n->key, n->body, n->kind, res);
-            if (rc == SCAL_OK && cached == 0) scal_idcache_store(cache, n->key, n->body, n->kind, res);
+            if (rc == SCAL_OK && cached == 0)
+                scal_idcache_store(cache, n->key, n->body, n->kind, res);
         }
         if (rc < 0) {
             scal_diag_count(SCAL_DIAG_resolve_failed);
