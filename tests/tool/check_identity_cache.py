@@ -43,14 +43,21 @@ STRING_FIELDS = [m["name"] for m in members if m.get("string_index")]
 OTHER_FIELDS = [f for f in ("line_first", "line_last", "offset", "kind", "parent") if f in {m["name"] for m in members}]
 
 
-def run(prog, out, cache, argv=()):
+def run(prog, out, cache, argv=(), libraries=None):
+    """The run's identities and counters; with libraries=[] the libraries that the dynamic
+    loader loaded into the processes are appended to it (LD_DEBUG)."""
     env = dict(os.environ)
+    if libraries is not None:
+        env["LD_DEBUG"] = "files"
     env.pop("SCAL_IDENTITY_CACHE", None)
     if cache is not None:
         env["SCAL_IDENTITY_CACHE"] = cache
     p = subprocess.run([args.scal, "exec", "-q", "--tool", args.tool, "-o", out, "--", prog, *argv],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
     reap_orphans()
+    if libraries is not None:
+        libraries.extend(line.split("file=", 1)[1].split()[0] for line in p.stdout.splitlines() if "file=" in line)
+        p.stdout = ""
     check(p.returncode == 0 and os.path.isfile(out), "%s ran and wrote %s (%s)" % (os.path.basename(prog), out, p.stdout.strip()[-300:]))
     with h5py.File(out, "r") as f:
         strings = f["strings"].asstr()[:]
@@ -95,6 +102,17 @@ for i, prog in enumerate(args.programs):
     check(all(d[1]["errors_total"] == plain[1]["errors_total"] for d in (first, second)), "%s: errors_total unchanged" % name)
     same_identities(plain, first, "%s: no cache and first cached run" % name)
     same_identities(plain, second, "%s: no cache and cache hits" % name)
+
+# ---- DWARF's libraries loaded on a miss only -------------------------------------------------------
+prog = args.programs[0]
+cache = os.path.join(args.work, "cache-libraries")
+loaded_miss, loaded_hit = [], []
+miss = run(prog, os.path.join(args.work, "libraries-miss.h5"), cache, libraries=loaded_miss)
+hit = run(prog, os.path.join(args.work, "libraries-hit.h5"), cache, libraries=loaded_hit)
+resolver = [n for n in loaded_miss if "libscal_ompt_resolve" in n]
+check(resolver and any("libdw" in n for n in loaded_miss), "a miss loads the resolver and libdw: %s" % resolver)
+check(hit[1]["identity_cache_misses"] == 0 and not any("libscal_ompt_resolve" in n or "libdw" in n for n in loaded_hit),
+      "every identity cached: neither the resolver nor libdw loaded (%s)" % hit[1])
 
 # ---- damaged cache files: ignored, counted, rewritten, never followed ----------------------------
 prog = args.programs[0]
