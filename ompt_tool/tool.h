@@ -42,11 +42,13 @@ struct scal_config {
     uint32_t max_threads;   /* SCAL_MAX_THREADS */
     uint32_t max_depth;     /* nesting depth of the per-thread region stack */
     bool resolve_lines;     /* SCAL_RESOLVE (default on): DWARF lookups at flush */
-    bool verbose;           /* SCAL_VERBOSE: one line saying where the file went */
-    bool wait_writer;       /* SCAL_WRITER=wait (default): the run file is written before exit */
-    bool snapshot_only;     /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
-    char plugins[1024];     /* SCAL_PLUGINS */
-    char messages[2048];    /* problems with SCAL_* values, printed once at initialisation */
+    char
+        identity_cache[4096]; /* SCAL_IDENTITY_CACHE: directory of the identity cache ("" = none) */
+    bool verbose;             /* SCAL_VERBOSE: one line saying where the file went */
+    bool wait_writer;         /* SCAL_WRITER=wait (default): the run file is written before exit */
+    bool snapshot_only;  /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
+    char plugins[1024];  /* SCAL_PLUGINS */
+    char messages[2048]; /* problems with SCAL_* values, printed once at initialisation */
 };
 /* Reads SCAL_* from the environment; never fails (bad values fall back to defaults and are
  * described in cfg->messages). */
@@ -94,7 +96,15 @@ static inline uint64_t scal_now_ns(void)
     X(task_left_running,                                                                           \
       "explicit tasks whose end the tool did not see (their time after the last event is lost)")   \
     X(sensor_errors, "sensor plugin errors")                                                       \
-    X(write_errors, "errors while writing the output file")
+    X(write_errors, "errors while writing the output file")                                        \
+    X(identity_cache_hits,                                                                         \
+      "region identities taken from the identity cache (SCAL_IDENTITY_CACHE; informational)")      \
+    X(identity_cache_misses,                                                                       \
+      "region identities resolved from DWARF and added to the identity cache (informational)")     \
+    X(identity_cache_damaged,                                                                      \
+      "identity cache files or records ignored as damaged, or not regular files (rewritten)")      \
+    X(identity_cache_write_failed, "identity cache files that could not be written")               \
+    X(dwarf_opens, "DWARF sessions opened to resolve region identities (informational)")
 
 enum scal_diag_id {
 #define SCAL_DIAG_ENUM(name, text) SCAL_DIAG_##name,

@@ -688,6 +688,10 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     /* the tool leaves the run's snapshot: written into HDF5 here, with the HDF5 this process has
      * loaded anyway, instead of every run loading it */
     if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_SNAPSHOT_ONLY", "1");
+    /* region identities resolved once per binary: the cache lives with the campaign's runs
+     * (a SCAL_IDENTITY_CACHE of the user's, "" for none, stands) */
+    if (rc == SCAL_OK && !getenv("SCAL_IDENTITY_CACHE"))
+        rc = l.api.set_env(&l.api, "SCAL_IDENTITY_CACHE", c->rundir);
     l.stdin_path = p->stdin_path;
     memset(&r, 0, sizeof(r));
     if (rc < 0) {
