@@ -206,6 +206,33 @@ static void check_rank_tables(struct validation *v, const uint32_t *config_ids, 
     free(cr), free(rr), free(rs), free(sum), free(keys);
 }
 
+/* (config, repetition) of a run: one measurement of one configuration, never recorded twice (a
+ * rebuild that took a journal record twice would give two). */
+static int cmp_slot(const void *a, const void *b)
+{
+    const struct scal_run_row *x = *(const struct scal_run_row *const *)a,
+                              *y = *(const struct scal_run_row *const *)b;
+    if (x->config != y->config) return x->config < y->config ? -1 : 1;
+    return (x->repetition > y->repetition) - (x->repetition < y->repetition);
+}
+
+static void check_run_slots(struct validation *v, const struct scal_run_row *runs, size_t nruns)
+{
+    const struct scal_run_row **by = malloc((nruns + 1) * sizeof(*by));
+    if (!by) {
+        problem(v, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < nruns; i++)
+        by[i] = &runs[i];
+    qsort(by, nruns, sizeof(*by), cmp_slot);
+    for (size_t i = 1; i < nruns; i++)
+        if (cmp_slot(&by[i], &by[i - 1]) == 0)
+            problem(v, "/runs: runs %u and %u are both repetition %u of configuration %u",
+                    by[i - 1]->id, by[i]->id, by[i]->repetition, by[i]->config);
+    free(by);
+}
+
 static void check_campaign_content(struct validation *v)
 {
     struct scal_config_row *configs = NULL;
@@ -231,8 +258,10 @@ static void check_campaign_content(struct validation *v)
         problem(v, "out of memory");
         goto done;
     }
+    if (nconfigs == 0) problem(v, "/configs is empty (every campaign has a configuration)");
     for (size_t i = 0; i < nconfigs; i++) {
         config_ids[i] = configs[i].id;
+        if (configs[i].id != i) problem(v, "/configs row %zu: id is %u", i, configs[i].id);
         check_string(v, "configs", i, "input_label", configs[i].input_label);
         check_string(v, "configs", i, "affinity", configs[i].affinity);
         check_string(v, "configs", i, "argv", configs[i].argv);
@@ -242,6 +271,10 @@ static void check_campaign_content(struct validation *v)
     qsort(config_ids, nconfigs, sizeof(*config_ids), cmp_u32);
     for (size_t i = 0; i < nruns; i++) {
         run_ids[i] = runs[i].id;
+        /* ids are given in order from 0 (scal_cw_add_run): one out of range is damage, and readers
+         * size their tables by it */
+        if (runs[i].id >= nruns)
+            problem(v, "/runs row %zu: id %u is out of range (%zu runs)", i, runs[i].id, nruns);
         if (!id_in(config_ids, nconfigs, runs[i].config))
             problem(v, "/runs row %zu: configuration %u does not exist", i, runs[i].config);
         if (runs[i].status > SCAL_RUN_NODATA)
@@ -251,6 +284,9 @@ static void check_campaign_content(struct validation *v)
         check_string(v, "runs", i, "stderr_tail", runs[i].stderr_tail);
     }
     qsort(run_ids, nruns, sizeof(*run_ids), cmp_u32);
+    for (size_t i = 1; i < nruns; i++)
+        if (run_ids[i] == run_ids[i - 1]) problem(v, "/runs: run id %u is used twice", run_ids[i]);
+    check_run_slots(v, runs, nruns);
     if (nregions) check_regions(v, regions, sizeof(*regions), nregions);
     for (size_t i = 0; i < nstats; i++) {
         if (!id_in(run_ids, nruns, stats[i].run))

@@ -126,7 +126,8 @@ static int load_source(struct source *s, const char *path)
     struct scal_h5file f;
     memset(s, 0, sizeof(*s));
     s->path = path;
-    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN, &f);
+    /* the content checks every reader makes (validate.h): the tables below are indexed by it */
+    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_VALIDATE, &f);
     if (rc < 0) return rc;
     s->strings = f.strings; /* kept with the source */
     s->nstrings = f.nstrings;

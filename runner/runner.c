@@ -136,7 +136,7 @@ static int read_resume(const char *path, char ***args, size_t *nargs, struct sca
 {
     struct scal_h5file f;
     /* the committer of an interrupted campaign may still be closing the file: wait for it */
-    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_WAIT, &f);
+    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_WAIT | SCAL_OPEN_VALIDATE, &f);
     if (rc < 0) return rc;
     if (!scal_h5_exists(f.id, "campaign/runner_argv"))
         rc = scal__fail(SCAL_EFORMAT,
