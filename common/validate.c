@@ -12,6 +12,7 @@
 #include "h5util.h"
 #include "layout.h"
 #include "scal_format.h"
+#include "validate_layout.h"
 #include "scal/status.h"
 
 struct validation {
@@ -308,6 +309,8 @@ size_t scal_validate(const struct scal_h5file *f, void (*cb)(void *arg, const ch
                      void *arg)
 {
     struct validation v = {f, cb, arg, 0};
+    /* the content checks read the tables as the layout says they are */
+    if ((v.problems = scal__validate_layout(f, cb, arg)) > 0) return v.problems;
     if (f->campaign)
         check_campaign_content(&v);
     else
