@@ -37,8 +37,8 @@ static void problem(void *arg, const char *text)
 static void print_json(const struct checker *c, const struct scal_h5file *f)
 {
     json_t *o = json_pack("{s:s, s:b, s:s, s:I, s:O}", "file", c->path, "ok", c->problems == 0,
-                          "format", f ? f->format : "", "version",
-                          (json_int_t)(f ? f->version : 0), "problems", c->list);
+                          "format", f ? f->format : "", "version", (json_int_t)(f ? f->version : 0),
+                          "problems", c->list);
     char *text = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
     if (text) printf("%s\n", text);
     free(text);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The machine-readable schemas (schemas/<format>-<version>.json) as scal check and every reader (validate.h) use them. */
+/* The machine-readable schemas (schemas/<format>-<version>.json) as scal check and every reader
+ * (validate.h) use them. */
 #ifndef SCAL_SCHEMA_H
 #define SCAL_SCHEMA_H
 

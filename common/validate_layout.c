@@ -261,8 +261,8 @@ static void check_against_schema(struct checker *c)
     }
 }
 
-size_t scal__validate_layout(const struct scal_h5file *f, void (*cb)(void *arg, const char *problem),
-                             void *arg)
+size_t scal__validate_layout(const struct scal_h5file *f,
+                             void (*cb)(void *arg, const char *problem), void *arg)
 {
     char err[1024];
     struct checker c = {f, NULL, cb, arg, 0};

@@ -9,7 +9,7 @@
 
 /* f's attributes, groups and tables against its format's schema (a missing schema is a
  * problem); each problem handed to cb; returns how many. */
-size_t scal__validate_layout(const struct scal_h5file *f, void (*cb)(void *arg, const char *problem),
-                             void *arg);
+size_t scal__validate_layout(const struct scal_h5file *f,
+                             void (*cb)(void *arg, const char *problem), void *arg);
 
 #endif
