@@ -62,7 +62,8 @@ struct campaign {
     char **config_argv, **config_affinity;
     /* --resume: the stored `scal run` arguments the plan points into, and the runs already done */
     bool resuming;
-    bool made_rundir, published; /* this run made FILE.runs/; the campaign file is in place */
+    /* this run made FILE.runs/, the plan's copy in it; the campaign file is in place */
+    bool made_rundir, made_plan_copy, published;
     /* FILE.runs/reserve: disk space held while a run is measured and kept, released for its commit
      * so that a filling disk stops the campaign before the campaign file is written, not in it */
     int reserve_fd;
@@ -500,6 +501,7 @@ static int create_file(struct campaign *c)
         if (rc == SCAL_OK) rc = scal_cw_close(w);
         /* the plan alone, kept beside the runs: what a damaged campaign file is rebuilt on */
         if (rc == SCAL_OK) rc = copy_file(tmp, c->plan_copy);
+        c->made_plan_copy = rc == SCAL_OK;
         if (rc == SCAL_OK) rc = scal_safe_publish(tmp, c->output, false);
         if (rc == SCAL_OK)
             c->published = true;
@@ -661,7 +663,7 @@ static void purge_stale_runs(const struct campaign *c)
     if (d) closedir(d);
 }
 
-#define RESERVE_MIN ((off_t)4 << 20)
+#define RESERVE_MIN ((off_t)1 << 20)
 
 /* Holds c->reserve_bytes in FILE.runs/reserve: SCAL_ENOSPC when the disk cannot give them. */
 static int hold_reserve(struct campaign *c)
@@ -941,7 +943,7 @@ static int run_dir(struct campaign *c)
 static void undo_run_dir(const struct campaign *c)
 {
     if (!c->rundir[0]) return;
-    if (!c->resuming && !c->published) unlink(c->plan_copy);
+    if (c->made_plan_copy && !c->published) unlink(c->plan_copy);
     if (c->made_rundir) rmdir(c->rundir);
 }
 
@@ -1086,6 +1088,8 @@ static int plan_resume(struct campaign *c)
             snprintf(why, sizeof(why), "'%s' is gone", c->output);
         else
             snprintf(why, sizeof(why), "%s", scal__last_error(rc));
+        char *hint = strstr(why, "; scal run --resume "); /* what this is doing */
+        if (hint) *hint = 0;
         if ((rc = rebuild(c, why, NULL)) < 0) return rc;
         rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns,
                          &c->stored_identity);
