@@ -259,7 +259,6 @@ static void check_campaign_content(struct validation *v)
         problem(v, "out of memory");
         goto done;
     }
-    if (nconfigs == 0) problem(v, "/configs is empty (every campaign has a configuration)");
     for (size_t i = 0; i < nconfigs; i++) {
         config_ids[i] = configs[i].id;
         if (configs[i].id != i) problem(v, "/configs row %zu: id is %u", i, configs[i].id);

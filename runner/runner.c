@@ -439,6 +439,21 @@ static int store_absolute_program(struct scal_run_plan *p)
     return SCAL_OK;
 }
 
+struct new_plan {
+    const struct scal_campaign_info *meta;
+    const struct scal_cw_config *configs;
+    size_t nconfigs;
+};
+
+/* scal_safe_create_with's creation: the campaign file with its plan and no runs, closed. */
+static int create_plan(const char *tmp, void *ctx)
+{
+    const struct new_plan *np = ctx;
+    struct scal_cw *w = NULL;
+    int rc = scal_cw_create(tmp, np->meta, np->configs, np->nconfigs, &w);
+    return rc == SCAL_OK ? scal_cw_close(w) : rc;
+}
+
 /* A new campaign file: the matrix, and the `scal run` arguments --resume rebuilds it from. */
 static int create_file(struct campaign *c)
 {
@@ -493,12 +508,11 @@ static int create_file(struct campaign *c)
                                                            : "none found in the program"};
     /* complete (plan stored) under an exclusive temporary name, then renamed: a kill at any
      * moment leaves either no campaign file or one that --resume continues */
-    struct scal_cw *w = NULL;
-    char tmp[PATH_MAX + 64];
-    int rc = scal_safe_create_temp(c->output, false, tmp, sizeof(tmp));
+    char tmp[PATH_MAX + 64] = "";
+    struct new_plan np = {&m, c->configs, p->nconfigs};
+    int rc = scal_safe_create_with(c->output, false, tmp, sizeof(tmp), create_plan, &np);
+    if (rc < 0 && tmp[0]) unlink(tmp);
     if (rc == SCAL_OK) {
-        rc = scal_cw_create(tmp, &m, c->configs, p->nconfigs, &w);
-        if (rc == SCAL_OK) rc = scal_cw_close(w);
         /* the plan alone, kept beside the runs: what a damaged campaign file is rebuilt on */
         if (rc == SCAL_OK) rc = copy_file(tmp, c->plan_copy);
         c->made_plan_copy = rc == SCAL_OK;
