@@ -159,8 +159,9 @@ static void report_run_file(const char *file, struct file_id before, int status,
     }
     if (no_openmp) {
         fprintf(stderr,
-                "scal exec: no run file: no OpenMP runtime started the tool (the program links "
-                "none itself); the exit status is the program's\n");
+                "scal exec: this run wrote no run file at %s%s: no OpenMP runtime started the "
+                "tool (the program links none itself); the exit status is the program's\n",
+                file, before.exists ? " (the file there is an earlier run's)" : "");
         return;
     }
     fprintf(stderr,

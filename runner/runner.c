@@ -1173,9 +1173,64 @@ static void warn_oversubscription(const struct scal_run_plan *p)
                 (int)most, cpus, cpus);
 }
 
+/* The actuators a --plugin-opt may name (add_actuators): their options are checked when loaded. */
+static const char *const actuator_names[] = {"threads",  "input", "frequency",
+                                             "affinity", "cores", NULL};
+
+/* Sensors are named plugins of the search path (never paths), each loadable as a sensor with the
+ * options given to it; every --plugin-opt names a sensor of -s or an actuator. Checked before
+ * anything is created, for --dry-run as for a run: a usage error, never a silent run without. */
+static int check_sensors(const struct campaign *c)
+{
+    const struct scal_run_plan *p = &c->plan;
+    char *list = strdup(p->sensors ? p->sensors : ""), *rest = list;
+    int rc = list ? SCAL_OK : SCAL_ENOMEM;
+    while (rc == SCAL_OK && rest && p->sensors) {
+        char *name = rest, *comma = strchr(rest, ',');
+        if (comma) *comma = 0;
+        rest = comma ? comma + 1 : NULL;
+        const char *settings[32];
+        char why[SCAL_PLUGIN_WHY_MAX] = "";
+        struct scal_loaded_plugin lp;
+        if (!scal_plugin_name_ok(name)) {
+            rc = scal__fail(SCAL_EINVAL,
+                            "bad --sensors entry '%s': sensors are named (papi, rapl, rusage, "
+                            "proc; see scal plugins), never paths",
+                            name);
+            break;
+        }
+        size_t n = scal_plugin_settings_for((const char *const *)p->plugin_opts, p->nplugin_opts,
+                                            name, settings, 31);
+        if ((rc = scal_plugin_load(name, SCAL_PLUGIN_SENSOR, settings, n, &lp, why, sizeof(why))) <
+            0) {
+            rc = scal__fail(SCAL_EINVAL, "sensor '%s': %s", name, why);
+            break;
+        }
+        scal_plugin_unload(&lp);
+    }
+    free(list);
+    for (size_t i = 0; rc == SCAL_OK && i < p->nplugin_opts; i++) {
+        const char *o = p->plugin_opts[i];
+        size_t len = (size_t)(strchr(o, '.') - o);
+        bool known = false;
+        for (size_t k = 0; actuator_names[k] && !known; k++)
+            known = strlen(actuator_names[k]) == len && !strncmp(o, actuator_names[k], len);
+        for (const char *s = p->sensors; s && !known;
+             s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
+            known = !strncmp(s, o, len) && (s[len] == ',' || !s[len]);
+        if (!known)
+            rc = scal__fail(SCAL_EINVAL,
+                            "--plugin-opt '%s': no plugin '%.*s' in this campaign (the sensors of "
+                            "-s, or an actuator: threads, input, frequency, affinity, cores)",
+                            o, (int)len, o);
+    }
+    return rc;
+}
+
 static int prepare_campaign(struct campaign *c)
 {
-    int rc = find_runtime_and_tool(c);
+    int rc = check_sensors(c);
+    if (rc == SCAL_OK) rc = find_runtime_and_tool(c);
     if (rc == SCAL_OK && c->resuming) rc = check_program_unchanged(c);
     if (rc == SCAL_OK) rc = add_actuators(c);
     if (rc < 0) return rc;
