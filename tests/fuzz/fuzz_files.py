@@ -8,6 +8,7 @@
 # --resume that succeeds must leave a file scal check accepts.
 #
 #   fuzz_files.py --scal SCAL --prog CAMPAIGN_PROG --python PYTHON --pythonpath DIR [--seed N]
+#                 [--sanitize address|thread] [--only TEXT]
 import argparse
 import os
 import random
@@ -26,7 +27,7 @@ from scal_check import expect, finish  # noqa: E402  (tests/scal_check.py)
 
 TIMEOUT_S = 60
 MEMORY_MB = 1536  # address space of a reader (RLIMIT_AS); sanitizer builds use ASan's own limits
-ASAN = False  # set in main(): scal is built with AddressSanitizer
+ASAN = False  # set in main(): scal is built with a sanitizer (no RLIMIT_AS then)
 
 
 # ---- the corpus ------------------------------------------------------------------------------
@@ -323,8 +324,9 @@ def main():
     ap.add_argument("--pythonpath", required=True)
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--only", help="only files whose name contains this")
+    ap.add_argument("--sanitize", default="", help="SCAL_SANITIZE of the build ('address', 'thread' or empty)")
     args = ap.parse_args()
-    ASAN = "asan" in subprocess.run(["ldd", args.scal], capture_output=True, text=True).stdout
+    ASAN = bool(args.sanitize)
     env = dict(os.environ, OMP_WAIT_POLICY="passive", PYTHONPATH=args.pythonpath, SCAL_EXECUTABLE=args.scal,
                PYTHONDONTWRITEBYTECODE="1")
     if ASAN:  # ASan reserves terabytes of address space: its own allocation limits instead
