@@ -715,8 +715,8 @@ static void drop_reserve(struct campaign *c)
  * failure, never the program's; the run is not recorded and --resume runs it again. */
 static bool tool_out_of_space(const struct scal_run_result *r, bool has_data)
 {
-    return !has_data &&
-           (strstr(r->stderr_tail, strerror(ENOSPC)) || strstr(r->stderr_tail, strerror(EDQUOT)));
+    const char *lost = has_data ? NULL : strstr(r->stderr_tail, "scal: measurements lost: ");
+    return lost && (strstr(lost, strerror(ENOSPC)) || strstr(lost, strerror(EDQUOT)));
 }
 
 /* One run: actuators, launch, result, commit. Returns 1 when the campaign must stop, 2 when it

@@ -184,6 +184,28 @@ def scenario_resume_refused(args):
     check(p.returncode == 2, "and never exits 0 on it")
 
 
+def scenario_tool_enospc(args):
+    """The tool could not write a run's measurements for want of space (its message on stderr, no
+    data): scal's failure, not the program's. The run is not recorded, the runner stops saying the
+    disk is full, and --resume runs it again."""
+    prog = os.path.join(args.work, "prog.sh")
+    flag = os.path.join(args.work, "disk-full")
+    with open(prog, "w") as f:
+        f.write("#!/bin/sh\nif [ -e %s ]; then echo \"scal: measurements lost: cannot write 'x.snap': "
+                "No space left on device\" >&2; fi\nexit 0\n" % flag)
+    os.chmod(prog, 0o755)
+    open(flag, "w").close()
+    out = os.path.join(args.work, "t.h5")
+    p = scal(args, "run", "-q", "-c", "1", "-r", "2", "-o", out, "--", "/bin/sh", prog, expect=2)
+    check("disk full (No space left on device): 0 runs kept, free space and scal run --resume" in p.stderr,
+          "the runner stops on the tool's full disk: " + p.stderr.strip()[-300:])
+    check(runs(out) == {}, "the run is not recorded as the program's failure")
+    os.unlink(flag)
+    scal(args, "run", "-q", "--resume", out, expect=1)  # no OpenMP: both runs 'no data', recorded
+    check(len(runs(out)) == 2, "--resume runs it again")
+    checked(args, out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario")
