@@ -17,23 +17,21 @@
 
 struct validation {
     const struct scal_h5file *f;
-    void (*cb)(void *arg, const char *problem);
-    void *arg;
-    size_t problems;
+    struct scal__problems out;
 };
 
-static void problem(struct validation *v, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void problem(struct validation *v, const char *fmt, ...)
+void scal__problem(struct scal__problems *p, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    v->problems++;
-    if (v->cb) v->cb(v->arg, buf);
+    p->count++;
+    if (p->cb) p->cb(p->arg, buf);
 }
+
+#define problem(v, ...) scal__problem(&(v)->out, __VA_ARGS__)
 
 static void check_string(struct validation *v, const char *table, size_t row, const char *member,
                          uint32_t idx)
@@ -307,14 +305,14 @@ done:
 size_t scal_validate(const struct scal_h5file *f, void (*cb)(void *arg, const char *problem),
                      void *arg)
 {
-    struct validation v = {f, cb, arg, 0};
+    struct validation v = {f, {cb, arg, 0}};
     /* the content checks read the tables as the layout says they are */
-    if ((v.problems = scal__validate_layout(f, cb, arg)) > 0) return v.problems;
+    if (scal__validate_layout(f, &v.out) > 0) return v.out.count;
     if (f->campaign)
         check_campaign_content(&v);
     else
         check_run_content(&v);
-    return v.problems;
+    return v.out.count;
 }
 
 static void keep_first(void *arg, const char *text)

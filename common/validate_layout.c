@@ -3,7 +3,6 @@
 // schemas/<format>-<version>.json (members and their types, enums, column metadata).
 #include "validate_layout.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,22 +16,10 @@
 struct checker {
     const struct scal_h5file *f;
     json_t *schema;
-    void (*cb)(void *arg, const char *problem);
-    void *arg;
-    size_t problems;
+    struct scal__problems *out;
 };
 
-static void problem(struct checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(struct checker *c, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    c->problems++;
-    if (c->cb) c->cb(c->arg, buf);
-}
+#define problem(c, ...) scal__problem((c)->out, __VA_ARGS__)
 
 /* The schema type name of an HDF5 member type ("u8" ... "f64"), or "other". */
 static const char *type_name(hid_t t)
@@ -261,17 +248,17 @@ static void check_against_schema(struct checker *c)
     }
 }
 
-size_t scal__validate_layout(const struct scal_h5file *f,
-                             void (*cb)(void *arg, const char *problem), void *arg)
+size_t scal__validate_layout(const struct scal_h5file *f, struct scal__problems *p)
 {
     char err[1024];
-    struct checker c = {f, NULL, cb, arg, 0};
+    size_t before = p->count;
+    struct checker c = {f, NULL, p};
     c.schema = schema_load(f->format, f->version, err, sizeof(err));
     if (!c.schema) {
         problem(&c, "%s", err);
-        return c.problems;
+        return p->count - before;
     }
     check_against_schema(&c);
     json_decref(c.schema);
-    return c.problems;
+    return p->count - before;
 }
