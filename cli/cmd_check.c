@@ -23,17 +23,17 @@ struct checker {
 static void problem(void *arg, const char *text)
 {
     struct checker *c = arg;
-    if (c->list)
-        json_array_append_new(c->list, json_string(text));
-    else if (c->problems < 50)
+    if (c->list) {
+        if (c->problems < 50) json_array_append_new(c->list, json_string(text));
+    } else if (c->problems < 50)
         printf("%s: %s\n", c->path, text);
     else if (c->problems == 50)
         printf("%s: more problems not shown\n", c->path);
     c->problems++;
 }
 
-/* --json: one line per file, {"file", "ok", "format", "version", "problems": [...]}, for programs
- * (the Python package validates a file through it before reading it). */
+/* --json: one line per file, {"file", "ok", "format", "version", "problems": [...]} (the first 50
+ * problems), for programs (the Python package validates a file through it before reading it). */
 static void print_json(const struct checker *c, const struct scal_h5file *f)
 {
     json_t *o = json_pack("{s:s, s:b, s:s, s:I, s:O}", "file", c->path, "ok", c->problems == 0,

@@ -986,9 +986,9 @@ static int rebuild(struct campaign *c, const char *why, const uint8_t *done)
     if (st.damaged)
         fprintf(stderr,
                 "scal run: warning: %zu damaged record%s in %s/" SCAL_JOURNAL_FILE
-                " skipped (every intact record after %s is kept); %s run%s again\n",
+                " skipped (every intact record after %s is kept); %s run again\n",
                 st.damaged, st.damaged > 1 ? "s" : "", c->rundir, st.damaged > 1 ? "them" : "it",
-                st.damaged > 1 ? "their runs are" : "its run is", st.damaged > 1 ? "" : "");
+                st.damaged > 1 ? "their runs are" : "its run is");
     if (st.duplicates)
         fprintf(stderr,
                 "scal run: note: %zu run%s kept more than once (the same configuration and "
