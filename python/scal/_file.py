@@ -61,8 +61,10 @@ def validate(path):
         return
     more = " (and %d more problems: scal check %s lists them)" % (len(problems) - 1, path) if len(problems) > 1 else ""
     first = problems[0] if problems else "rejected by scal check"
-    prefix = path + ": "
-    raise ScalFileError(path, (first[len(prefix):] if first.startswith(prefix) else first) + more)
+    for prefix in (path + ": ", "'%s': " % path):  # the file is named once, by ScalFileError
+        if first.startswith(prefix):
+            first = first[len(prefix):]
+    raise ScalFileError(path, first + more)
 
 
 def _text(value):
