@@ -35,6 +35,8 @@ static void usage(FILE *out)
         "(several are merged) or of a single run file (tables only).\n\n"
         "  -o, --output DIR        output directory (created; default: the first file's name\n"
         "                          without .h5, plus -report)\n"
+        "  -q, --quiet             no notes on standard error (summary.txt has them), only\n"
+        "                          errors\n"
         "      --only LIST         run only these plugins (comma-separated)\n"
         "      --skip LIST         do not run these plugins\n"
         "      --list              list the post-processing plugins and exit\n"
@@ -62,9 +64,11 @@ static void usage(FILE *out)
         "                          also SCAL_<P>_<O>=V in the environment\n");
 }
 
+static bool quiet; /* -q: no notes (they are in summary.txt); errors still shown */
+
 static void print_note(void *arg, const char *text)
 {
-    fprintf(stderr, "scal report: note: %s\n", text);
+    if (!quiet) fprintf(stderr, "scal report: note: %s\n", text);
 }
 
 static void print_plugin(void *arg, const struct scal_report_plugin_info *p)
@@ -130,19 +134,24 @@ int scal_cmd_report(int argc, char **argv)
                                              {"all", no_argument, NULL, O_ALL},
                                              {"transpose", no_argument, NULL, O_TRANSPOSE},
                                              {"axes", required_argument, NULL, O_AXES},
+                                             {"quiet", no_argument, NULL, 'q'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
     bool list = false, compare = false, all = false;
     const char *opts[64];
-    char at_opt[300], scale_opt[64], format_opt[300], outbuf[4096];
+    char at_opt[300], model_at[300], scale_opt[64], format_opt[300], outbuf[4096];
     int c;
     optind = 1;
     opterr = 0; /* one line of ours instead of getopt's message and the whole usage text */
-    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+    quiet = false;
+    while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
             o.output_dir = optarg;
+            break;
+        case 'q':
+            quiet = true;
             break;
         case O_ONLY:
             o.only = optarg;
@@ -213,7 +222,9 @@ int scal_cmd_report(int argc, char **argv)
                 return 2;
             }
             snprintf(at_opt, sizeof(at_opt), "findings.at=%s", optarg);
-            if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = at_opt;
+            snprintf(model_at, sizeof(model_at), "model.at=%s", optarg); /* the models' too */
+            if (o.nplugin_opts + 1 < sizeof(opts) / sizeof(opts[0]))
+                opts[o.nplugin_opts++] = at_opt, opts[o.nplugin_opts++] = model_at;
             o.plugin_opts = opts;
             break;
         case O_MINSHARE: {

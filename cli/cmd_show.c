@@ -15,11 +15,13 @@
 #include "region_identity.h"
 #include "safe_open.h"
 #include "scal_format.h"
+#include "stdin_file.h"
 #include "table_out.h"
 #include "tidy.h"
 
 struct show_opts {
-    bool csv;
+    bool csv; /* machine output: CSV, or JSON when json is set too */
+    bool json;
     int max_depth;     /* -1: all */
     size_t top;        /* 0: all */
     const char *table; /* campaign: "regions" (default) or "configs" */
@@ -173,6 +175,35 @@ static int cmp_time_desc(const void *a, const void *b, void *ctx)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* The measurement problems of a run file: the total, then each counter that is not zero with what
+ * it counts ("name: description" in /diagnostics/descriptions), e.g. tasks the tool could not
+ * attribute. */
+static void show_diagnostics(FILE *out, const struct scal_h5file *f)
+{
+    hid_t diag = H5Gopen2(f->id, "diagnostics", H5P_DEFAULT);
+    if (diag < 0) return;
+    int64_t total = 0;
+    scal_h5_attr_get_i64(diag, "errors_total", &total);
+    if (total > 0)
+        fprintf(out, "  measurement problems: %lld (see /diagnostics)\n", (long long)total);
+    char **text = NULL;
+    size_t n = 0;
+    if (scal_h5_read_strings(diag, "descriptions", &text, &n) < 0) n = 0;
+    for (size_t i = 0; i < n; i++) {
+        char name[128];
+        const char *colon = strstr(text[i], ": ");
+        size_t len = colon ? (size_t)(colon - text[i]) : 0;
+        int64_t v = 0;
+        if (!len || len >= sizeof(name)) continue;
+        memcpy(name, text[i], len);
+        name[len] = '\0';
+        if (scal_h5_attr_get_i64(diag, name, &v) == 0 && v > 0)
+            fprintf(out, "    %s = %lld: %s\n", name, (long long)v, colon + 2);
+    }
+    scal_h5_free_strings(text, n);
+    H5Gclose(diag);
+}
+
 static void print_run_header(const struct scal_h5file *f, FILE *out)
 {
     char *cmd = NULL, *date = NULL, *host = NULL, *reason = NULL, *rt = NULL, *entry = NULL;
@@ -217,14 +248,7 @@ static void print_run_header(const struct scal_h5file *f, FILE *out)
                     scal_h5file_str(f, ps[i].reason));
     free(sv);
     free(ps);
-    hid_t diag = H5Gopen2(f->id, "diagnostics", H5P_DEFAULT);
-    if (diag >= 0) {
-        int64_t total = 0;
-        scal_h5_attr_get_i64(diag, "errors_total", &total);
-        if (total > 0)
-            fprintf(out, "  measurement problems: %lld (see /diagnostics)\n", (long long)total);
-        H5Gclose(diag);
-    }
+    show_diagnostics(out, f);
     fputc('\n', out);
 }
 
@@ -299,14 +323,14 @@ static int show_run(struct scal_h5file *f, const struct show_opts *o)
     }
     if (o->csv) {
         for (size_t k = 1; k < 4; k++) /* the parent is the second column already */
-            header[nc + k - 1] = where_header[k], right[nc + k - 1] = false;
+            header[nc + k - 1] = where_header[k], right[nc + k - 1] = k != 1; /* numbers */
         table_init(&t, nc + 3, header, right);
     } else {
         table_init(&t, nc - 2, header + 2, right + 2);
         print_run_header(f, stdout);
     }
     walk(&t, &v, 0, o);
-    table_print(&t, stdout, o->csv);
+    table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
     table_free(&t);
 done:
     free(sv);
@@ -396,7 +420,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
                                    c[3], c[4], scal_h5file_str(f, configs[i].argv),        c[5]};
             table_add_row(&t, cells);
         }
-        table_print(&t, stdout, o->csv);
+        table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
         table_free(&t);
         if (o->csv) goto done;
         putchar('\n');
@@ -416,7 +440,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
     }
     if (o->csv)
         for (size_t k = 0; k < 4; k++)
-            header[nc] = where_header[k], right[nc++] = false;
+            header[nc] = where_header[k], right[nc++] = k != 1; /* numbers (--json) */
     table_init(&t, nc, header, right);
     for (size_t s = 0; s < nstats; s++) {
         const struct scal_region_stat_row *st = &stats[s];
@@ -460,7 +484,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
         if (o->csv) where_cells(f, reg, true, wc, cells + nbase + metrics.n);
         table_add_row(&t, cells);
     }
-    table_print(&t, stdout, o->csv);
+    table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
     table_free(&t);
 done:
     scal_region_identities_free(labels, nregions);
@@ -478,7 +502,8 @@ static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: scal show FILE [--csv] [--depth N] [--top K] [--table configs|regions]\n\n"
+        "usage: scal show FILE [--csv|--json] [--depth N] [--top K] [--table configs|regions]\n"
+        "       (FILE '-': standard input)\n\n"
         "Run file: the region tree, indented by nesting, with count, total/mean/median time, share "
         "of the\n"
         "program, load imbalance, barrier- and lock-wait shares of the team's time and team size; "
@@ -490,10 +515,12 @@ static void usage(FILE *out)
         "  --csv          CSV with a header row for scripts (run files: adds id and parent "
         "columns;\n"
         "                 campaigns: the (run, region) table, or --table configs)\n"
+        "  --json         the --csv table as a JSON array of objects (numbers as numbers,\n"
+        "                 missing values as null)\n"
         "  --depth N      only regions nested at most N deep (the program is depth 0)\n"
         "  --top K        run files: the K regions with the largest total time, with their "
         "ancestors\n"
-        "  --table NAME   campaigns with --csv: 'regions' (default) or 'configs'\n"
+        "  --table NAME   campaigns with --csv/--json: 'regions' (default) or 'configs'\n"
         "  --per-rank     MPI campaigns: every rank's rows (a rank column) instead of the\n"
         "                 critical path's (per region the slowest rank); MPI campaigns show a\n"
         "                 ranks column\n");
@@ -501,7 +528,7 @@ static void usage(FILE *out)
 
 int scal_cmd_show(int argc, char **argv)
 {
-    struct show_opts o = {false, -1, 0, NULL, false};
+    struct show_opts o = {false, false, -1, 0, NULL, false};
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -513,6 +540,8 @@ int scal_cmd_show(int argc, char **argv)
             o.per_rank = true;
         } else if (!strcmp(a, "--csv")) {
             o.csv = csv_cells = true;
+        } else if (!strcmp(a, "--json")) { /* the CSV table, as an array of objects */
+            o.csv = csv_cells = o.json = true;
         } else if ((!strcmp(a, "--depth") || !strcmp(a, "--top")) && i + 1 < argc) {
             long v = strtol(argv[++i], &end, 10);
             if (*end || v < 0) {
@@ -530,7 +559,7 @@ int scal_cmd_show(int argc, char **argv)
                         o.table);
                 return 2;
             }
-        } else if (a[0] == '-') {
+        } else if (a[0] == '-' && a[1]) {
             fprintf(stderr,
                     "scal show: unknown or incomplete option '%s'; see 'scal show --help'\n", a);
             return 2;
@@ -546,13 +575,17 @@ int scal_cmd_show(int argc, char **argv)
         return 2;
     }
     struct scal_h5file f;
-    int rc = scal_h5file_open(path, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &f);
+    char tmp[4096] = "";
+    const char *file = stdin_file(path, tmp, sizeof(tmp)); /* "-": standard input */
+    int rc = file ? scal_h5file_open(file, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &f) : SCAL_EIO;
     if (rc < 0) {
         fprintf(stderr, "scal show: %s\n", scal__last_error(rc));
+        stdin_file_done(path, tmp);
         return 1;
     }
     rc = f.campaign ? show_campaign(&f, &o) : show_run(&f, &o);
     if (rc < 0) fprintf(stderr, "scal show: %s: %s\n", path, scal__last_error(rc));
     scal_h5file_close(&f);
+    stdin_file_done(path, tmp);
     return rc < 0 ? 1 : 0;
 }

@@ -81,8 +81,10 @@ int export_csv(const struct tidy *t, const struct export_opts *o, FILE *out)
                             st->imbalance};
         for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
             fputc(',', out);
-            /* statistics of a region never entered are not zeros but missing */
-            if (st->count) real(out, v[k]);
+            /* statistics of a region never entered are not zeros but missing; so are work,
+             * waits and imbalance of a region without a team (root, serial, user), as in
+             * scal.load() */
+            if (st->count && (k < 6 || st->threads > 0)) real(out, v[k]);
         }
         /* MPI: the run's ranks and the region's rank imbalance (empty without ranks) */
         fputc(',', out);

@@ -142,16 +142,70 @@ static int complete_regions(const struct tidy *t, const struct export_opts *o, b
     return seen ? SCAL_OK : scal__fail(SCAL_ENOMEM, "out of memory");
 }
 
+/* The metrics of the Extra-P export: time, then the per-thread sums a parallel region has (work,
+ * barrier wait, lock wait; serial and user regions have none: no value, never 0), then every
+ * sensor metric of the file ("<plugin>.<metric>", as stored). */
+#define EXTRAP_BASE 4
+static double extrap_value(const struct tidy *t, size_t s, size_t k)
+{
+    const struct scal_region_stat_row *st = &t->stats[s];
+    const double v[EXTRAP_BASE] = {region_time(st), st->work_total_s, st->barrier_total_s,
+                                   st->lock_total_s};
+    if (k >= EXTRAP_BASE) return t->values[s * t->nmetrics + (k - EXTRAP_BASE)];
+    return k > 0 && st->threads == 0 ? NAN : v[k];
+}
+
+static const char *extrap_name(const struct tidy *t, size_t k)
+{
+    static const char *const names[EXTRAP_BASE] = {"time", "work", "barrier wait", "lock wait"};
+    return k < EXTRAP_BASE ? names[k] : scal_h5file_str(&t->f, t->metrics[k - EXTRAP_BASE].name);
+}
+
+/* has[g * nk + k]: metric k has a value in every usable row of region g (Extra-P models a metric
+ * of a call path over every coordinate, so a metric with holes is left out for that region). */
+static bool *extrap_complete(const struct tidy *t, const struct export_opts *o, size_t nk)
+{
+    bool *has = malloc((t->nregions * nk + 1) * sizeof(*has));
+    if (!has) return NULL;
+    for (size_t i = 0; i < t->nregions * nk; i++)
+        has[i] = true;
+    for (size_t s = 0; s < t->nstats; s++)
+        if (usable(t, o, s))
+            for (size_t k = 0; k < nk; k++)
+                if (!isfinite(extrap_value(t, s, k))) has[t->stats[s].region * nk + k] = false;
+    return has;
+}
+
+static int extrap_lines(const struct tidy *t, size_t s, const bool *has, size_t nk, json_t *params,
+                        FILE *out, size_t *lines)
+{
+    const struct scal_region_stat_row *st = &t->stats[s];
+    int rc = SCAL_OK;
+    for (size_t k = 0; k < nk && rc == SCAL_OK; k++) {
+        if (!has[st->region * nk + k]) continue;
+        json_t *line = json_pack("{s:O,s:o,s:o,s:f}", "params", params, "callpath",
+                                 json_text(t->callpath[st->region]), "metric",
+                                 json_text(extrap_name(t, k)), "value", extrap_value(t, s, k));
+        rc = write_json(line, out, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        (*lines)++;
+    }
+    return rc;
+}
+
 int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
 {
     size_t lines = 0, dropped = 0;
-    bool *complete = calloc(t->nregions + 1, sizeof(*complete));
-    int rc = complete ? complete_regions(t, o, complete) : scal__fail(SCAL_ENOMEM, "out of memory");
+    size_t nk = EXTRAP_BASE + t->nmetrics;
+    bool *complete = calloc(t->nregions + 1, sizeof(*complete)), *has = extrap_complete(t, o, nk);
+    int rc = complete && has ? complete_regions(t, o, complete)
+                             : scal__fail(SCAL_ENOMEM, "out of memory");
     for (uint32_t g = 0; rc == SCAL_OK && g < t->nregions; g++) {
         if (!complete[g]) {
             for (size_t s = 0; s < t->nstats; s++)
                 if (t->stats[s].region == g && usable(t, o, s)) {
-                    fprintf(stderr,
+                    if (!o->quiet)
+                        fprintf(
+                            stderr,
                             "scal export: left out of the Extra-P data: %s (not measured at every "
                             "thread count and input)\n",
                             t->labels[g]);
@@ -175,14 +229,12 @@ int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
                 }
                 json_object_set_new(params, "input", json_real(size));
             }
-            json_t *line = json_pack("{s:o,s:o,s:s,s:f}", "params", params, "callpath",
-                                     json_text(t->callpath[g]), "metric", "time", "value",
-                                     region_time(&t->stats[s]));
-            rc = write_json(line, out, JSON_COMPACT | JSON_REAL_PRECISION(17));
-            lines++;
+            rc = extrap_lines(t, s, has, nk, params, out, &lines);
+            json_decref(params);
         }
     }
     free(complete);
+    free(has);
     if (rc == SCAL_OK && lines == 0)
         rc = scal__fail(SCAL_EEMPTY, "%s holds no successful run to export%s", t->f.path,
                         dropped ? " with a region measured at every configuration" : "");
@@ -211,6 +263,7 @@ struct cell {
     int32_t threads;
     const char *input;
     int32_t ranks; /* MPI ranks, 0 without */
+    int64_t run;   /* one run's rows only (the Thicket export); -1: every run of the cell */
 };
 
 static bool in_cell(const struct tidy *t, const struct export_opts *o, size_t s,
@@ -218,7 +271,7 @@ static bool in_cell(const struct tidy *t, const struct export_opts *o, size_t s,
 {
     const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
     return usable(t, o, s) && r->threads == c->threads && r->ranks == c->ranks &&
-           !strcmp(r->input, c->input);
+           !strcmp(r->input, c->input) && (c->run < 0 || (int64_t)t->stats[s].run == c->run);
 }
 
 /* Hatchet metric names and the statistics they come from. */
@@ -235,7 +288,9 @@ static double hatchet_value(const struct tidy *t, size_t row, size_t metric)
     const double v[] = {region_time(s),  s->time_total_s,       (double)s->count,
                         s->work_total_s, s->barrier_total_s,    s->lock_total_s,
                         s->imbalance,    t->rank_imbalance[row]};
-    return v[metric];
+    /* work, waits and imbalance exist for parallel regions only (threads > 0): elsewhere they
+     * are missing, not 0 */
+    return metric >= 3 && metric <= 6 && s->threads == 0 ? NAN : v[metric];
 }
 
 static json_t *region_metrics(const struct tidy *t, const struct export_opts *o,
@@ -314,7 +369,7 @@ int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
     for (size_t in = 0; threads && rank_counts && in < t->ninputs && t->nregions; in++)
         for (size_t q = 0; q < nranks * nthreads; q++) {
             size_t k = q % nthreads;
-            struct cell c = {threads[k], t->inputs[in], rank_counts[q / nthreads]};
+            struct cell c = {threads[k], t->inputs[in], rank_counts[q / nthreads], -1};
             json_t *root = hatchet_node(t, o, &c, 0, scratch);
             if (!json_object_get(json_object_get(root, "metrics"), "time (inc)")) {
                 json_decref(root); /* no successful run of this configuration */
@@ -336,6 +391,56 @@ int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
         return scal__fail(SCAL_EEMPTY, "%s holds no successful run to export", t->f.path);
     }
     return write_json(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+}
+
+/* ---- Thicket ----------------------------------------------------------------------------------
+ * One profile per run, as Thicket models an ensemble: each profile's graph is a Hatchet literal
+ * (Thicket.from_literal reads it) and its metadata is the run's configuration, which becomes a
+ * row of the Thicket's metadata table (python: scal.to_thicket). */
+
+static json_t *run_metadata(const struct tidy *t, const struct export_opts *o,
+                            const struct tidy_run *r)
+{
+    double size = NAN;
+    if (input_size(o, t, r, &size) < 0) size = NAN; /* a label that is no number: no size */
+    json_t *m = json_pack("{s:I,s:I,s:o,s:I,s:s}", "run", (json_int_t)r->id, "threads",
+                          (json_int_t)r->threads, "input", json_text(r->input), "repetition",
+                          (json_int_t)r->repetition, "status", scal_run_status_name(r->status));
+    json_object_set_new(m, "input_size", isfinite(size) ? json_real(size) : json_null());
+    json_object_set_new(m, "team", r->team >= 0 ? json_integer(r->team) : json_null());
+    json_object_set_new(m, "frequency_khz",
+                        r->frequency_khz >= 0 ? json_integer(r->frequency_khz) : json_null());
+    if (r->ranks > 0) json_object_set_new(m, "ranks", json_integer(r->ranks));
+    return m;
+}
+
+int export_thicket(const struct tidy *t, const struct export_opts *o, FILE *out)
+{
+    double *scratch = malloc((t->nstats + 1) * sizeof(*scratch));
+    json_t *profiles = json_array();
+    if (!scratch || !profiles) {
+        free(scratch);
+        json_decref(profiles);
+        return scal__fail(SCAL_ENOMEM, "out of memory for the Thicket profiles");
+    }
+    for (size_t i = 0; i < t->nruns && t->nregions; i++) {
+        const struct tidy_run *r = &t->runs[i];
+        struct cell c = {r->threads, r->input, r->ranks, (int64_t)r->id};
+        json_t *root = hatchet_node(t, o, &c, 0, scratch);
+        if (!json_object_get(json_object_get(root, "metrics"), "time (inc)")) {
+            json_decref(root); /* a run that does not count (failed, or no measurement) */
+            continue;
+        }
+        json_array_append_new(
+            profiles, json_pack("{s:o,s:[o]}", "metadata", run_metadata(t, o, r), "graph", root));
+    }
+    free(scratch);
+    if (json_array_size(profiles) == 0) {
+        json_decref(profiles);
+        return scal__fail(SCAL_EEMPTY, "%s holds no successful run to export", t->f.path);
+    }
+    return write_json(json_pack("{s:s,s:o}", "format", "scal-thicket-1", "profiles", profiles), out,
+                      JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 }
 
 /* ---- Chrome trace events ----------------------------------------------------------------------
@@ -371,6 +476,65 @@ static json_t *span(const char *name, const char *cat, uint32_t tid, double begi
                      "pid", 1, "tid", (json_int_t)tid, "args", "region", json_text(region));
 }
 
+static int by_region_begin(const void *a, const void *b)
+{
+    const struct scal_trace_instance_row *x = *(const struct scal_trace_instance_row *const *)a;
+    const struct scal_trace_instance_row *y = *(const struct scal_trace_instance_row *const *)b;
+    if (x->region != y->region) return x->region < y->region ? -1 : 1;
+    return (x->begin_s > y->begin_s) - (x->begin_s < y->begin_s);
+}
+
+/* The instance of region that holds [begin, end] (sorted by region, then begin): the latest one
+ * that began by begin and ends after end (the innermost when a region nests in itself). */
+static const struct scal_trace_instance_row *
+instance_holding(const struct scal_trace_instance_row *const *sorted, size_t n, uint32_t region,
+                 double begin, double end)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct scal_trace_instance_row *r = sorted[mid];
+        if (r->region < region || (r->region == region && r->begin_s <= begin))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo, steps = 0; i-- > 0 && sorted[i]->region == region && steps < 64; steps++)
+        if (sorted[i]->end_s >= end) return sorted[i];
+    return NULL;
+}
+
+/* The region's span on the lane of each member of its team other than the thread that started it
+ * (whose lane holds the instance row): the instance's begin and end, found from the member's work
+ * state; when the instance was not recorded (a full buffer), the member's work and barrier wait. */
+static int member_spans(const struct tidy *t, const struct scal_trace_instance_row *inst,
+                        size_t ninst, const struct scal_trace_state_row *states, size_t nstates,
+                        json_t *events)
+{
+    const struct scal_trace_instance_row **sorted = malloc((ninst ? ninst : 1) * sizeof(*sorted));
+    if (!sorted) return scal__fail(SCAL_ENOMEM, "out of memory building the trace");
+    for (size_t i = 0; i < ninst; i++)
+        sorted[i] = &inst[i];
+    qsort(sorted, ninst, sizeof(*sorted), by_region_begin);
+    int rc = SCAL_OK;
+    for (size_t i = 0; i < nstates && rc == SCAL_OK; i++) {
+        const struct scal_trace_state_row *s = &states[i];
+        if (s->state != SCAL_STATE_WORK) continue;
+        const struct scal_trace_instance_row *in =
+            instance_holding(sorted, ninst, s->region, s->begin_s, s->end_s);
+        if (in && in->thread == s->thread) continue;
+        double begin = in ? in->begin_s : s->begin_s, end = in ? in->end_s : s->end_s;
+        const struct scal_trace_state_row *next = i + 1 < nstates ? &states[i + 1] : NULL;
+        if (!in && next && next->state == SCAL_STATE_BARRIER && next->thread == s->thread &&
+            next->region == s->region && next->begin_s == s->end_s)
+            end = next->end_s;
+        const char *label = s->region < t->nregions ? t->labels[s->region] : "?";
+        rc = add_event(events, span(label, "region", s->thread, begin, end, label));
+    }
+    free(sorted);
+    return rc;
+}
+
 int export_chrome(const struct tidy *t, FILE *out)
 {
     struct scal_trace_instance_row *inst = NULL;
@@ -399,6 +563,7 @@ int export_chrome(const struct tidy *t, FILE *out)
             events, span(label, "region", inst[i].thread, inst[i].begin_s, inst[i].end_s, label));
         if (inst[i].thread > maxtid) maxtid = inst[i].thread;
     }
+    if (rc == SCAL_OK) rc = member_spans(t, inst, ninst, states, nstates, events);
     for (size_t i = 0; i < nstates && rc == SCAL_OK; i++) {
         const char *label = states[i].region < t->nregions ? t->labels[states[i].region] : "?";
         rc = add_event(events, span(state_name(states[i].state), "state", states[i].thread,

@@ -30,10 +30,22 @@ static void usage(FILE *out)
     char tool[4096];
     scal_measure_default_tool(tool, sizeof(tool));
     fprintf(out,
-            "\n`scal <command> --help` describes a command's options.\n"
+            "\n`scal <command> --help` describes a command's options; `scal --version` (-V), or\n"
+            "`scal <command> --version`, prints the version.\n"
             "Measure one run without a campaign: scal exec ./app, or\n"
             "  OMP_TOOL_LIBRARIES=%s ./app\n",
             tool[0] ? tool : "/path/to/libscal_ompt.so");
+}
+
+/* scal --version, scal COMMAND --version: the number and the commit too (builds between releases
+ * carry the same number). */
+static void print_version(const char *command)
+{
+    printf("scal%s%s %s", command ? " " : "", command ? command : "", SCAL_VERSION_STRING);
+    if (strcmp(SCAL_VERSION_COMMIT, "unknown"))
+        printf(" (%s, commit %s)\n", SCAL_VERSION_DESCRIBE, SCAL_VERSION_COMMIT);
+    else
+        printf(" (commit unknown: built outside git without a release stamp)\n");
 }
 
 int main(int argc, char **argv)
@@ -46,12 +58,20 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-        printf("scal %s\n", SCAL_VERSION_STRING);
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
+        print_version(NULL);
         return 0;
     }
-    for (size_t i = 0; commands[i].name; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    for (size_t i = 0; commands[i].name; i++) {
+        if (strcmp(argv[1], commands[i].name)) continue;
+        /* `scal <command> --version` / -V, in one place for every command: only as the first
+         * argument, so that a program's own -V (scal run ... -- ./app -V) is never taken */
+        if (argc > 2 && (!strcmp(argv[2], "--version") || !strcmp(argv[2], "-V"))) {
+            print_version(commands[i].name);
+            return 0;
+        }
+        return commands[i].fn(argc - 1, argv + 1);
+    }
     const char *names[sizeof(commands) / sizeof(commands[0])];
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         names[i] = commands[i].name;

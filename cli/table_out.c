@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Text tables: aligned columns for terminals, RFC 4180 CSV for scripts.
+// Text tables: aligned columns for terminals, RFC 4180 CSV or JSON for scripts.
 #include "table_out.h"
 
+#include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,8 +56,41 @@ static void print_csv_cell(FILE *out, const char *s)
     table_csv_field(out, s);
 }
 
-void table_print(const struct table_out *t, FILE *out, bool csv)
+/* A cell of a number column: an integer, a number, null when empty (else the text itself). */
+static json_t *cell_json(const char *cell, bool number)
 {
+    char *end = NULL;
+    if (!number) return json_string(cell);
+    if (!*cell) return json_null();
+    long long i = strtoll(cell, &end, 10);
+    if (!*end) return json_integer(i);
+    double v = strtod(cell, &end);
+    return !*end && isfinite(v) ? json_real(v) : json_string(cell);
+}
+
+static void print_json(const struct table_out *t, FILE *out)
+{
+    json_t *rows = json_array();
+    for (size_t r = 1; r < t->nrows; r++) {
+        json_t *o = json_object();
+        for (size_t c = 0; c < t->ncols; c++) {
+            json_t *j = cell_json(t->cells[r * t->ncols + c], t->right[c]);
+            json_object_set_new(o, t->cells[c], j ? j : json_null());
+        }
+        json_array_append_new(rows, o);
+    }
+    json_dumpf(rows, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+    fputc('\n', out);
+    json_decref(rows);
+}
+
+void table_print(const struct table_out *t, FILE *out, enum table_format format)
+{
+    bool csv = format == TABLE_CSV;
+    if (format == TABLE_JSON) {
+        print_json(t, out);
+        return;
+    }
     size_t *width = calloc(t->ncols, sizeof(*width));
     if (!width) return;
     for (size_t r = 0; r < t->nrows; r++)

@@ -5,6 +5,7 @@
 
 #include "column_meta.h"
 #include "layout.h"
+#include "scal/plugin.h"
 
 struct column_meta {
     const char *table; /* dataset name (last path component), NULL: any table */
@@ -16,7 +17,13 @@ struct column_meta {
 /* Units: "s" seconds, "s^2" square seconds, "kHz", "count", "1" dimensionless ratio or flag,
  * "" identifiers, string indices, enums and line numbers. */
 static const struct column_meta metas[] = {
-    {"plugins", "kind", "", "plugin kind (enum scal_plugin_kind)"},
+    {"plugins", "kind", "", "plugin kind: sensor, actuator, postproc (enum scal_plugin_kind)"},
+    /* sensor values: region and thread are signed, -1 meaning the whole run / every thread; in the
+     * other tables they are unsigned ids (see the generic entries below) */
+    {"values", "region", "", "region id (joinable with /regions.id), -1: the whole run"},
+    {"values", "thread", "", "team thread index, -1: all threads / process scope"},
+    {"sensor_values", "region", "", "region id (joinable with /regions.id), -1: the whole run"},
+    {"sensor_values", "thread", "", "team thread index, -1: all threads / process scope"},
     {"plugins", "name", "", "string index of the plugin name"},
     {"configs", "threads", "count", "OpenMP threads requested for the configuration"},
     {"configs", "id", "", "configuration id, referenced by runs.config"},
@@ -64,11 +71,11 @@ static const struct column_meta metas[] = {
     {NULL, "thread_work_max_s", "s", "work time of the busiest thread"},
     {NULL, "thread_work_min_s", "s", "work time of the least busy thread"},
     {NULL, "thread_work_mean_s", "s", "mean work time per thread"},
-    {NULL, "imbalance", "1", "load imbalance: thread_work_max_s / thread_work_mean_s - 1"},
+    {NULL, "imbalance", "1", "load imbalance: 1 - mean work per thread / busiest thread's work"},
     {NULL, "loops", "count", "worksharing loops executed in the region"},
     {NULL, "loop_iterations", "count", "iterations of those loops"},
-    {NULL, "region", "", "region id (joinable with /regions.id), -1: the whole run"},
-    {NULL, "thread", "", "team thread index, -1: all threads"},
+    {NULL, "region", "", "region id (joinable with /regions.id)"},
+    {NULL, "thread", "", "team thread index"},
     {NULL, "instances", "count", "number of region instances"},
     {NULL, "work_s", "s", "time spent working"},
     {NULL, "barrier_s", "s", "time spent waiting in barriers"},
@@ -143,6 +150,13 @@ int scal_column_meta(const char *table, const char *member, const char **units,
     return any != NULL;
 }
 
+/* enum scal_plugin_kind by value (0 is never written). */
+static const char *plugin_kind_name(int kind)
+{
+    static const char *const names[] = {"none", "sensor", "actuator", "postproc"};
+    return kind >= 0 && kind < 4 ? names[kind] : "unknown";
+}
+
 int scal_column_enum(const char *table, const char *member, const char *(**name_of)(int), int *n)
 {
     const char *t = table ? last_component(table) : "";
@@ -154,6 +168,11 @@ int scal_column_enum(const char *table, const char *member, const char *(**name_
     if (!strcmp(t, "runs") && !strcmp(member, "status")) {
         *name_of = scal_run_status_name;
         *n = SCAL_RUN_NODATA + 1;
+        return 1;
+    }
+    if (!strcmp(t, "plugins") && !strcmp(member, "kind")) { /* older files: plain uint8 */
+        *name_of = plugin_kind_name;
+        *n = SCAL_PLUGIN_POSTPROC + 1;
         return 1;
     }
     return 0;

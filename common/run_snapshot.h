@@ -19,6 +19,9 @@
 /* Where the writer program lives, relative to the directory of libscal_ompt.so (as plugins do). */
 #define SCAL_SNAP_WRITER_REL "scal/scal-run-writer"
 
+/* Flags of scal_snap_convert (run_snapshot_h5.h). */
+#define SCAL_SNAP_CONVERT_QUIET 1u /* no "scal: wrote" line, whatever the snapshot asks */
+
 /* Flags of a snapshot. */
 #define SCAL_SNAP_VERBOSE 1u /* SCAL_VERBOSE: the converter says where the run file went */
 

@@ -11,8 +11,6 @@
 /* Replays every operation of s into file (an open, empty HDF5 file). */
 int scal_snap_replay(struct scal_snap *s, hid_t file);
 
-#define SCAL_SNAP_CONVERT_QUIET 1u /* no "scal: wrote" line, whatever the snapshot asks */
-
 /* Writes the run file the snapshot describes (temporary name beside it, then into place, never
  * over a file another process of the same run wrote meanwhile) and removes the snapshot. final
  * (may be NULL) receives the run file's name. A snapshot that cannot be read or written is kept and

@@ -46,7 +46,7 @@ static inline struct scal_frame *top_frame(struct scal_thread *t)
 static inline bool at_top_level(const struct scal_thread *t)
 {
     return t->is_initial && t->depth == 1 && t->frames[0].role == SCAL_FRAME_ROOT &&
-           t->task_level == 0;
+           t->task_cur == NULL;
 }
 
 /* Serial code between two consecutive top-level regions of the initial thread is a node too. Its
@@ -84,7 +84,7 @@ void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now)
         t->frames[0].last_child_node = (int32_t)node;
         scal_modules_refresh(); /* in no team: may wait for the dynamic loader */
         scal_fork_hooks_refresh();
-    } else if (t->depth == 0 && t->task_level == 0) {
+    } else if (t->depth == 0 && t->task_cur == NULL) {
         scal_fork_hooks_refresh(); /* another root thread (a pthread), in no team either */
     }
 }
@@ -102,6 +102,170 @@ void scal_root_open(struct scal_thread *t)
     f->gap_cache_node = 0;
     t->depth = 1;
     t->is_initial = true;
+}
+
+/* ---- explicit tasks ------------------------------------------------------------------------ */
+
+/* Brings the task-code clocks up to now (call before the running task or a wait changes). */
+static inline void task_clock(struct scal_thread *t, uint64_t now)
+{
+    if (t->in_task_code) {
+        uint64_t d = now - t->task_since_ns;
+        t->task_ns += d;
+        t->task_cur->own_ns += d;
+    }
+    t->task_since_ns = now;
+}
+
+static inline void task_recompute(struct scal_thread *t)
+{
+    t->in_task_code = t->task_cur && t->task_cur->waits == 0;
+}
+
+/* A task's ompt_data_t holds its record (NULL: a task the tool did not see created, or an implicit
+ * task, whose data the tool never writes). The creating thread writes it, the threads that run the
+ * task read it and the record; the runtime publishes the task between them through its own
+ * synchronisation, which TSan cannot see (libomp is not instrumented): these accesses are kept out
+ * of its view, and a TSan build hands the record over with release/acquire (team.h). */
+__attribute__((no_sanitize("thread"))) static void task_data_set(ompt_data_t *d,
+                                                                 struct scal_task *k)
+{
+    d->ptr = k;
+}
+
+__attribute__((no_sanitize("thread"))) static struct scal_task *task_of(const ompt_data_t *d)
+{
+    return d ? (struct scal_task *)d->ptr : NULL;
+}
+
+/* The encountering thread names the task construct: a node of kind task under the region it is in.
+ * A task created by a task belongs to the creating task's region: the creating task may run in the
+ * closing barrier, after this thread left the region's frame, or on another thread. */
+static void on_task_create(ompt_data_t *encountering_task_data,
+                           const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
+                           int flags, int has_dependences, const void *codeptr_ra)
+{
+    task_data_set(new_task_data, NULL);
+    if (!(flags & ompt_task_explicit)) return;
+    struct scal_thread *t = scal_thread_get();
+    if (!t) return;
+    struct scal_task *k = scal_task_get(t);
+    if (!k) {
+        scal_diag_count(SCAL_DIAG_tasks_beyond_pool);
+        return;
+    }
+    struct scal_task *creator = t->task_cur;
+    int32_t parent =
+        creator && creator->depth == t->depth ? creator->parent : scal_innermost_node(t);
+    uint32_t node;
+    /* only a taskloop creates tasks from inside the runtime */
+    bool from_runtime =
+        __builtin_expect(t->taskloop_codeptr || (creator && creator->taskloop), 0) &&
+        scal_callsite_in_runtime(codeptr_ra);
+    if (from_runtime && creator && creator->taskloop) {
+        /* A taskloop task created by one of the taskloop's tasks: libomp splits a large taskloop
+         * into tasks that create the rest (also on other threads). They are the taskloop's; the
+         * splitting task is the runtime's bookkeeping, not one of the taskloop's tasks. */
+        node = creator->node;
+        parent = creator->parent;
+        creator->splitter = true;
+    } else {
+        if (from_runtime && t->taskloop_codeptr) codeptr_ra = t->taskloop_codeptr;
+        uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
+        /* shares the parallel-node cache: a task's call site is never a parallel region's */
+        unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
+        if (t->node_cache[slot].codeptr == key && t->node_cache[slot].parent == ~parent && key) {
+            node = t->node_cache[slot].node;
+        } else {
+            node = scal_node_lookup(SCAL_KIND_TASK, parent, key, NULL, -1, -1);
+            t->node_cache[slot].codeptr = key;
+            t->node_cache[slot].body = 0;
+            t->node_cache[slot].parent = ~parent; /* parallel entries hold parent >= 0 */
+            t->node_cache[slot].node = node;
+        }
+    }
+    k->node = node;
+    k->parent = parent;
+    k->own_ns = 0;
+    k->waits = 0; /* depth: set where it starts to run */
+    k->taskloop = from_runtime;
+    k->splitter = false;
+    SCAL_TEAM_JOIN_RELEASE(k);
+    task_data_set(new_task_data, k);
+}
+
+/* The thread switches from `prior` to `next` at a scheduling point: task start or resumption
+ * (ompt_task_switch, also when an untied task's part ends and it returns to the task that
+ * scheduled it), taskyield, completion, cancellation or detachment of `prior`. Whatever ran on the
+ * thread up to now is the running task's; `next` runs from now on. No order among tasks is assumed:
+ * untied tasks resume on any thread, tied tasks interleave at every scheduling point. */
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+    /* a detached task's event fulfilled elsewhere: it no longer runs, no thread switches */
+    if (prior_task_status == ompt_task_early_fulfill || prior_task_status == ompt_task_late_fulfill)
+        return;
+    struct scal_thread *t = scal_thread_get();
+    if (!t) return;
+    uint64_t now = scal_now_ns();
+    task_clock(t, now);
+    struct scal_task *prior = task_of(prior_task_data), *next = task_of(next_task_data);
+    /* libomp runs the continuation of an untied task that it could not defer, nested in the part
+     * that scheduled it, right after reporting the switch back to the scheduling task: the task
+     * then "switches" to itself from whatever ran. Any other prior that is not the running task
+     * means a switch the tool did not see: the running task got the time up to now. */
+    if (__builtin_expect(prior != t->task_cur && prior != next, 0))
+        scal_diag_count(SCAL_DIAG_task_unmatched);
+    if (prior && prior_task_status != ompt_task_switch && prior_task_status != ompt_task_yield) {
+        /* its code is over (complete, cancel, detach): one instance of its node */
+        SCAL_TEAM_JOIN_ACQUIRE(prior);
+        if (!prior->splitter) {
+            struct scal_node_stats *row = scal_thread_row(t, prior->node);
+            scal_stats_add_time(row, prior->own_ns);
+            row->work_ns += prior->own_ns;
+        }
+        task_data_set(prior_task_data, NULL);
+        scal_task_put(t, prior);
+    } else if (prior) {
+        SCAL_TEAM_JOIN_RELEASE(prior); /* it may resume on another thread */
+    }
+    if (next) {
+        SCAL_TEAM_JOIN_ACQUIRE(next);
+        next->depth = t->depth;
+    }
+    t->task_cur = next;
+    task_recompute(t);
+    if (t->join_slot)
+        atomic_store_explicit(&t->join_slot->join_task_ns, t->task_ns - t->join_task_mark,
+                              memory_order_release);
+}
+
+/* A region encountered by an explicit task: the thread runs the region's implicit task (and its
+ * explicit tasks) until parallel_end, then the task again. The region's whole time is the task's
+ * (a node's time includes its children's); in task_ns it replaces what the region's own explicit
+ * tasks added meanwhile. */
+static inline void task_suspend(struct scal_thread *t, struct scal_frame *f, uint64_t now)
+{
+    task_clock(t, now);
+    f->saved_task = t->task_cur;
+    f->saved_task_ns = t->task_ns;
+    t->task_cur = NULL;
+    t->in_task_code = false;
+}
+
+static inline void task_resume(struct scal_thread *t, struct scal_frame *f, uint64_t now)
+{
+    struct scal_task *k = f->saved_task;
+    task_clock(t, now);
+    if (__builtin_expect(t->task_cur != NULL, 0)) /* a task of the region never switched back */
+        scal_diag_count(SCAL_DIAG_task_left_running);
+    t->task_cur = k;
+    if (k && k->waits == 0) {
+        uint64_t d = now - f->begin_ns;
+        k->own_ns += d;
+        t->task_ns = f->saved_task_ns + d;
+    }
+    task_recompute(t);
 }
 
 /* ---- parallel regions ---------------------------------------------------------------------- */
@@ -162,6 +326,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
                           atomic_load_explicit(&inst->generation, memory_order_relaxed) + 1,
                           memory_order_release);
     parallel_data->ptr = scal_team_tag(inst, f->set);
+    task_suspend(t, f, now);
     scal_wall_enter(node, now);
     if (f->sensed) scal_sensor_enter(t->sensors, scal_frame_level(t, f), 1);
 }
@@ -222,6 +387,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         f->task_data = task_data;
         f->prev_member = t->member_frame;
         t->join_slot = NULL;
+        if (__builtin_expect(index != 0 && t->task_cur != NULL, 0)) {
+            /* a worker joining a team runs no explicit task: one marked running lost its end */
+            scal_diag_count(SCAL_DIAG_task_left_running);
+            t->task_cur = NULL;
+            t->in_task_code = false;
+        }
         /* The primary thread's readings belong to its encountering frame below; other members
          * read only when some metric is thread-scoped. */
         f->sensed = index != 0 && scal_sensor_member_reads(t->sensors);
@@ -282,6 +453,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     t->depth--;
     scal_team_end(t, f->inst, t->depth, f->set, f->begin_ns, now);
     t->join_slot = NULL;
+    task_resume(t, f, now);
     scal_child_ended(t, node, now);
 }
 
@@ -298,117 +470,6 @@ static inline const void *instance_codeptr(struct scal_instance *inst)
 {
     (void)atomic_load_explicit(&inst->generation, memory_order_acquire);
     return inst->codeptr;
-}
-
-/* ---- explicit tasks ------------------------------------------------------------------------ */
-
-static inline uint32_t task_index(const struct scal_thread *t)
-{
-    return (t->task_level < SCAL_TASK_LEVELS ? t->task_level : SCAL_TASK_LEVELS) - 1;
-}
-
-/* Brings the task-code clocks up to now (call before the task level or a wait changes). */
-static inline void task_clock(struct scal_thread *t, uint64_t now)
-{
-    if (t->in_task_code) {
-        uint64_t d = now - t->task_since_ns;
-        t->task_ns += d;
-        t->task_own_ns[task_index(t)] += d;
-    }
-    t->task_since_ns = now;
-}
-
-static inline void task_recompute(struct scal_thread *t)
-{
-    t->in_task_code = t->task_level > 0 && t->task_waits[task_index(t)] == 0;
-}
-
-/* A task's data holds its node and its region's node (each + 1; 0 = a task the tool did not see
- * created). The creating thread writes it, the thread that runs the task reads it; the runtime
- * publishes the task between them through its own synchronisation, which TSan cannot see (libomp
- * is not instrumented), so these two accesses are kept out of its view. */
-__attribute__((no_sanitize("thread"))) static void task_data_set(ompt_data_t *d, uint64_t v)
-{
-    d->value = v;
-}
-
-__attribute__((no_sanitize("thread"))) static uint64_t task_data_get(const ompt_data_t *d)
-{
-    return d ? d->value : 0;
-}
-
-/* The encountering thread names the task construct: a node of kind task under the region it is in.
- */
-static void on_task_create(ompt_data_t *encountering_task_data,
-                           const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
-                           int flags, int has_dependences, const void *codeptr_ra)
-{
-    task_data_set(new_task_data, 0);
-    if (!(flags & ompt_task_explicit)) return;
-    struct scal_thread *t = scal_thread_get();
-    if (!t) return;
-    /* A task created by a task belongs to the creating task's region: the creating task may run in
-     * the closing barrier, after this thread left the region's frame. */
-    int32_t parent = t->task_level && t->task_depth[task_index(t)] == t->depth
-                         ? t->task_parent[task_index(t)]
-                         : scal_innermost_node(t);
-    if (t->taskloop_codeptr && scal_callsite_in_runtime(codeptr_ra))
-        codeptr_ra = t->taskloop_codeptr;
-    uint64_t key = (uint64_t)(uintptr_t)codeptr_ra;
-    /* shares the parallel-node cache: a task's call site is never a parallel region's */
-    unsigned slot = (unsigned)((key >> 4) ^ (uint64_t)parent) & (SCAL_NODE_CACHE_SLOTS - 1u);
-    uint32_t node;
-    if (t->node_cache[slot].codeptr == key && t->node_cache[slot].parent == ~parent && key) {
-        node = t->node_cache[slot].node;
-    } else {
-        node = scal_node_lookup(SCAL_KIND_TASK, parent, key, NULL, -1, -1);
-        t->node_cache[slot].codeptr = key;
-        t->node_cache[slot].body = 0;
-        t->node_cache[slot].parent = ~parent; /* parallel entries hold parent >= 0 */
-        t->node_cache[slot].node = node;
-    }
-    task_data_set(new_task_data, (uint64_t)(uint32_t)(parent + 1) << 32 | ((uint64_t)node + 1));
-}
-
-/* Tied tasks nest LIFO on the thread that runs them: ompt_task_switch starts (or resumes) `next`
- * above `prior`; any other status ends `prior` and returns to the task below it. */
-static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
-                             ompt_data_t *next_task_data)
-{
-    struct scal_thread *t = scal_thread_get();
-    if (!t) return;
-    uint64_t now = scal_now_ns();
-    task_clock(t, now);
-    if (prior_task_status == ompt_task_switch) {
-        uint64_t v = task_data_get(next_task_data);
-        if (v == 0) return;
-        t->task_level++;
-        uint32_t i = task_index(t);
-        if (t->task_level <= SCAL_TASK_LEVELS) {
-            t->task_node[i] = (uint32_t)(v & 0xffffffffu) - 1;
-            t->task_parent[i] = (int32_t)(v >> 32) - 1;
-            t->task_own_ns[i] = 0;
-            t->task_waits[i] = 0;
-            t->task_depth[i] = t->depth;
-        }
-    } else {
-        if (task_data_get(prior_task_data) == 0) return;
-        if (t->task_level == 0) {
-            scal_diag_count(SCAL_DIAG_task_unmatched);
-            return;
-        }
-        if (t->task_level <= SCAL_TASK_LEVELS) {
-            uint32_t i = task_index(t);
-            struct scal_node_stats *row = scal_thread_row(t, t->task_node[i]);
-            scal_stats_add_time(row, t->task_own_ns[i]);
-            row->work_ns += t->task_own_ns[i];
-        }
-        t->task_level--;
-        if (t->task_level == 0 && t->join_slot)
-            atomic_store_explicit(&t->join_slot->join_task_ns, t->task_ns - t->join_task_mark,
-                                  memory_order_release);
-    }
-    task_recompute(t);
 }
 
 static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -431,10 +492,11 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
             member_done(t, f, now);
             return;
         }
-        if (t->task_level) { /* a taskwait (or barrier) inside an explicit task */
+        struct scal_task *k = task_of(task_data);
+        if (k) { /* a taskwait or taskgroup inside an explicit task */
             task_clock(t, now);
-            t->task_waits[task_index(t)]++;
-            t->in_task_code = false;
+            k->waits++;
+            task_recompute(t);
         }
         if (t->sync_depth++ == 0) {
             t->wait_begin_ns = now;
@@ -443,9 +505,10 @@ static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoi
     } else {
         if (t->sync_depth == 0) return; /* the end of a join barrier: accounted at parallel_end */
         uint64_t now = scal_now_ns();
-        if (t->task_level) {
+        struct scal_task *k = task_of(task_data);
+        if (k) {
             task_clock(t, now);
-            if (t->task_waits[task_index(t)]) t->task_waits[task_index(t)]--;
+            if (k->waits) k->waits--;
             task_recompute(t);
         }
         /* Inside a closing barrier the whole wait is already the barrier's. */
@@ -477,7 +540,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     struct scal_slot *s = member_slot(t);
     if (s) s->lock_ns += now - t->lock_begin_ns;
     if (t->trace && t->member_frame >= 0)
-        scal_trace_state(t, t->gtid, t->frames[t->member_frame].node, SCAL_STATE_LOCK,
+        scal_trace_state(t, t->gtid, scal_frame_node(&t->frames[t->member_frame]), SCAL_STATE_LOCK,
                          t->lock_begin_ns, now);
     t->lock_begin_ns = 0;
 }

@@ -102,7 +102,17 @@ void scal_config_load(struct scal_config *cfg)
     cfg->max_depth = SCAL_MAX_DEPTH;
     cfg->resolve_lines = env_bool(cfg, "SCAL_RESOLVE", true);
     cfg->verbose = env_bool(cfg, "SCAL_VERBOSE", false);
-    cfg->wait_writer = env_bool(cfg, "SCAL_WAIT_WRITER", false);
+    /* SCAL_WRITER=wait (default): the run file is complete when the process has ended;
+     * detached: written after it ended, by a copy of the process (SCAL_WAIT_WRITER=0 before) */
+    cfg->wait_writer = env_bool(cfg, "SCAL_WAIT_WRITER", true);
+    v = getenv("SCAL_WRITER");
+    if (v && *v) {
+        if (!strcmp(v, "wait") || !strcmp(v, "detached"))
+            cfg->wait_writer = !strcmp(v, "wait");
+        else
+            note(cfg, "scal: SCAL_WRITER='%s' is neither 'wait' nor 'detached'; using '%s'", v,
+                 cfg->wait_writer ? "wait" : "detached");
+    }
     cfg->snapshot_only = env_bool(cfg, "SCAL_SNAPSHOT_ONLY", false);
     v = getenv("SCAL_TRACE");
     if (v && *v) {

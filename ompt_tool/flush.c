@@ -22,6 +22,7 @@
 #include "tool.h"
 #include "fork_hook.h"
 #include "tool_access.h"
+#include "writer_link.h"
 
 static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define NSIG_HANDLED (sizeof(handled_signals) / sizeof(handled_signals[0]))
@@ -79,6 +80,7 @@ static const struct scal_tool_access writer_access = {
     .wall_ns = scal_wall_ns,
     .module_of = scal_module_of,
     .fork_hook_entry = scal_fork_hook_entry,
+    .hand_to_writer = scal_writer_link_hand,
 };
 
 /* The writer (libdw) lives in its own library next to this one and is loaded only by the writer:
@@ -113,13 +115,11 @@ static void write_through_writer(uint64_t end)
     (void)write(&writer_access, end); /* kept loaded (-z nodelete): libdw may run exit handlers */
 }
 
-/* The writing happens in a forked copy of this process: the program ends as soon as the copy
- * exists (a fork costs about a tenth of a millisecond here), while the copy resolves the regions
- * from its frozen memory (no thread runs on in it), records the snapshot and becomes the writer
- * program. The copy leaves the terminal's session (^C is for the program) unless someone waits
- * for it: SCAL_WAIT_WRITER=1 (the program waits here; scal exec sets it) or, under scal run,
- * SCAL_SNAPSHOT_ONLY=1 (the runner waits for the run's process group, then writes the HDF5 file
- * itself). When fork fails, the work is done here. */
+/* SCAL_WRITER=detached only: the writing happens in a forked copy of this process, and the
+ * program ends as soon as the copy exists (a fork costs about a tenth of a millisecond here),
+ * while the copy resolves the regions from its frozen memory (no thread runs on in it), records
+ * the snapshot and becomes the writer program, in a session of its own (^C is for the program).
+ * The run file appears a moment after the program ended. When fork fails, the work is done here. */
 static void write_in_copy(struct scal_tool *st, uint64_t end)
 {
     /* (the copy never flushes the program's stdio buffers: it ends by _exit or exec) */
@@ -133,24 +133,20 @@ static void write_in_copy(struct scal_tool *st, uint64_t end)
     }
     if (child == 0) {
         st->in_writer_copy = true;
-        /* SIGINT/SIGTERM/SIGHUP are the program's: the program delivers them once this copy has
-         * written what it must (when waited for), so they must not kill the copy halfway. Until
-         * here the tool's handler defers them (this copy never delivers what it deferred); now
-         * they are blocked, ignored (which discards any pending), then back to the default. A
-         * copy that leaves the session gets no more of the program's signals and unblocks them;
-         * one that stays in the program's process group (it is waited for) keeps them blocked,
-         * through the exec of the writer program too. SIGKILL and SIGQUIT still end it. */
+        /* SIGINT/SIGTERM/SIGHUP are the program's. Until here the tool's handler defers them
+         * (this copy never delivers what it deferred); now they are blocked, ignored (which
+         * discards any pending), the copy leaves the session (it gets no more of the program's
+         * signals), and they are back to the default and unblocked. */
         sigset_t handled, none;
         handled_set(&handled);
         sigemptyset(&none);
         pthread_sigmask(SIG_SETMASK, &handled, NULL);
-        bool detached = !st->cfg.wait_writer && !st->cfg.snapshot_only;
         for (size_t i = 0; i < NSIG_HANDLED; i++)
             signal(handled_signals[i], SIG_IGN);
-        if (detached) setsid();
+        setsid();
         for (size_t i = 0; i < NSIG_HANDLED; i++)
             signal(handled_signals[i], SIG_DFL);
-        pthread_sigmask(SIG_SETMASK, detached ? &none : &handled, NULL);
+        pthread_sigmask(SIG_SETMASK, &none, NULL);
         int null = open("/dev/null", O_RDWR | O_CLOEXEC);
         if (null >= 0) {
             dup2(null, 0);
@@ -158,11 +154,6 @@ static void write_in_copy(struct scal_tool *st, uint64_t end)
         }
         write_through_writer(end);
         _exit(0); /* never the program's exit handlers */
-    }
-    if (st->cfg.wait_writer) {
-        int status;
-        while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-            ;
     }
 }
 
@@ -200,7 +191,13 @@ static void flush_run(const char *reason)
     if (st->sensors) scal_sensor_session_stop(st->sensors); /* run sensors' end readings */
     scal_modules_refresh(); /* modules of regions still queued (while they are loaded) */
     st->measured_pid = (int)getpid();
-    write_in_copy(st, end);
+    /* By default (the file is complete when the process has ended) the snapshot is recorded here
+     * and handed to the writer process started with the tool (writer_link.h), or, under scal run,
+     * left to the runner: no fork of the program. */
+    if (st->cfg.wait_writer || st->cfg.snapshot_only)
+        write_through_writer(end);
+    else
+        write_in_copy(st, end);
     if (st->sensors) scal_sensor_session_close(st->sensors);
 }
 
@@ -282,6 +279,7 @@ static void on_signal(int sig)
  * the state of the flush that forked it (its handled signals are deferred until it blocks them). */
 static void child_after_fork(void)
 {
+    scal_writer_link_forget(); /* the parent's writer */
     if (atomic_load(&forking_writer) && pthread_equal(pthread_self(), writer_forker)) return;
     atomic_store(&scal_tool_state.flushed, FLUSH_DONE);
     atomic_store(&deferred, 0u);

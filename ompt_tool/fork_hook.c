@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Pointing the program's GOT slots of the runtime's fork entries at the trampolines of
-// fork_trampolines.S (see fork_hook.h for why).
+// fork_trampolines.S (x86-64) or fork_trampolines_aarch64.S (see fork_hook.h for why).
 //
 // Each loaded object's dynamic section lists its relocations: a JUMP_SLOT (a call through the PLT)
 // or GLOB_DAT (-fno-plt: call *GOT) relocation naming a fork entry gives the slot to change. A slot
@@ -24,9 +24,19 @@
 
 _Thread_local struct scal_fork_note scal_fork_last __attribute__((tls_model("initial-exec")));
 
-#if defined(__x86_64__) && defined(__ELF__)
+#if (defined(__x86_64__) || defined(__aarch64__)) && defined(__ELF__)
 
-/* The order of fork_trampolines.S. */
+/* The relocations of a call (JUMP_SLOT: through the PLT) and of a GOT entry (GLOB_DAT: -fno-plt)
+ * on this architecture. */
+#if defined(__x86_64__)
+#define R_JUMP_SLOT R_X86_64_JUMP_SLOT
+#define R_GLOB_DAT R_X86_64_GLOB_DAT
+#else
+#define R_JUMP_SLOT R_AARCH64_JUMP_SLOT
+#define R_GLOB_DAT R_AARCH64_GLOB_DAT
+#endif
+
+/* The order of fork_trampolines*.S. */
 static const char *const entries[] = {
     "__kmpc_fork_call",
     "__kmpc_fork_teams",
@@ -155,7 +165,7 @@ static void patch_relocations(const struct dl_phdr_info *info, const ElfW(Rela) 
 {
     for (size_t k = 0; k < size / sizeof(*rel); k++) {
         unsigned type = (unsigned)ELF64_R_TYPE(rel[k].r_info);
-        if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
+        if (type != R_JUMP_SLOT && type != R_GLOB_DAT) continue;
         int e = entry_index(strtab + symtab[ELF64_R_SYM(rel[k].r_info)].st_name);
         if (e < 0 || !scal_fork_real[e]) continue;
         uintptr_t slot = info->dlpi_addr + rel[k].r_offset, want = (uintptr_t)trampolines[e];

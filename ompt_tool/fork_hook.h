@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The outlined body of each fork, as the program hands it to the runtime (x86-64 ELF).
+/* The outlined body of each fork, as the program hands it to the runtime (x86-64 and aarch64 ELF).
  *
  * A region reached through a tail call (`jmp __kmpc_fork_call`) reports its caller's return
  * address, so different bodies behind one function-pointer call site would share a node. The tool
  * therefore points the program's GOT slots of the runtime's fork entries (clang's __kmpc_fork_*,
- * gcc's GOMP_parallel*) at small trampolines (fork_trampolines.S) that note, per thread, the body
+ * gcc's GOMP_parallel*) at small trampolines (fork_trampolines*.S) that note, per thread, the body
  * and the return address, then jump to the runtime's entry unchanged. parallel_begin takes the note
  * when its call site matches. A fork that did not pass a trampoline (before the tool started, or in
  * a module loaded later and not yet seen) has no note. */

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Finding a parallel region's outlined body from its call site in the machine code (x86-64, at
-// flush, never in callbacks): the runtime's fork entry (clang's __kmpc_fork_call, gcc's
-// GOMP_parallel*) receives the outlined function's address, loaded by the few instructions before
-// the call (lea reg,[rip+disp32] or mov $imm32,reg, possibly through register copies: a loop may
-// hoist the lea). A call site that does not call a fork entry
-// is the return address of a function that tail-called it: a direct call names that function, whose
-// own code loads the outlined body; an indirect call (a function pointer) names nothing.
+// Finding a parallel region's outlined body from its call site in the machine code (at flush,
+// never in callbacks): the runtime's fork entry (clang's __kmpc_fork_call, gcc's GOMP_parallel*)
+// receives the outlined function's address in an argument register, loaded by the few
+// instructions before the call (x86-64: lea reg,[rip+disp32] or mov $imm32,reg; aarch64: adrp +
+// add or adr), possibly through register copies: a loop may hoist the load. A call site that does
+// not call a fork entry is the return address of a function that tail-called it: a direct call
+// names that function, whose own code loads the outlined body; an indirect call (a function
+// pointer) names nothing. The instructions are read by outlined_isa.h (one file per architecture).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 
 #include "fork_hook.h"
 #include "outlined.h"
+#include "outlined_isa.h"
 
 #define SCAN_BYTES 160 /* how far from the call (or into the tail-calling function) to look */
 
@@ -38,74 +40,34 @@ static bool same_object(uint64_t a, uint64_t b)
            da.dli_fbase == db.dli_fbase;
 }
 
-/* Where a call to `t` goes: through a PLT stub (jmp *GOT, bound by the time the call happened) or
- * to t itself. */
-static uint64_t call_destination(uint64_t t)
+/* The word at a readable address. */
+static uint64_t read_word(uint64_t at)
 {
-    if (!same_object(t, t + 12)) return t;
-    const unsigned char *c = (const unsigned char *)(uintptr_t)t;
-    if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa) c += 4; /* endbr64 */
-    if (c[0] == 0xf2) c++;                                                    /* bnd */
-    if (c[0] == 0xff && c[1] == 0x25) {
-        int32_t d;
-        uint64_t dest, slot;
-        memcpy(&d, c + 2, sizeof(d));
-        slot = (uint64_t)(uintptr_t)(c + 6) + (uint64_t)(int64_t)d;
-        if (!same_object(slot, slot + sizeof(dest))) return t; /* bytes that only looked like it */
-        memcpy(&dest, (const void *)(uintptr_t)slot, sizeof(dest));
-        return dest;
-    }
-    return t;
+    uint64_t v;
+    memcpy(&v, (const void *)(uintptr_t)at, sizeof(v));
+    return v;
 }
 
-/* What the instruction at p (ending at or before `end`) does to register `reg` (0-15): loads an
- * address (lea reg,[rip+disp32] or mov $imm32,reg32: *addr), copies another register into it
- * (mov %src,%reg: *src), or neither. */
-enum reg_write { WRITE_NONE, WRITE_ADDR, WRITE_COPY };
-static enum reg_write writes(uint64_t p, uint64_t end, int reg, uint64_t *addr, int *src)
+/* Where a call to `t` goes: through a PLT stub (jumping through a GOT slot, bound by the time the
+ * call happened) or to t itself. */
+static uint64_t call_destination(uint64_t t)
 {
-    const unsigned char *c = (const unsigned char *)(uintptr_t)p;
-    if (p + 7 <= end && (c[0] & 0xfb) == 0x48 && c[1] == 0x8d && (c[2] & 0xc7) == 0x05 &&
-        ((c[2] >> 3) & 7) + ((c[0] & 4) ? 8 : 0) == reg) {
-        int32_t d;
-        memcpy(&d, c + 3, sizeof(d));
-        *addr = p + 7 + (uint64_t)(int64_t)d;
-        return WRITE_ADDR;
-    }
-    if (reg < 8 && p + 5 <= end && c[0] == 0xb8 + reg) {
-        uint32_t v;
-        memcpy(&v, c + 1, sizeof(v));
-        *addr = v;
-        return WRITE_ADDR;
-    }
-    if (reg >= 8 && p + 6 <= end && c[0] == 0x41 && c[1] == 0xb8 + (reg - 8)) {
-        uint32_t v;
-        memcpy(&v, c + 2, sizeof(v));
-        *addr = v;
-        return WRITE_ADDR;
-    }
-    if (p + 3 <= end && (c[0] & 0xf8) == 0x48 && (c[2] & 0xc0) == 0xc0) {
-        int r = ((c[2] >> 3) & 7) + ((c[0] & 4) ? 8 : 0), m = (c[2] & 7) + ((c[0] & 1) ? 8 : 0);
-        if (c[1] == 0x89 && m == reg) { /* mov %r, %m */
-            *src = r;
-            return WRITE_COPY;
-        }
-        if (c[1] == 0x8b && r == reg) { /* mov %m, %r */
-            *src = m;
-            return WRITE_COPY;
-        }
-    }
-    return WRITE_NONE;
+    if (!same_object(t, t + SCAL_ISA_PLT_BYTES)) return t;
+    uint64_t slot = scal_isa_plt_slot(t);
+    if (!slot || !same_object(slot, slot + 8)) return t; /* bytes that only looked like it */
+    return read_word(slot);
 }
 
 bool scal_code_loads(uint64_t lo, uint64_t hi, uint64_t target)
 {
-    if (!same_object(lo, hi)) return false;
-    for (uint64_t p = lo; p < hi; p++)
-        for (int reg = 0; reg < 16; reg++) {
+    if (!SCAL_ISA_KNOWN || !same_object(lo, hi)) return false;
+    for (uint64_t p = (lo + SCAL_ISA_ALIGN - 1) & ~(uint64_t)(SCAL_ISA_ALIGN - 1); p < hi;
+         p += SCAL_ISA_ALIGN)
+        for (int reg = 0; reg < SCAL_ISA_REGS; reg++) {
             uint64_t a = 0;
             int src;
-            if (writes(p, hi, reg, &a, &src) == WRITE_ADDR && a == target) return true;
+            if (scal_isa_writes(lo, p, hi, reg, &a, &src) == SCAL_WRITE_ADDR && a == target)
+                return true;
         }
     return false;
 }
@@ -115,18 +77,18 @@ bool scal_code_loads(uint64_t lo, uint64_t hi, uint64_t target)
 static uint64_t find_outlined(uint64_t lo, uint64_t hi, int reg, scal_symbol_fn symbol, void *ctx)
 {
     if (!same_object(lo, hi)) return 0;
-    for (uint64_t p = hi - 1; p >= lo && p < hi; p--) {
+    for (uint64_t p = hi - SCAL_ISA_ALIGN; p >= lo && p < hi; p -= SCAL_ISA_ALIGN) {
         uint64_t a = 0, start = 0;
         int src = -1;
-        switch (writes(p, hi, reg, &a, &src)) {
-        case WRITE_ADDR:
+        switch (scal_isa_writes(lo, p, hi, reg, &a, &src)) {
+        case SCAL_WRITE_ADDR:
             if (scal_outlined_name(symbol(ctx, a, &start)) && start == a) return a;
             break; /* a false match inside another instruction: keep looking */
-        case WRITE_COPY:
+        case SCAL_WRITE_COPY:
             reg = src;
-            hi = p + 1; /* what src held before this copy */
+            hi = p + SCAL_ISA_ALIGN; /* what src held before this copy */
             break;
-        case WRITE_NONE:
+        case SCAL_WRITE_NONE:
             break;
         }
     }
@@ -134,10 +96,10 @@ static uint64_t find_outlined(uint64_t lo, uint64_t hi, int reg, scal_symbol_fn 
 }
 
 /* The register holding the outlined body at a call of a fork entry: clang's __kmpc_fork_call and
- * __kmpc_fork_teams take it third (rdx), gcc's GOMP_* first (rdi). */
+ * __kmpc_fork_teams take it third, gcc's GOMP_* first. */
 static int outlined_register(const char *fork_name)
 {
-    return !strncmp(fork_name, "GOMP_", 5) ? 7 : 2;
+    return scal_isa_arg_register(!strncmp(fork_name, "GOMP_", 5) ? 0 : 2);
 }
 
 /* The name of the function a call or jump to t reaches (through a PLT stub). */
@@ -158,9 +120,8 @@ static const char *destination_name(uint64_t t, scal_symbol_fn symbol, void *ctx
 static const char *slot_name(uint64_t slot)
 {
     Dl_info di;
-    uint64_t dest;
-    if (!same_object(slot, slot + sizeof(dest))) return NULL;
-    memcpy(&dest, (const void *)(uintptr_t)slot, sizeof(dest));
+    if (!same_object(slot, slot + 8)) return NULL;
+    uint64_t dest = read_word(slot);
     const char *hooked = scal_fork_hook_entry(dest); /* pointed at a trampoline by the tool */
     if (hooked) return hooked;
     if (dladdr((void *)(uintptr_t)dest, &di) && di.dli_sname &&
@@ -169,24 +130,30 @@ static const char *slot_name(uint64_t slot)
     return NULL;
 }
 
-/* In a function that tail-calls the runtime (jmp to a fork entry), the outlined body it hands
+/* The name of the function that a jump at p (in the code [lo, end)) reaches: jmp/b through a PLT
+ * stub, or through a GOT slot with -fno-plt; NULL when the bytes at p are no such jump. */
+static const char *jump_name(uint64_t lo, uint64_t p, uint64_t end, scal_symbol_fn symbol,
+                             void *ctx)
+{
+    uint64_t target = 0;
+    switch (scal_isa_jump_at(lo, p, end, &target)) {
+    case SCAL_BRANCH_DIRECT:
+        return destination_name(target, symbol, ctx);
+    case SCAL_BRANCH_SLOT:
+        return slot_name(target);
+    default:
+        return NULL;
+    }
+}
+
+/* In a function that tail-calls the runtime (a jump to a fork entry), the outlined body it hands
  * over. */
 static uint64_t tail_outlined(uint64_t fn, scal_symbol_fn symbol, void *ctx, bool *gomp)
 {
-    if (!same_object(fn, fn + SCAN_BYTES)) return 0;
-    for (uint64_t p = fn; p + 6 <= fn + SCAN_BYTES; p++) {
-        const unsigned char *c = (const unsigned char *)(uintptr_t)p;
-        const char *name;
-        int32_t d;
-        if (c[0] == 0xe9) { /* jmp rel32 (through a PLT stub) */
-            memcpy(&d, c + 1, sizeof(d));
-            name = destination_name(p + 5 + (uint64_t)(int64_t)d, symbol, ctx);
-        } else if (c[0] == 0xff && c[1] == 0x25) { /* jmp *GOT(%rip) (-fno-plt) */
-            memcpy(&d, c + 2, sizeof(d));
-            name = slot_name(p + 6 + (uint64_t)(int64_t)d);
-        } else {
-            continue;
-        }
+    uint64_t end = fn + SCAN_BYTES;
+    if (!SCAL_ISA_KNOWN || !same_object(fn, end)) return 0;
+    for (uint64_t p = fn; p + SCAL_ISA_CALL_BYTES <= end; p += SCAL_ISA_ALIGN) {
+        const char *name = jump_name(fn, p, end, symbol, ctx);
         if (!fork_entry_name(name)) continue;
         uint64_t o = find_outlined(fn, p, outlined_register(name), symbol, ctx);
         *gomp = !strncmp(name, "GOMP_", 5);
@@ -199,30 +166,29 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
                                                  scal_symbol_fn symbol, void *ctx)
 {
     struct scal_callsite_info out = {SCAL_CALL_UNKNOWN, 0, 0, false};
-    if (!same_object(ra - 6, ra)) return out;
-    const unsigned char *c = (const unsigned char *)(uintptr_t)ra;
-    uint64_t dest = 0, call = 0;
+    if (!SCAL_ISA_KNOWN || !same_object(ra - SCAL_ISA_CALL_BYTES, ra)) return out;
+    uint64_t lo = ra > SCAN_BYTES ? ra - SCAN_BYTES : 0, dest = 0, call = 0, target = 0;
+    if (fn_start && lo < fn_start) lo = fn_start;
+    if (!same_object(lo, ra)) lo = ra - SCAL_ISA_CALL_BYTES;
     const char *name = NULL;
-    int32_t d;
-    memcpy(&d, c - 4, sizeof(d));
-    if (c[-5] == 0xe8) { /* call rel32 */
-        dest = ra + (uint64_t)(int64_t)d;
-        call = ra - 5;
+    switch (scal_isa_call_before(lo, ra, &call, &target)) {
+    case SCAL_BRANCH_DIRECT:
+        dest = target;
         name = destination_name(dest, symbol, ctx);
-    } else if (c[-6] == 0xff && c[-5] == 0x15) { /* call *GOT(%rip) (-fno-plt) */
-        uint64_t slot = ra + (uint64_t)(int64_t)d;
-        if (!same_object(slot, slot + sizeof(dest))) return out;
-        memcpy(&dest, (const void *)(uintptr_t)slot, sizeof(dest));
-        call = ra - 6;
-        name = slot_name(slot);
-    } else {
+        break;
+    case SCAL_BRANCH_SLOT: /* through a GOT slot (-fno-plt) */
+        if (!same_object(target, target + sizeof(dest))) return out;
+        dest = read_word(target);
+        name = slot_name(target);
+        break;
+    default:
         out.kind = SCAL_CALL_INDIRECT; /* through a register or memory: a function pointer */
         return out;
     }
     if (fork_entry_name(name)) {
         out.kind = SCAL_CALL_FORK;
         out.gomp = !strncmp(name, "GOMP_", 5);
-        uint64_t lo = call > SCAN_BYTES ? call - SCAN_BYTES : 0;
+        lo = call > SCAN_BYTES ? call - SCAN_BYTES : 0;
         if (fn_start && lo < fn_start) lo = fn_start;
         out.outlined = find_outlined(lo, call, outlined_register(name), symbol, ctx);
         return out;
@@ -231,4 +197,24 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
     out.tail_caller = dest;
     out.outlined = tail_outlined(dest, symbol, ctx, &out.gomp);
     return out;
+}
+
+/* A clang task created by a function's last statement: the function tail-calls __kmpc_omp_task
+ * (its entry went to __kmpc_omp_task_alloc before), so the runtime reports the caller's return
+ * address. The jump's own address (its line is the task pragma's), 0 when fn has none. */
+#define TASK_SCAN_BYTES 4096
+uint64_t scal_tail_task_jump(uint64_t fn, scal_symbol_fn symbol, void *ctx)
+{
+    uint64_t end = fn + TASK_SCAN_BYTES, start = 0;
+    if (!SCAL_ISA_KNOWN) return 0;
+    while (end > fn + SCAL_ISA_CALL_BYTES && !same_object(fn, end))
+        end -= 256;
+    for (uint64_t p = fn; p + SCAL_ISA_CALL_BYTES <= end; p += SCAL_ISA_ALIGN) {
+        const char *name = jump_name(fn, p, end, symbol, ctx);
+        if (!name || strcmp(name, "__kmpc_omp_task") != 0) continue;
+        /* bytes that only looked like a jump, or the next function's */
+        if (!symbol(ctx, p, &start) || start != fn) return 0;
+        return p;
+    }
+    return 0;
 }

@@ -32,6 +32,9 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
 /* True when the code in [lo, hi) loads the address `target` (lea target(%rip) or, non-PIE,
  * mov $target): a function handing that outlined body to the runtime. */
 bool scal_code_loads(uint64_t lo, uint64_t hi, uint64_t target);
+/* In function fn, a tail jump to clang's __kmpc_omp_task (a task created by fn's last statement):
+ * the jump's address, 0 = none. */
+uint64_t scal_tail_task_jump(uint64_t fn, scal_symbol_fn symbol, void *ctx);
 /* clang ".omp_outlined.*" or gcc "*._omp_fn.*". */
 bool scal_outlined_name(const char *name);
 

@@ -28,6 +28,7 @@
 
 #include "errmsg.h"
 #include "outlined.h"
+#include "source_block.h"
 #include "tool.h"
 
 struct scal_resolver {
@@ -116,6 +117,69 @@ static bool code_row(Dwarf_Line *l, Dwarf_Addr *addr, int *line)
            dwarf_lineno(l, line) == 0;
 }
 
+static int own_last_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file);
+static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc);
+static bool same_file(const char *a, const char *b);
+
+/* The pragma line of an outlined body (clang declares it there; gcc declares none, and its first
+ * instruction is on the pragma's line), -1 when it is not in `file`. */
+static int body_pragma_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file)
+{
+    int line = -1;
+    const char *f = dwarf_decl_file(fn);
+    Dwarf_Addr lo;
+    if (f && dwarf_decl_line(fn, &line) == 0) return same_file(f, file) ? line : -1;
+    Dwarf_Line *l = dwarf_lowpc(fn, &lo) == 0 ? first_row_at(cu, lo) : NULL;
+    f = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+    return f && same_file(f, file) && dwarf_lineno(l, &line) == 0 ? line : -1;
+}
+
+/* Extends *last over the outlined bodies (task bodies, nested regions) whose pragma lies in
+ * (first, *last] of `file`, below `die` (gcc nests bodies in their function's DIE). */
+static bool extend_by_bodies(Dwarf_Die *cu, Dwarf_Die *die, const char *file, int first, int *last,
+                             int depth)
+{
+    Dwarf_Die child;
+    bool changed = false;
+    if (depth > 2 || dwarf_child(die, &child) != 0) return false;
+    do {
+        if (dwarf_tag(&child) != DW_TAG_subprogram) continue;
+        if (scal_outlined_name(dwarf_diename(&child))) {
+            int at = body_pragma_line(cu, &child, file), l;
+            if (at > first && at <= *last && (l = own_last_line(cu, &child, file)) > *last) {
+                *last = l;
+                changed = true;
+            }
+        }
+        changed |= extend_by_bodies(cu, &child, file, first, last, depth + 1);
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return changed;
+}
+
+/* A construct's last line: the end of its structured block in the source, the same for every
+ * compiler (source_block.c). Without the source, the line tables': the last own line of its body
+ * (`dwarf_last`), extended over the outlined bodies of constructs inside it. */
+static int block_last_line(Dwarf_Die *cu, const char *file, int first, int dwarf_last)
+{
+    int last = scal_source_block_last_in_file(file, first);
+    if (last >= first) return last;
+    last = dwarf_last;
+    while (last > first && extend_by_bodies(cu, cu, file, first, &last, 0)) {
+    }
+    return last;
+}
+
+/* A row that begins a statement in the code of the function at [lo, hi). Rows that begin none
+ * are an instruction of a statement begun elsewhere: gcc on aarch64 gives one to the previous
+ * function's last line where a body starts without padding, and to a function inlined into the
+ * body just outside the ranges of its copy. */
+static bool row_in(Dwarf_Line *l, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Addr *addr, int *line)
+{
+    bool stmt = true;
+    return code_row(l, addr, line) && *addr >= lo && *addr < hi &&
+           !(dwarf_linebeginstatement(l, &stmt) == 0 && !stmt);
+}
+
 /* The last line, in the pragma's file, of the outlined region body declared at `line`. */
 static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
 {
@@ -138,7 +202,7 @@ static int outlined_last_line(Dwarf_Die *cu, const char *file, int line)
             Dwarf_Addr a;
             int ln;
             const char *src;
-            if (!code_row(l, &a, &ln) || a < lo || a >= hi) continue;
+            if (!row_in(l, lo, hi, &a, &ln)) continue;
             src = dwarf_linesrc(l, NULL, NULL);
             if (src && !strcmp(src, file) && ln > last) last = ln;
         }
@@ -220,7 +284,7 @@ static int own_last_line(Dwarf_Die *cu, Dwarf_Die *fn, const char *file)
         Dwarf_Addr a;
         int ln;
         bool inlined = false;
-        if (!code_row(l, &a, &ln) || a < lo || a >= hi) continue;
+        if (!row_in(l, lo, hi, &a, &ln)) continue;
         for (size_t k = 0; k < nrg && !inlined; k++)
             inlined = a >= rg[k][0] && a < rg[k][1];
         const char *src = dwarf_linesrc(l, NULL, NULL);
@@ -582,19 +646,25 @@ static int rows_last_line(Dwarf_Die *cu, Dwarf_Addr lo, uint64_t size, const cha
 }
 
 /* The first line-table row at pc: where several rows share an address (gcc: the pragma's line,
- * then, at the same address, the first statement of a one-statement body), the pragma's. */
+ * then, at the same address, the first statement of a one-statement body), the pragma's. A row
+ * that is no statement's beginning (gcc on aarch64: the previous function's last line, at the
+ * address where a body without padding before it starts) only when no statement row is there. */
 static Dwarf_Line *first_row_at(Dwarf_Die *cu, Dwarf_Addr pc)
 {
     Dwarf_Lines *lines;
+    Dwarf_Line *any = NULL;
     size_t n;
     if (dwarf_getsrclines(cu, &lines, &n) != 0) return dwarf_getsrc_die(cu, pc);
     for (size_t i = 0; i < n; i++) {
         Dwarf_Line *l = dwarf_onesrcline(lines, i);
         Dwarf_Addr a;
         int ln;
-        if (code_row(l, &a, &ln) && a == pc) return l;
+        bool stmt = false;
+        if (!code_row(l, &a, &ln) || a != pc) continue;
+        if (dwarf_linebeginstatement(l, &stmt) == 0 && stmt) return l;
+        if (!any) any = l;
     }
-    return dwarf_getsrc_die(cu, pc);
+    return any ? any : dwarf_getsrc_die(cu, pc);
 }
 
 /* Pragma file, lines and function from the outlined body at `outlined` (absolute); false when its
@@ -623,6 +693,7 @@ static bool lines_of_outlined(struct scal_resolver *r, uint64_t outlined, const 
     out->line_last = die ? own_last_line(&cu, &fn, file)
                          : rows_last_line(&cu, outlined - bias, symbol_size(r, outlined), file);
     if (out->line_last <= decl) out->line_last = bodies_last_line(&cu, file, decl);
+    out->line_last = block_last_line(&cu, file, decl, out->line_last);
     if (out->line_last < decl) out->line_last = -1;
     /* the function containing the pragma (a gcc call site may be attributed to the caller): gcc
      * names its bodies after it ("<name>._omp_fn.<n>"); else the source function declared last
@@ -660,6 +731,26 @@ static void function_at(struct scal_resolver *r, uint64_t addr, char *out, size_
         function_name(&fn, out, len);
 }
 
+static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out);
+
+/* A clang task that its function's last statement creates, reached through that function's tail
+ * call of __kmpc_omp_task (the runtime reports the caller's return address): the pragma's lines
+ * from the jump, the function from the tail-calling function. False when fn has no such jump. */
+static bool lines_of_tail_task(struct scal_resolver *r, uint64_t fn, struct scal_resolved *out)
+{
+    uint64_t jump = scal_tail_task_jump(fn, symbol_of, r->dwfl);
+    if (!jump) return false;
+    struct scal_resolved at = *out;
+    at.file[0] = '\0';
+    resolve_lines(r, jump + 1, &at); /* the row of the jump itself (resolve_lines reads ra - 1) */
+    if (!at.file[0]) return false;
+    snprintf(out->file, sizeof(out->file), "%s", at.file);
+    out->line_first = at.line_first;
+    out->line_last = at.line_last;
+    function_at(r, fn, out->function, sizeof(out->function));
+    return true;
+}
+
 static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_resolved *out)
 {
     Dwfl_Module *mod = dwfl_addrmodule(r->dwfl, ra);
@@ -682,7 +773,7 @@ static void resolve_lines(struct scal_resolver *r, uint64_t ra, struct scal_reso
             if (line && src && dwarf_lineno(line, &ln) == 0) {
                 snprintf(out->file, sizeof(out->file), "%s", src);
                 out->line_first = ln;
-                out->line_last = outlined_last_line(&cu, src, ln);
+                out->line_last = block_last_line(&cu, src, ln, outlined_last_line(&cu, src, ln));
                 if (out->line_last < ln) out->line_last = -1;
                 innermost_function(&cu, pc, src, ln, out->function, sizeof(out->function));
             }
@@ -788,8 +879,12 @@ static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body
     struct scal_callsite_info c = scal_callsite_classify(ra, fn_start, symbol_of, r->dwfl);
     char fn[sizeof(out->function)];
     /* tasks: only gcc's GOMP_task hands over an outlined body (clang's task entry is given to
-     * __kmpc_omp_task_alloc earlier, and its call site's line is the pragma's) */
-    if (task && c.kind != SCAL_CALL_FORK) return;
+     * __kmpc_omp_task_alloc earlier, and its call site's line is the pragma's, unless the task's
+     * function tail-called the runtime) */
+    if (task && c.kind == SCAL_CALL_TAIL && !c.outlined &&
+        lines_of_tail_task(r, c.tail_caller, out))
+        return;
+    if (task && c.kind != SCAL_CALL_FORK && !(c.kind == SCAL_CALL_TAIL && c.outlined)) return;
     uint64_t outlined = body ? body : c.outlined;
     const char *body_sym = body ? symbol_of(r->dwfl, body, &start) : NULL;
     out->gomp = c.gomp || (body_sym && strstr(body_sym, "._omp_fn."));

@@ -1,16 +1,85 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // scal-run-writer SNAPSHOT...: writes the HDF5 run file each run snapshot describes, then removes
-// the snapshot. The tool starts it at the end of a measured process (in a session of its own, not
-// waited for unless SCAL_WAIT_WRITER=1), so that the program never maps HDF5; by hand it writes
-// the run file of a snapshot a killed writer left behind.
+// the snapshot; by hand it writes the run file of a snapshot a killed writer left behind.
+//
+// scal-run-writer --serve: the writer process of a direct run (ompt_tool/writer_link.h), started
+// by the tool when the program starts, with stdin a socket to the measured process. It forks at
+// once (its first process exits, reaped by the tool, so the program never has it as a child),
+// loads HDF5 while the program runs, then waits for one request; on EOF (the program ended without
+// a flush, or was killed) it exits without writing anything.
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <hdf5.h>
 
 #include "errmsg.h"
 #include "run_snapshot_h5.h"
+#include "writer_link.h"
+
+static void answer(const char *line)
+{
+    size_t n = strlen(line);
+    while (n) {
+        ssize_t w = send(0, line, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return; /* the program is gone: the file is written all the same */
+        line += w;
+        n -= (size_t)w;
+    }
+}
+
+static int serve(void)
+{
+    char req[8192], final[4300], reply[8192];
+    size_t n = 0;
+    signal(SIGPIPE, SIG_IGN);
+    pid_t pid = fork();
+    if (pid != 0) _exit(pid < 0 ? 1 : 0); /* without a fork the tool would wait for us: give up */
+    (void)H5open();                       /* the library's start-up, while the program runs */
+    while (n + 1 < sizeof(req)) {
+        ssize_t got = read(0, req + n, sizeof(req) - 1 - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 0; /* no request: nothing to write */
+        n += (size_t)got;
+        if (memchr(req, '\n', n)) break;
+    }
+    req[n] = '\0';
+    char *nl = strchr(req, '\n');
+    unsigned flags = 0;
+    int used = 0;
+    if (!nl || sscanf(req, "convert %u %n", &flags, &used) != 1 || used <= 0) {
+        answer("error -1 the run-file writer got a request it does not understand\n");
+        return 2;
+    }
+    *nl = '\0';
+    /* what the conversion says on stderr goes to the program's stderr, through the answer */
+    FILE *notes = tmpfile();
+    if (notes) dup2(fileno(notes), 2);
+    int rc = scal_snap_convert(req + used, flags, final, sizeof(final));
+    if (notes) {
+        char line[4400];
+        fflush(stderr);
+        rewind(notes);
+        while (fgets(line, sizeof(line), notes))
+            answer(line);
+        fclose(notes);
+    }
+    if (rc == 0)
+        snprintf(reply, sizeof(reply), "ok %s\n", final);
+    else
+        snprintf(reply, sizeof(reply), "error %d %s\n", rc, scal__last_error(rc));
+    answer(reply);
+    return rc == 0 ? 0 : 1;
+}
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], SCAL_WRITER_SERVE_ARG)) return serve();
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         fprintf(argc < 2 ? stderr : stdout,
                 "usage: scal-run-writer SNAPSHOT...\n\n"

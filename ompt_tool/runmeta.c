@@ -88,6 +88,11 @@ int scal_write_run_meta(struct scal_snap_builder *file, uint64_t end_ns, int32_t
 
     command_line(buf, sizeof(buf));
     rc |= scal_snap_attr_str(file, meta, "command_line", buf);
+    rc |= scal_snap_attr_str(file, meta, "command_line_read",
+                             st->cmdline_at_start
+                                 ? "at start (the tool was preloaded)"
+                                 : "at the first OpenMP call (the program may have changed its "
+                                   "arguments before)");
     ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
     buf[n > 0 ? n : 0] = '\0';
     rc |= scal_snap_attr_str(file, meta, "executable", buf);

@@ -35,7 +35,9 @@ static struct scal_thread *create_thread_state(void)
     size_t off_insts = off_frames + scal_cache_align(cfg->max_depth * sizeof(struct scal_frame));
     size_t off_map = off_insts + (size_t)cfg->max_depth * scal_tool_state.inst_stride;
     size_t off_rows = off_map + scal_cache_align((size_t)cfg->max_regions * sizeof(uint32_t));
-    size_t total = off_rows + (size_t)cfg->max_regions * scal_tool_state.row_size;
+    size_t off_tasks = off_rows + (size_t)cfg->max_regions * scal_tool_state.row_size;
+    off_tasks = scal_cache_align(off_tasks);
+    size_t total = off_tasks + (size_t)SCAL_TASK_RECORDS * sizeof(struct scal_task);
     unsigned char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED) {
@@ -48,6 +50,7 @@ static struct scal_thread *create_thread_state(void)
     t->inst_area = base + off_insts;
     t->row_of_node = (uint32_t *)(base + off_map);
     t->rows = base + off_rows;
+    t->task_records = (struct scal_task *)(base + off_tasks);
     t->member_frame = -1;
     if (cfg->trace_entries) t->trace = scal_trace_new(cfg->trace_entries);
     /* Publish last: the flush reads registry entries up to `registered`. */

@@ -43,7 +43,7 @@ struct scal_config {
     uint32_t max_depth;     /* nesting depth of the per-thread region stack */
     bool resolve_lines;     /* SCAL_RESOLVE (default on): DWARF lookups at flush */
     bool verbose;           /* SCAL_VERBOSE: one line saying where the file went */
-    bool wait_writer;       /* SCAL_WAIT_WRITER: the program waits until its run file is written */
+    bool wait_writer;       /* SCAL_WRITER=wait (default): the run file is written before exit */
     bool snapshot_only;     /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
     char plugins[1024];     /* SCAL_PLUGINS */
     char messages[2048];    /* problems with SCAL_* values, printed once at initialisation */
@@ -86,7 +86,13 @@ static inline uint64_t scal_now_ns(void)
       "regions without source lines (no debug information; informational)")                        \
     X(tail_call_unresolved,                                                                        \
       "regions reached through a tail call whose pragma was not found (named after the caller)")   \
-    X(task_unmatched, "explicit-task completions on a thread that did not start the task")         \
+    X(task_unmatched,                                                                              \
+      "task switches away from a task other than the one the thread ran (time until the switch "   \
+      "given to the latter)")                                                                      \
+    X(tasks_beyond_pool,                                                                           \
+      "explicit tasks created while a thread's task records were all in use, not measured")        \
+    X(task_left_running,                                                                           \
+      "explicit tasks whose end the tool did not see (their time after the last event is lost)")   \
     X(sensor_errors, "sensor plugin errors")                                                       \
     X(write_errors, "errors while writing the output file")
 
@@ -241,11 +247,31 @@ struct scal_frame {
     int32_t last_child_node;
     int32_t gap_cache_prev, gap_cache_next;
     uint32_t gap_cache_node;
+    /* encountering frames: the explicit task that encountered the region (it resumes at the end;
+     * the region's time is its time) and the thread's task_ns then */
+    struct scal_task *saved_task;
+    uint64_t saved_task_ns;
 };
 
-/* Nesting of explicit tasks on one thread measured per task construct (deeper tasks count towards
- * the deepest tracked level). */
-#define SCAL_TASK_LEVELS 32
+/* An explicit task the tool saw created, reached through its ompt_data_t (ptr), never through the
+ * thread: untied tasks migrate between threads and interleave at any scheduling point. Taken from
+ * the creating thread's pool, filled before the runtime publishes the task; afterwards only the
+ * thread running the task touches it (the runtime orders the hand-over), and the thread completing
+ * it gives it back to its pool (task_pool.c). One cache line: threads never share one. */
+struct scal_task {
+    uint32_t node;   /* its task construct's node */
+    int32_t parent;  /* the region node it belongs to (where it was created) */
+    uint64_t own_ns; /* time it ran as task code (not waiting in a taskwait/taskgroup), all parts */
+    uint32_t waits;  /* open synchronisation regions of the task (taskwait, taskgroup end) */
+    uint32_t depth;  /* frames in use on the thread running it, when it started or resumed there */
+    bool taskloop;   /* created by the runtime for a taskloop */
+    bool splitter;   /* a taskloop task that created taskloop tasks: the runtime's splitting task */
+    struct scal_thread *home; /* the pool it came from */
+    struct scal_task *next;   /* free lists */
+} __attribute__((aligned(SCAL_CACHE_LINE)));
+
+/* Task records per thread (reserved with the thread's state, touched as used). */
+#define SCAL_TASK_RECORDS 65536
 
 /* Entries of a thread's direct-mapped cache of parallel-node lookups (a power of two). */
 #define SCAL_NODE_CACHE_SLOTS 64
@@ -277,10 +303,10 @@ struct scal_thread {
     /* the serial gap before the current top-level region, not yet in its node's statistics */
     uint32_t gap_pending_node; /* 0 = none */
     uint64_t gap_pending_ns;
-    /* Explicit tasks (task_schedule): tied tasks nest LIFO on a thread. Level 0 is the implicit
-     * task; time at a level >= 1 whose task is not inside a synchronisation region is task code,
-     * counted in task_ns (work) and in the level's own time (its task construct's node). */
-    uint32_t task_level;
+    /* Explicit tasks (task_schedule): the task this thread runs now (NULL: an implicit task). Its
+     * time, while it is not inside a synchronisation region, is task code, counted in task_ns
+     * (work) and in the task's own time (its task construct's node). */
+    struct scal_task *task_cur;
     bool in_task_code;
     uint64_t task_since_ns;
     uint64_t task_ns;             /* all explicit-task code this thread ran */
@@ -289,13 +315,15 @@ struct scal_thread {
     uint64_t join_task_mark;      /* task_ns when that barrier began */
     const void *taskloop_codeptr; /* the open taskloop's call site (its tasks are created inside the
                                      runtime, with the runtime's own return address) */
-    uint8_t task_waits[SCAL_TASK_LEVELS];
-    uint32_t task_node[SCAL_TASK_LEVELS];
-    int32_t task_parent[SCAL_TASK_LEVELS]; /* the region node the task belongs to */
-    uint64_t task_own_ns[SCAL_TASK_LEVELS];
-    uint32_t task_depth[SCAL_TASK_LEVELS]; /* frames in use when the task started or resumed */
+    /* task records: this thread's own free list and unused rest, owner-only */
+    struct scal_task *task_free;
+    struct scal_task *task_records;
+    uint32_t task_records_used;
     struct scal_trace_buf *trace;
     struct scal_sensor_thread_ctx *sensors;
+    /* records of this pool that other threads completed (a lock-free stack the owner takes whole)
+     */
+    _Atomic(struct scal_task *) task_remote __attribute__((aligned(SCAL_CACHE_LINE)));
 };
 
 /* A frame's level: its index in the thread's stack, which keys the sensor readings taken there. */
@@ -336,10 +364,8 @@ static inline int32_t scal_innermost_node(struct scal_thread *t)
  * child; one inside a region inside the task is that region's). */
 static inline int32_t scal_region_parent(struct scal_thread *t)
 {
-    if (t->task_level) {
-        uint32_t i = (t->task_level < SCAL_TASK_LEVELS ? t->task_level : SCAL_TASK_LEVELS) - 1;
-        if (t->task_depth[i] == t->depth) return (int32_t)t->task_node[i];
-    }
+    struct scal_task *k = t->task_cur;
+    if (k && k->depth == t->depth) return (int32_t)k->node;
     return scal_innermost_node(t);
 }
 /* Thread states for the flush (every thread that ever had an event). */
@@ -349,6 +375,10 @@ int scal_threads_init(void);
 /* The stats row of a node on this thread, created on first use. */
 struct scal_node_stats *scal_thread_row(struct scal_thread *t, uint32_t node);
 struct scal_node_stats *scal_thread_row_if_any(const struct scal_thread *t, uint32_t node);
+/* A task record from t's pool (NULL when all are in use), and its return by the thread that
+ * completed the task (task_pool.c; no lock, no allocation). */
+struct scal_task *scal_task_get(struct scal_thread *t);
+void scal_task_put(struct scal_thread *t, struct scal_task *k);
 
 /* ---- global tool state (tool_start.c) ------------------------------------------------------ */
 
@@ -365,6 +395,7 @@ struct scal_tool {
     /* /proc/self/cmdline when the tool started: programs may rewrite their argv later */
     char cmdline[8192];
     size_t cmdline_len;
+    bool cmdline_at_start;  /* read before main (preloaded tool), else at the first OpenMP call */
     double tool_start_unix; /* CLOCK_REALTIME at ompt_start_tool (exact, unlike start_unix) */
     /* Set by the flush: the measured process (the writer runs in a forked copy of it, whose own
      * pid names nothing), and whether this is that copy (it may exec the writer program). */
@@ -428,9 +459,18 @@ uint64_t scal_wall_ns(uint32_t node, uint64_t end_ns);
 /* ---- the OpenMP runtime's start-up (startup.c) ------------------------------------------- */
 
 #define SCAL_STARTUP_NAME "OpenMP runtime start-up"
-/* At ompt_start_tool (the runtime begins to initialise) and at the end of the tool's initialize
- * (it is done), on the initial thread: records the span as its own node. */
-void scal_startup_begin(void);
+#define SCAL_TOOL_STARTUP_NAME "scal tool start-up"
+/* The moments that split the start-up between the runtime and the tool, on the initial thread. */
+enum scal_startup_mark {
+    SCAL_STARTUP_LOADED_BEGIN, /* the library's constructor begins and ends (its work) */
+    SCAL_STARTUP_LOADED_END,
+    SCAL_STARTUP_TOOL_BEGIN,  /* ompt_start_tool is called: the runtime begins to initialise */
+    SCAL_STARTUP_TOOL_PAUSE,  /* ompt_start_tool returns: the runtime initialises itself */
+    SCAL_STARTUP_TOOL_RESUME, /* initialize is called */
+    SCAL_STARTUP_MARKS
+};
+void scal_startup_mark(enum scal_startup_mark m);
+/* At the end of the tool's initialize: records both nodes (startup.c). */
 void scal_startup_end(struct scal_thread *t);
 
 /* ---- call sites (callsite.c) --------------------------------------------------------------- */

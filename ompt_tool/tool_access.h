@@ -31,6 +31,8 @@ struct scal_tool_access {
     uint64_t (*wall_ns)(uint32_t node, uint64_t end_ns);
     bool (*module_of)(uint64_t addr, const char **path, uint64_t *base);
     const char *(*fork_hook_entry)(uint64_t addr); /* fork_hook.h */
+    /* writer_link.h: hands the snapshot to the writer process started with the tool */
+    int (*hand_to_writer)(const char *snap, unsigned flags, char *final, size_t len);
 };
 
 /* The writer library, found next to libscal_ompt.so, and its one exported entry: writes the run

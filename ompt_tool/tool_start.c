@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The tool's entry point: ompt_start_tool (the one exported OMPT symbol), initialize and finalize.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
 #include <omp-tools.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,6 +15,7 @@
 #include "sensor_hooks.h"
 #include "team.h"
 #include "tool.h"
+#include "writer_link.h"
 
 struct scal_tool scal_tool_state;
 
@@ -55,6 +60,7 @@ static void keep_command_line(struct scal_tool *st)
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                            ompt_data_t *tool_data)
 {
+    scal_startup_mark(SCAL_STARTUP_TOOL_RESUME);
     struct scal_tool *st = &scal_tool_state;
     struct timespec wall;
     uint64_t now = scal_now_ns();
@@ -103,27 +109,61 @@ static void tool_finalize(ompt_data_t *tool_data)
     scal_flush("program ended (OpenMP finalize)");
 }
 
-/* Preloaded (LD_PRELOAD), the tool is loaded before main: the program's first fork then passes a
- * trampoline too. Loaded by the runtime, this runs inside that first fork, as initialize does. */
+static void tool_loaded(void);
+
+/* This library is one of LD_PRELOAD's (the dynamic loader splits it at ':' and blanks), so that its
+ * constructor runs before main; else the OpenMP runtime dlopen()ed it at its first use. */
+static bool preloaded(void)
+{
+    const char *list = getenv("LD_PRELOAD");
+    Dl_info info;
+    char self[PATH_MAX], entry[PATH_MAX], real[PATH_MAX];
+    if (!list || !dladdr((void *)tool_loaded, &info) || !info.dli_fname ||
+        !realpath(info.dli_fname, self))
+        return false;
+    for (const char *at = list; *at;) {
+        size_t n = strcspn(at, ": \t");
+        if (n > 0 && n < sizeof(entry)) {
+            snprintf(entry, sizeof(entry), "%.*s", (int)n, at);
+            if (realpath(entry, real) && !strcmp(real, self)) return true;
+        }
+        at += n;
+        at += *at != 0;
+    }
+    return false;
+}
+
+/* Preloaded (LD_PRELOAD), the tool is loaded before main: it keeps the command line before main can
+ * rewrite it, and the program's first fork passes a trampoline too. Loaded by the runtime, this
+ * runs inside that first fork, as initialize does (the command line is then read at that call). */
 __attribute__((constructor)) static void tool_loaded(void)
 {
     static struct scal_config cfg;
+    scal_startup_mark(SCAL_STARTUP_LOADED_BEGIN);
     scal_config_load(&cfg);
-    if (cfg.enabled) scal_fork_hooks_install(NULL);
+    if (!cfg.enabled) return;
+    if (preloaded()) {
+        keep_command_line(&scal_tool_state);
+        scal_tool_state.cmdline_at_start = true;
+    }
+    scal_fork_hooks_install(NULL);
+    scal_startup_mark(SCAL_STARTUP_LOADED_END);
 }
 
 SCAL_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
                                                       const char *runtime_version)
 {
     static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {0}};
+    scal_startup_mark(SCAL_STARTUP_TOOL_BEGIN);
     scal_config_load(&scal_tool_state.cfg);
     if (!scal_tool_state.cfg.enabled) return NULL; /* SCAL_ENABLE=0: decline */
-    scal_startup_begin();
-    keep_command_line(&scal_tool_state);
+    if (!scal_tool_state.cmdline_at_start) keep_command_line(&scal_tool_state);
+    scal_writer_link_start(); /* loads HDF5 while the program runs (writer_link.h) */
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
     scal_tool_state.tool_start_unix = (double)wall.tv_sec + wall.tv_nsec * 1e-9;
     snprintf(scal_tool_state.omp_runtime, sizeof(scal_tool_state.omp_runtime), "%s (OpenMP %u)",
              runtime_version ? runtime_version : "unknown", omp_version);
+    scal_startup_mark(SCAL_STARTUP_TOOL_PAUSE);
     return &result;
 }

@@ -26,6 +26,7 @@
 #include "tool.h"
 #include "mpi_rank.h"
 #include "writer.h"
+#include "writer_link.h"
 #include "trace_buf.h"
 
 /* Everything merged for one node across threads. */
@@ -543,10 +544,12 @@ static int write_trace(struct scal_snap_builder *file, const uint32_t *region_of
         ni += t->trace->ninstances;
         ns += t->trace->nstates;
     }
+    /* a row's node is one of the table's (a worker's frame not yet told its node is a bug) */
+    uint32_t nnodes = scal_nodes_count();
     for (size_t k = 0; remap && k < ni; k++)
-        inst[k].region = remap[inst[k].region];
+        inst[k].region = inst[k].region < nnodes ? remap[inst[k].region] : UINT32_MAX;
     for (size_t k = 0; remap && k < ns; k++)
-        states[k].region = remap[states[k].region];
+        states[k].region = states[k].region < nnodes ? remap[states[k].region] : UINT32_MAX;
     scal_snap_group(file, g);
     rc |= scal_snap_attr_i64(file, g, "capacity_per_thread", scal_tool_state.cfg.trace_entries);
     rc |= scal_snap_attr_i64(file, g, "recorded", (int64_t)(ni + ns));
@@ -697,11 +700,11 @@ static void writer_program(char *out, size_t len)
 
 extern char **environ;
 
-/* Hands the snapshot to the writer program, which writes the HDF5 run file: normally this process
- * is the program's forked copy and becomes the writer (exec); when the fork failed, the writer is
- * started in a session of its own (the terminal's ^C is the program's, not the writer's; stdout
- * is not kept open) and waited for only when asked (SCAL_WAIT_WRITER=1). The writer inherits
- * stderr for its own errors. */
+/* Starts the writer program on the snapshot, which writes the HDF5 run file: with SCAL_WRITER=
+ * detached this process is the program's forked copy and becomes the writer (exec); else (the
+ * writer process started with the tool is missing, or the fork failed) the writer is started in a
+ * session of its own (the terminal's ^C is the program's, not the writer's; stdout is not kept
+ * open) and waited for unless SCAL_WRITER=detached. The writer inherits stderr for its errors. */
 static int start_writer(const char *snap)
 {
     char prog[4300];
@@ -802,7 +805,16 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
         }
         return SCAL_OK;
     }
-    rc = start_writer(snap);
+    rc = SCAL_ENOENT;
+    if (scal_tool_state.cfg.wait_writer) {
+        /* the writer process started with the tool (writer_link.h) writes it while we wait */
+        char final[4300];
+        rc = scal_writer_link_hand(snap, SCAL_SNAP_CONVERT_QUIET, final, sizeof(final));
+        if (rc == SCAL_OK && scal_tool_state.cfg.verbose)
+            fprintf(stderr, "scal: wrote %s\n", final);
+        if (rc < 0 && rc != SCAL_ENOENT) rc = scal__fail(rc, "%s", final);
+    }
+    if (rc == SCAL_ENOENT) rc = start_writer(snap);
     if (rc < 0)
         fprintf(stderr,
                 "scal: %s; the measurements are kept in %s (scal-run-writer %s writes the run "

@@ -5,6 +5,7 @@
 #include "errmsg.h"
 #include "fork_hook.h"
 #include "tool_access.h"
+#include "writer_link.h"
 
 static const struct scal_tool_access *tool;
 
@@ -119,4 +120,9 @@ bool scal_module_of(uint64_t addr, const char **path, uint64_t *base)
 const char *scal_fork_hook_entry(uint64_t addr)
 {
     return tool->fork_hook_entry(addr);
+}
+
+int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t len)
+{
+    return tool->hand_to_writer(snap, flags, final, len);
 }

@@ -422,15 +422,20 @@ static int read_campaign_tables(struct pp_campaign *c, struct campaign_tables *t
     char **inputs = NULL;
     size_t ninputs = 0;
     int rc = SCAL_OK;
-    if (plan_inputs && scal_h5_exists(f, "campaign/inputs") == 1) {
+    rc = scal_table_read(f, &scal_table_configs, (void **)&t->cfg, &t->ncfg);
+    /* the plan's order for the labels the configurations use (a campaign without -i lists one
+     * unnamed input there: no row of its own) */
+    if (rc == SCAL_OK && plan_inputs && scal_h5_exists(f, "campaign/inputs") == 1) {
         rc = scal_h5_read_strings(f, "campaign/inputs", &inputs, &ninputs);
         for (size_t i = 0; i < ninputs && rc == SCAL_OK; i++) {
             uint32_t idx;
-            rc = add_input(c, inputs[i], &idx);
+            bool used = false; /* "" (no -i): map_configs names it i<N> */
+            for (size_t k = 0; k < t->ncfg && !used && *inputs[i]; k++)
+                used = !strcmp(scal_h5file_str(t->f, t->cfg[k].input_label), inputs[i]);
+            if (used) rc = add_input(c, inputs[i], &idx);
         }
         scal_h5_free_strings(inputs, ninputs);
     }
-    if (rc == SCAL_OK) rc = scal_table_read(f, &scal_table_configs, (void **)&t->cfg, &t->ncfg);
     if (rc == SCAL_OK) rc = scal_table_read(f, &scal_table_runs, (void **)&t->runs, &t->nruns);
     if (rc == SCAL_OK)
         rc = scal_table_read(f, &scal_table_campaign_regions, (void **)&t->fr.rows, &t->fr.n);

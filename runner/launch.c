@@ -230,6 +230,117 @@ static void parse_cpus(const char *list, cpu_set_t *set)
     free(copy);
 }
 
+static void on_child(int sig)
+{
+    (void)sig; /* only interrupts ppoll in wait_group */
+}
+
+/* Reads what the program wrote into its stdout or stderr pipe (closing it at end of file). */
+static void drain(struct pollfd *fds, struct scal_run_result *r)
+{
+    for (int k = 0; k < 2; k++) {
+        if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        char buf[4096];
+        ssize_t got = read(fds[k].fd, buf, sizeof(buf));
+        if (got > 0)
+            keep_tail(k ? r->stderr_tail : r->stdout_tail, buf, (size_t)got);
+        else if (got == 0 || errno != EINTR) {
+            close(fds[k].fd);
+            fds[k].fd = -1;
+        }
+        fds[k].revents = 0;
+    }
+}
+
+static bool crash_signal(int sig)
+{
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGILL || sig == SIGFPE ||
+           sig == SIGSYS || sig == SIGTRAP;
+}
+
+/* Reaps what has ended of the run: the program itself (its status, its wall time), then the rest
+ * of its process group, re-parented to the runner (PR_SET_CHILD_SUBREAPER): the tool's writer
+ * must have finished before the run is committed and the next run starts. Another process of the
+ * group that crashed (a fault or an abort) is said in the stderr tail, as the tool's own lines are
+ * (the run file's writer crashing leaves no file, and the reason must not read as "the tool was not
+ * loaded"). True when nobody of the group is left. */
+static bool reap(pid_t pid, bool *main_done, double t0, struct scal_run_result *r)
+{
+    int status;
+    if (!*main_done) {
+        pid_t got = waitpid(pid, &status, WNOHANG);
+        if (got != pid) return false;
+        *main_done = true;
+        r->wall_s = now_s() - t0;
+        if (WIFEXITED(status)) r->exit_code = WEXITSTATUS(status);
+        if (WIFSIGNALED(status)) r->signal = WTERMSIG(status), r->exit_code = -1;
+    }
+    for (;;) {
+        pid_t got = waitpid(-pid, &status, WNOHANG);
+        if (got < 0) return errno != EINTR; /* ECHILD: nobody of the group is left */
+        if (got == 0) return false;
+        if (WIFSIGNALED(status) && crash_signal(WTERMSIG(status))) {
+            char line[160];
+            snprintf(line, sizeof(line),
+                     "\nscal: process %d of the run (the tool's writer or a child of the program) "
+                     "was killed by signal %d (%s)\n",
+                     (int)got, WTERMSIG(status), strsignal(WTERMSIG(status)));
+            keep_tail(r->stderr_tail, line, strlen(line));
+            r->others_killed++;
+        }
+    }
+}
+
+/* Waits for the run by events, never by polling: SIGCHLD (unblocked only inside ppoll, so that
+ * none is missed between a reap and the wait), the output pipes, and the next deadline (the
+ * timeout, then the SIGKILL that follows a SIGTERM). The runner's SIGINT, SIGTERM and SIGHUP set
+ * *interrupted: they too are unblocked only inside ppoll. The runner is single-threaded, so the
+ * signals come to this thread. */
+static void wait_group(pid_t pid, struct pollfd *fds, double timeout_s, volatile int *interrupted,
+                       double t0, struct scal_run_result *r)
+{
+    struct sigaction chld = {.sa_handler = on_child, .sa_flags = SA_NOCLDSTOP}, old_chld;
+    sigset_t wake, old_mask, wait_mask;
+    sigemptyset(&wake);
+    sigaddset(&wake, SIGCHLD);
+    sigaddset(&wake, SIGINT);
+    sigaddset(&wake, SIGTERM);
+    sigaddset(&wake, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &wake, &old_mask);
+    sigaction(SIGCHLD, &chld, &old_chld);
+    wait_mask = old_mask;
+    sigdelset(&wait_mask, SIGCHLD);
+    bool main_done = false, term_sent = false;
+    double deadline = timeout_s > 0 ? t0 + timeout_s : 0; /* 0: none */
+    while (!reap(pid, &main_done, t0, r)) {
+        double t = now_s();
+        bool stop = interrupted && *interrupted;
+        if (!term_sent && (stop || (deadline > 0 && t >= deadline))) {
+            r->timed_out = !stop;
+            kill(-pid, SIGTERM); /* the tool writes what it has on SIGTERM */
+            term_sent = true;
+            deadline = t + 5;
+            continue;
+        }
+        if (term_sent && deadline > 0 && t >= deadline) {
+            kill(-pid, SIGKILL);
+            deadline = 0;
+            continue;
+        }
+        struct timespec left, *limit = NULL;
+        if (deadline > 0) {
+            double s = deadline - t;
+            left.tv_sec = (time_t)s;
+            left.tv_nsec = (long)((s - (double)left.tv_sec) * 1e9);
+            limit = &left;
+        }
+        r->wakeups++;
+        if (ppoll(fds, 2, limit, &wait_mask) > 0) drain(fds, r);
+    }
+    sigaction(SIGCHLD, &old_chld, NULL);
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+}
+
 int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *interrupted,
                     struct scal_run_result *r)
 {
@@ -295,52 +406,7 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
     }
     setpgid(pid, pid);
     struct pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-    int open_fds = 2, status = 0;
-    bool exited = false, main_done = false, term_sent = false;
-    double kill_at = 0;
-    struct rusage ru;
-    while (!exited) {
-        /* while its output is open the program's exit shows as POLLHUP; after that, poll its
-         * status every millisecond */
-        int n = poll(fds, 2, open_fds ? 20 : 1);
-        for (int k = 0; n > 0 && k < 2; k++) {
-            if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-            char buf[4096];
-            ssize_t got = read(fds[k].fd, buf, sizeof(buf));
-            if (got > 0)
-                keep_tail(k ? r->stderr_tail : r->stdout_tail, buf, (size_t)got);
-            else {
-                close(fds[k].fd);
-                fds[k].fd = -1;
-                open_fds--;
-            }
-        }
-        if (!main_done && wait4(pid, &status, WNOHANG, &ru) == pid) {
-            main_done = true;
-            r->wall_s = now_s() - t0;
-        }
-        /* then the rest of its process group, re-parented to us (PR_SET_CHILD_SUBREAPER): the
-         * tool's writer, a forked copy of the program recording the run's snapshot, must have
-         * finished before the run is committed and the next run starts */
-        while (main_done) {
-            pid_t got = waitpid(-pid, NULL, WNOHANG);
-            if (got > 0) continue;
-            if (got < 0) exited = true; /* ECHILD: nobody of the group is left */
-            break;
-        }
-        if (exited) break;
-        double t = now_s();
-        if (!term_sent &&
-            ((timeout_s > 0 && t - t0 > timeout_s) || (interrupted && *interrupted))) {
-            r->timed_out = !(interrupted && *interrupted);
-            kill(-pid, SIGTERM); /* the tool writes what it has on SIGTERM */
-            term_sent = true;
-            kill_at = t + 5;
-        } else if (term_sent && t > kill_at) {
-            kill(-pid, SIGKILL);
-            kill_at = t + 3600;
-        }
-    }
+    wait_group(pid, fds, timeout_s, interrupted, t0, r);
     for (int k = 0; k < 2; k++) /* what is left in the pipes */
         if (fds[k].fd >= 0) {
             char buf[4096];
@@ -356,7 +422,5 @@ int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *i
         snprintf(r->message, sizeof(r->message), "cannot start '%s': %s", l->argv[0], strerror(e));
     }
     close(exec_err[0]);
-    if (WIFEXITED(status)) r->exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) r->signal = WTERMSIG(status), r->exit_code = -1;
     return SCAL_OK;
 }

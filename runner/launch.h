@@ -27,6 +27,8 @@ struct scal_run_result {
     int exit_code, signal; /* signal: the one that ended it (0 none) */
     bool timed_out, launch_failed;
     double wall_s, started_unix;
+    unsigned others_killed; /* other processes of the run's group that crashed (a fault, abort) */
+    unsigned wakeups;       /* returns from the wait for the run: events, never a polling period */
     char stdout_tail[SCAL_TAIL_BYTES], stderr_tail[SCAL_TAIL_BYTES];
     char message[512];
 };
@@ -44,7 +46,9 @@ void scal_launch_env_text(const struct scal_run_launch *l, char *out, size_t len
 
 /* Starts the program (own process group, killed when the runner dies, stdin from stdin_path or
  * /dev/null), waits for it at most timeout_s (0: no limit), keeps
- * output tails. *interrupted is polled: when it becomes non-zero the program is stopped. */
+ * output tails. Waits for the program and for the rest of its process group by events (SIGCHLD, its
+ * output, the deadline), never by sleeping. *interrupted is set by the caller's SIGINT, SIGTERM or
+ * SIGHUP handler: it is read after each wake-up, and when non-zero the program is stopped. */
 int scal_launch_run(struct scal_run_launch *l, double timeout_s, volatile int *interrupted,
                     struct scal_run_result *r);
 

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign.h"
 #include "campaign_writer.h"
 #include "errmsg.h"
 #include "h5util.h"
 #include "runner.h"
-#include "slurm.h"
 #include "safe_create.h"
 #include "safe_open.h"
 #include "scal_format.h"

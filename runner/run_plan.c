@@ -202,6 +202,12 @@ static bool is_flag(const char *a)
            !strcmp(a, "-q") || !strcmp(a, "--quiet") || !strcmp(a, "--program-changed");
 }
 
+const char *scal_run_plan_default_launcher(void)
+{
+    const char *job = getenv("SLURM_JOB_ID");
+    return job && job[0] ? SCAL_PLAN_SLURM_LAUNCHER : SCAL_PLAN_DEFAULT_LAUNCHER;
+}
+
 bool scal_run_plan_is_flag(const char *a)
 {
     return is_flag(a) || !strcmp(a, "-h") || !strcmp(a, "--help");

@@ -49,8 +49,11 @@ struct scal_run_plan {
     size_t nslots;
 };
 
-/* The launcher template of --ranks when --launcher is not given. */
+/* The launcher template of --ranks when --launcher is not given: srun inside a Slurm allocation
+ * (SLURM_JOB_ID set: the ranks run in the job's own tasks and CPUs), mpirun elsewhere. */
 #define SCAL_PLAN_DEFAULT_LAUNCHER "mpirun -np {ranks}"
+#define SCAL_PLAN_SLURM_LAUNCHER "srun --ntasks={ranks} --cpus-per-task={threads}"
+const char *scal_run_plan_default_launcher(void);
 
 /* Limits that keep every option's work bounded. */
 #define SCAL_PLAN_MAX_LIST 4096         /* entries of a thread, frequency or exit-status list */

@@ -21,6 +21,7 @@
 
 #include "grow.h"
 #include "actuator_set.h"
+#include "campaign.h"
 #include "campaign_writer.h"
 #include "committer.h"
 #include "errmsg.h"
@@ -35,10 +36,8 @@
 #include "progress.h"
 #include "run_plan.h"
 #include "runner.h"
-#include "runner_hooks.h"
 #include "safe_create.h"
 #include "safe_open.h"
-#include "slurm.h"
 
 static volatile sig_atomic_t stop_signal;
 static volatile int stop_flag;
@@ -93,8 +92,8 @@ static void usage(FILE *out)
           "      --launcher T       MPI launcher template with {ranks} and {threads}, split like\n"
           "                         a shell would (quotes, no command substitution, no shell run)\n"
           "                         (default '" SCAL_PLAN_DEFAULT_LAUNCHER
-          "'; Slurm: 'srun -n {ranks}\n"
-          "                         --cpus-per-task {threads}')\n"
+          "'; in a Slurm allocation\n"
+          "                         'srun --ntasks={ranks} --cpus-per-task={threads}')\n"
           "  -i, --input VALUE      a program input (repeatable); --label L names the last one,\n"
           "                         --size N gives its numeric size (scal export --format extrap)\n"
           "      --inputs-file F    inputs, one per line: VALUE or LABEL<TAB>VALUE\n"
@@ -122,11 +121,16 @@ static void usage(FILE *out)
           "  -q, --quiet            no progress output\n\n"
           "On a cluster (Slurm): the plan as one job array, each array task running its slice\n"
           "into a piece of the campaign (FILE.pieces/), merged into FILE when the job is done:\n"
-          "      --slurm            submit the campaign with sbatch --array and wait for it\n"
+          "      --slurm            submit the campaign with sbatch --array and wait for it; one\n"
+          "                         job array per ranks x threads shape, each task allocated\n"
+          "                         --ntasks=RANKS --cpus-per-task=THREADS; the exit status is a\n"
+          "                         local campaign's (1 when runs fail or are missing)\n"
           "      --sbatch-opt OPT   an sbatch option (repeatable): --sbatch-opt=--partition=P\n"
-          "                         (default: --cpus-per-task = the largest thread count)\n"
+          "                         (after scal's own --ntasks/--cpus-per-task, so it wins)\n"
           "      --slurm-runs-per-task N   runs per array task (default 1; more above 1000 runs)\n"
           "      --no-wait          submit and return; then scal run --collect FILE\n"
+          "      --then-report      submit and return; a job that depends on the arrays collects\n"
+          "                         the pieces and runs scal report FILE (FILE.collect.out)\n"
           "      --collect FILE     wait for FILE's job, then merge its pieces into FILE\n"
           "  scal run --resume FILE --slurm submits the runs still missing (failed or cancelled\n"
           "  array tasks) as a new job array.\n\n"
@@ -299,8 +303,8 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
     /* MPI: the launcher in front of the program, the environment reaching every rank through it */
     int32_t ranks = p->ranks[scal_plan_ranks_of(p, config)];
     if (rc == SCAL_OK && ranks > 0)
-        rc = scal_launcher_prepend(l, p->launcher ? p->launcher : SCAL_PLAN_DEFAULT_LAUNCHER, ranks,
-                                   threads);
+        rc = scal_launcher_prepend(l, p->launcher ? p->launcher : scal_run_plan_default_launcher(),
+                                   ranks, threads);
     /* the tool and its settings */
     if (rc == SCAL_OK) rc = scal_measure_env(&c->measure, launch_set_env, &l->api);
     if (rc == SCAL_OK && p->sensors) rc = l->api.set_env(&l->api, "SCAL_PLUGINS", p->sensors);
@@ -877,11 +881,20 @@ static void summary(struct campaign *c, const struct tally *t, struct scal_progr
     if (t->freq_ignored)
         fprintf(stderr, "scal run: %zu runs ran at another frequency than requested\n",
                 t->freq_ignored);
-    if (interrupted)
+    /* a Slurm array task's piece (runner/slurm.c's job script names the campaign): the user's
+     * command resubmits the campaign's missing runs, the piece itself is internal */
+    const char *whole = getenv("SCAL_PIECE_OF");
+    if (interrupted && whole && whole[0])
+        fprintf(stderr,
+                "scal run: interrupted; %zu runs of this array task remain: scal run --resume %s "
+                "--slurm submits them again\n",
+                remaining, whole);
+    else if (interrupted)
         fprintf(stderr, "scal run: interrupted; %zu runs remain: scal run --resume %s\n", remaining,
                 c->output);
     fprintf(stderr, "scal run: campaign file: %s\n", c->output);
-    if (!interrupted) fprintf(stderr, "scal run: next: scal report %s\n", c->output);
+    if (!interrupted && !(whole && whole[0]))
+        fprintf(stderr, "scal run: next: scal report %s\n", c->output);
 }
 
 static void free_campaign(struct campaign *c)
@@ -1129,8 +1142,8 @@ static int plan_resume(struct campaign *c)
     if (!c->done) return SCAL_ENOMEM;
     if ((rc = mark_done(c)) < 0) return rc;
     if (kept_plan && (rc = add_kept_runs(c)) < 0) return rc;
-    /* a Slurm array task's piece runs its slice only; pieces not collected yet are no resume's */
-    return scal_slurm_resume_hook(c->output, &c->plan, c->done, &c->ndone);
+    /* a slice of a campaign (a Slurm array task's piece) runs its own slots only */
+    return scal_campaign_slice_apply(c->output, &c->plan, c->done, &c->ndone);
 }
 
 /* The plan from the command line (or the campaign file for --resume) and the output's name. */
@@ -1402,42 +1415,73 @@ static int run_campaign(struct campaign *c)
     return stop_flag ? 130 : stop == 2 ? 2 : t.ok == t.attempted ? 0 : 1;
 }
 
-static int runner_main(int argc, char **argv, const struct scal_runner_hooks *h)
+/* ---- the stages, for the executors (campaign.h) -------------------------------------------- */
+
+struct scal_campaign {
+    struct campaign c;
+    struct scal_campaign_view view;
+};
+
+int scal_campaign_plan(int argc, char **argv, struct scal_campaign **out)
 {
-    static struct campaign cc;
-    struct campaign *c = &cc;
-    int status = 2;
-    memset(c, 0, sizeof(*c));
-    c->reserve_fd = -1;
-    c->reserve_bytes = RESERVE_MIN;
+    struct scal_campaign *k = calloc(1, sizeof(*k));
+    *out = k;
+    if (!k) return scal__fail(SCAL_ENOMEM, "out of memory for a campaign");
+    k->c.reserve_fd = -1;
+    k->c.reserve_bytes = RESERVE_MIN;
+    int rc = plan_campaign(&k->c, argc, argv);
+    if (rc == SCAL_OK) rc = prepare_campaign(&k->c);
+    if (rc < 0) undo_run_dir(&k->c);
+    k->view = (struct scal_campaign_view){&k->c.plan, k->c.done, k->c.output, k->c.resuming};
+    return rc;
+}
+
+const struct scal_campaign_view *scal_campaign_view(const struct scal_campaign *k)
+{
+    return &k->view;
+}
+
+int scal_campaign_create(struct scal_campaign *k)
+{
+    int rc = open_output(&k->c);
+    if (rc < 0) undo_run_dir(&k->c); /* a campaign that cannot begin leaves nothing behind */
+    return rc;
+}
+
+int scal_campaign_dry_run(struct scal_campaign *k)
+{
+    return dry_run(&k->c);
+}
+
+int scal_campaign_run_local(struct scal_campaign *k)
+{
+    return run_campaign(&k->c);
+}
+
+void scal_campaign_free(struct scal_campaign *k)
+{
+    if (!k) return;
+    free_campaign(&k->c);
+    free(k);
+}
+
+/* `scal run` on this machine: plan -> campaign file -> the local executor. */
+int scal_runner_local_main(int argc, char **argv)
+{
     if (help_requested(argc, argv)) {
         usage(stdout);
         return 0;
     }
-    int rc = plan_campaign(c, argc, argv);
-    if (rc == SCAL_OK) rc = prepare_campaign(c);
-    struct scal_runner_view view = {&c->plan, c->done, c->output, c->resuming};
-    if (rc == SCAL_OK && h && (status = h->planned(h->ctx, &view)) >= 0)
-        ; /* the hook answered (--slurm: a dry run, nothing to submit, or an error) */
-    else if (rc == SCAL_OK && c->plan.dry_run)
-        status = dry_run(c);
-    else if (rc == SCAL_OK && (rc = open_output(c)) == SCAL_OK)
-        status = h ? h->opened(h->ctx, &view) : run_campaign(c);
-    if (rc < 0) fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
-    if (rc < 0) status = 2;
-    if (rc < 0) undo_run_dir(c);
-    free_campaign(c);
+    struct scal_campaign *k = NULL;
+    int status = 2, rc = scal_campaign_plan(argc, argv, &k);
+    if (rc == SCAL_OK && k->c.plan.dry_run)
+        status = scal_campaign_dry_run(k);
+    else if (rc == SCAL_OK && (rc = scal_campaign_create(k)) == SCAL_OK)
+        status = scal_campaign_run_local(k);
+    if (rc < 0) {
+        fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
+        status = 2;
+    }
+    scal_campaign_free(k);
     return status;
-}
-
-int scal_runner_with_hooks(int argc, char **argv, const struct scal_runner_hooks *h)
-{
-    return runner_main(argc, argv, h);
-}
-
-int scal_runner_main(int argc, char **argv)
-{
-    /* --slurm, --collect: the campaign as a Slurm job array (runner/slurm.c) */
-    if (scal_slurm_wanted(argc, argv)) return scal_slurm_main(argc, argv);
-    return runner_main(argc, argv, NULL);
 }

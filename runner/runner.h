@@ -5,6 +5,8 @@
 #define SCAL_RUNNER_H
 
 int scal_runner_main(int argc, char **argv);
+/* `scal run` without Slurm options: the local executor (runner.c). */
+int scal_runner_local_main(int argc, char **argv);
 /* `scal merge A.h5 B.h5 ... -o C.h5` */
 int scal_merge_main(int argc, char **argv);
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* `scal run --slurm`: a campaign's plan as one Slurm job array. Each array task runs
- * `scal run --resume FILE.pieces/piece-NNNN.h5`, a copy of the plan whose slice of run slots is in
- * piece-NNNN.slots; when the job is done the pieces are merged into FILE (scal merge's rules). */
+/* `scal run --slurm`: the Slurm executor of a campaign (beside the local one in runner.c). The
+ * campaign is planned and its file created through campaign.h; the missing runs become one job
+ * array per shape (ranks x threads), each array task runs `scal run --resume
+ * FILE.pieces/piece-NNNN.h5`, a copy of the plan whose slice of run slots is in piece-NNNN.slots;
+ * when the arrays are done the pieces are merged into FILE (scal merge's rules). Nothing in the
+ * campaign calls back here. */
 #ifndef SCAL_SLURM_H
 #define SCAL_SLURM_H
 
@@ -9,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run_plan.h"
+#include "campaign.h"
 
 /* Whether argv (`scal run` arguments) asks for Slurm: --slurm or --collect. */
 bool scal_slurm_wanted(int argc, char **argv);
@@ -17,22 +20,35 @@ bool scal_slurm_wanted(int argc, char **argv);
  * status (0 every run ok, 1 runs failed or missing, 2 usage or set-up error, 130 interrupted). */
 int scal_slurm_main(int argc, char **argv);
 
-/* Called by --resume once the runs in the file are marked done: for a piece (FILE.h5 with a
- * FILE.slots beside it) every slot outside its slice is marked done too; a campaign whose pieces
- * are not collected yet is refused (its runs would be run twice). */
-int scal_slurm_resume_hook(const char *output, const struct scal_run_plan *plan, uint8_t *done,
-                           size_t *ndone);
+/* A plain `scal run --resume FILE` (no --slurm) of a campaign whose pieces are still out is refused
+ * (its runs would run twice): SCAL_EEXIST with the message, else SCAL_OK. */
+int scal_slurm_check_resume(const char *campaign);
 
 /* ---- the pieces directory (slurm_pieces.c) ---- */
 
-/* FILE.pieces/: one job's pieces, the batch script and the options of the last submission. */
+/* One job array of a submission: the pieces first..last (its array indices) of one shape. */
+struct scal_slurm_array {
+    char job[32];
+    size_t first, last;
+};
+
+/* FILE.pieces/: one submission's pieces, the batch script and the options of the last submission.
+ * The pieces of one shape (ranks x threads) are one job array with its own allocation size. */
 struct scal_slurm_pieces {
     char dir[4200];
-    char job[64];   /* the job id ("" before submission) */
-    size_t npieces; /* piece-0000 .. piece-(npieces-1) */
+    char
+        job[4096]; /* the job ids, comma-separated as squeue -j takes them ("" before submission) */
+    size_t npieces;                  /* piece-0000 .. piece-(npieces-1) */
+    struct scal_slurm_array *arrays; /* malloc'd, narrays of them */
+    size_t narrays;
 };
 
 void scal_slurm_pieces_init(struct scal_slurm_pieces *ps, const char *campaign);
+void scal_slurm_pieces_free(struct scal_slurm_pieces *ps);
+/* Records array job for pieces first..last (and adds it to ps->job). */
+int scal_slurm_array_add(struct scal_slurm_pieces *ps, const char *job, size_t first, size_t last);
+/* The job id of piece i's array ("none" when it is not known). */
+const char *scal_slurm_piece_job(const struct scal_slurm_pieces *ps, size_t i);
 /* The path of piece i's file with suffix (".h5", ".slots", ".out"). */
 void scal_slurm_piece_path(const struct scal_slurm_pieces *ps, size_t i, const char *suffix,
                            char *out, size_t len);
@@ -44,8 +60,6 @@ int scal_slurm_job_write(const struct scal_slurm_pieces *ps);
  * (FILE.runs/plan.h5) with its run slots in the .slots file. slots[first[i]..first[i+1]). */
 int scal_slurm_pieces_create(struct scal_slurm_pieces *ps, const char *campaign,
                              const uint32_t *slots, const size_t *first, size_t npieces);
-/* Reads piece i's slice into done-like flags: slice[slot] = 1. */
-int scal_slurm_slots_read(const char *path, size_t nslots, uint8_t *slice);
 /* The sbatch options of the last submission (FILE.pieces/sbatch-options), and writing them. */
 int scal_slurm_options_read(const struct scal_slurm_pieces *ps, char ***opts, size_t *n);
 int scal_slurm_options_write(const struct scal_slurm_pieces *ps, char *const *opts, size_t n);
@@ -62,15 +76,5 @@ void scal_slurm_pieces_done(const struct scal_slurm_pieces *ps, bool complete);
  * strings; the exit status (or 128+signal), or SCAL_ENOENT (message recorded) when it cannot run.
  */
 int scal_slurm_command(char *const *argv, char **out, char **err);
-
-/* ---- collecting (merge.c) ---- */
-
-/* Adds the runs of the pieces to the campaign with scal merge's rules (configurations matched,
- * regions unified by identity): a run the campaign holds already (same configuration, start and
- * duration: a piece collected before) is skipped; a run keeps its repetition unless the campaign
- * holds it, then takes the next free one. The campaign is rewritten under an exclusive temporary
- * name and renamed over the old file. *nadded: runs added. */
-int scal_merge_pieces(const char *campaign, const char *const *pieces, size_t npieces,
-                      size_t *nadded);
 
 #endif

@@ -13,12 +13,10 @@
 #include <unistd.h>
 
 #include "errmsg.h"
-#include "runner_hooks.h"
+#include "campaign.h"
 #include "safe_create.h"
 #include "scal/status.h"
 #include "slurm.h"
-
-#define SLOTS_HEADER "# scal run --slurm: the run slots of this piece, one a line; plan slots "
 
 void scal_slurm_pieces_init(struct scal_slurm_pieces *ps, const char *campaign)
 {
@@ -26,26 +24,40 @@ void scal_slurm_pieces_init(struct scal_slurm_pieces *ps, const char *campaign)
     snprintf(ps->dir, sizeof(ps->dir), "%s.pieces", campaign);
 }
 
+void scal_slurm_pieces_free(struct scal_slurm_pieces *ps)
+{
+    free(ps->arrays);
+    ps->arrays = NULL;
+    ps->narrays = 0;
+}
+
+int scal_slurm_array_add(struct scal_slurm_pieces *ps, const char *job, size_t first, size_t last)
+{
+    struct scal_slurm_array *a = realloc(ps->arrays, (ps->narrays + 1) * sizeof(*a));
+    if (!a) return scal__fail(SCAL_ENOMEM, "out of memory for %zu job arrays", ps->narrays + 1);
+    ps->arrays = a;
+    a += ps->narrays++;
+    snprintf(a->job, sizeof(a->job), "%s", job);
+    a->first = first;
+    a->last = last;
+    size_t n = strlen(ps->job);
+    if ((size_t)snprintf(ps->job + n, sizeof(ps->job) - n, "%s%s", n ? "," : "", job) >=
+        sizeof(ps->job) - n)
+        return scal__fail(SCAL_EINVAL, "too many job arrays (%zu) to record", ps->narrays);
+    return SCAL_OK;
+}
+
+const char *scal_slurm_piece_job(const struct scal_slurm_pieces *ps, size_t i)
+{
+    for (size_t k = 0; k < ps->narrays; k++)
+        if (i >= ps->arrays[k].first && i <= ps->arrays[k].last) return ps->arrays[k].job;
+    return ps->job[0] && !strchr(ps->job, ',') ? ps->job : "none";
+}
+
 void scal_slurm_piece_path(const struct scal_slurm_pieces *ps, size_t i, const char *suffix,
                            char *out, size_t len)
 {
     snprintf(out, len, "%s/piece-%04zu%s", ps->dir, i, suffix);
-}
-
-/* Writes text to path through an exclusive temporary name (replacing path). */
-static int write_text(const char *path, const char *text)
-{
-    char tmp[sizeof(((struct scal_slurm_pieces *)0)->dir) + 128];
-    int rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
-    if (rc < 0) return rc;
-    FILE *f = fopen(tmp, "w");
-    bool ok = f && fputs(text, f) >= 0;
-    if (f && fclose(f) != 0) ok = false;
-    if (!ok) {
-        unlink(tmp);
-        return scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
-    }
-    return scal_safe_publish(tmp, path, true);
 }
 
 int scal_slurm_job_read(struct scal_slurm_pieces *ps)
@@ -57,75 +69,54 @@ int scal_slurm_job_read(struct scal_slurm_pieces *ps)
         return errno == ENOENT
                    ? SCAL_ENOENT
                    : scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
-    int have = 0;
-    while (fgets(line, sizeof(line), f)) {
+    int have = 0, rc = SCAL_OK;
+    scal_slurm_pieces_free(ps);
+    ps->job[0] = 0;
+    while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
         char word[64];
-        unsigned long long n;
+        unsigned long long n, first, last;
         if (sscanf(line, "job %63s", word) == 1) {
-            snprintf(ps->job, sizeof(ps->job), "%s", strcmp(word, "none") ? word : "");
-            have |= 1;
+            have |= 1; /* the ids come from the array lines (older records: this one job) */
+            if (strcmp(word, "none") && !ps->narrays)
+                snprintf(ps->job, sizeof(ps->job), "%s", word);
+        } else if (sscanf(line, "array %31s %llu %llu", word, &first, &last) == 3) {
+            if (ps->narrays == 0) ps->job[0] = 0;
+            rc = scal_slurm_array_add(ps, word, (size_t)first, (size_t)last);
         } else if (sscanf(line, "pieces %llu", &n) == 1) {
             ps->npieces = (size_t)n;
             have |= 2;
         }
     }
     fclose(f);
-    if (have != 3)
-        return scal__fail(SCAL_EFORMAT, "'%s' is not a job record of scal run --slurm", path);
-    return SCAL_OK;
+    if (rc == SCAL_OK && have != 3)
+        rc = scal__fail(SCAL_EFORMAT, "'%s' is not a job record of scal run --slurm", path);
+    return rc;
 }
 
 int scal_slurm_job_write(const struct scal_slurm_pieces *ps)
 {
-    char path[sizeof(ps->dir) + 16], text[256];
+    char path[sizeof(ps->dir) + 16];
+    size_t cap = sizeof(ps->job) + 256 + ps->narrays * 80;
+    char *text = malloc(cap);
+    if (!text) return SCAL_ENOMEM;
+    size_t used =
+        (size_t)snprintf(text, cap,
+                         "# scal run --slurm: the job arrays whose tasks fill the pieces "
+                         "(array JOB FIRST LAST: pieces FIRST..LAST)\njob %s\npieces %zu\n",
+                         ps->job[0] ? ps->job : "none", ps->npieces);
+    for (size_t k = 0; k < ps->narrays; k++)
+        used += (size_t)snprintf(text + used, cap - used, "array %s %zu %zu\n", ps->arrays[k].job,
+                                 ps->arrays[k].first, ps->arrays[k].last);
     snprintf(path, sizeof(path), "%s/job", ps->dir);
-    snprintf(text, sizeof(text),
-             "# scal run --slurm: the job array whose tasks fill the pieces\njob %s\npieces %zu\n",
-             ps->job[0] ? ps->job : "none", ps->npieces);
-    return write_text(path, text);
+    int rc = scal_campaign_text_write(path, text);
+    free(text);
+    return rc;
 }
 
 /* FILE.pieces/ private to this user, as FILE.runs/ is: nobody else can plant a file in it. */
 static int private_dir(const char *dir)
 {
     return scal_runner_private_dir(dir);
-}
-
-static int write_slots(const char *path, const uint32_t *slots, size_t n)
-{
-    size_t cap = 128 + n * 12;
-    char *text = malloc(cap);
-    if (!text) return scal__fail(SCAL_ENOMEM, "out of memory for %zu slots", n);
-    size_t used = (size_t)snprintf(text, cap, "%s(0-based)\n", SLOTS_HEADER);
-    for (size_t k = 0; k < n; k++)
-        used += (size_t)snprintf(text + used, cap - used, "%u\n", slots[k]);
-    int rc = write_text(path, text);
-    free(text);
-    return rc;
-}
-
-int scal_slurm_slots_read(const char *path, size_t nslots, uint8_t *slice)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
-    char line[256];
-    int rc = SCAL_OK, lineno = 0;
-    while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
-        lineno++;
-        if (lineno == 1 && strncmp(line, SLOTS_HEADER, strlen(SLOTS_HEADER)))
-            rc = scal__fail(SCAL_EFORMAT, "'%s' is not a slice written by scal run --slurm", path);
-        if (line[0] == '#' || rc < 0) continue;
-        char *end;
-        errno = 0;
-        unsigned long v = strtoul(line, &end, 10);
-        if (end == line || (*end && *end != '\n') || errno || v >= nslots)
-            rc = scal__fail(SCAL_EFORMAT, "'%s', line %d: not a run slot of the plan (0 to %zu)",
-                            path, lineno, nslots - 1);
-        else
-            slice[v] = 1;
-    }
-    fclose(f);
-    return rc;
 }
 
 int scal_slurm_pieces_create(struct scal_slurm_pieces *ps, const char *campaign,
@@ -136,11 +127,12 @@ int scal_slurm_pieces_create(struct scal_slurm_pieces *ps, const char *campaign,
     int rc = private_dir(ps->dir);
     ps->npieces = npieces;
     ps->job[0] = 0;
+    scal_slurm_pieces_free(ps);
     /* the record first: a submission killed half-way leaves pieces a collection knows about */
     if (rc == SCAL_OK) rc = scal_slurm_job_write(ps);
     for (size_t i = 0; rc == SCAL_OK && i < npieces; i++) {
         scal_slurm_piece_path(ps, i, ".slots", path, sizeof(path));
-        rc = write_slots(path, slots + first[i], first[i + 1] - first[i]);
+        rc = scal_campaign_slice_write(path, slots + first[i], first[i + 1] - first[i]);
         /* the piece's own FILE.runs/ with the plan's copy: a damaged piece is rebuilt as any
          * campaign file is */
         scal_slurm_piece_path(ps, i, ".h5.runs", runs, sizeof(runs));
@@ -194,7 +186,7 @@ int scal_slurm_options_write(const struct scal_slurm_pieces *ps, char *const *op
     for (size_t k = 0; k < n; k++)
         used += (size_t)snprintf(text + used, cap - used, "%s\n", opts[k]);
     snprintf(path, sizeof(path), "%s/sbatch-options", ps->dir);
-    int rc = write_text(path, text);
+    int rc = scal_campaign_text_write(path, text);
     free(text);
     return rc;
 }
@@ -219,7 +211,7 @@ void scal_slurm_piece_remove(const struct scal_slurm_pieces *ps, size_t i, bool 
         return;
     }
     /* the output of a task whose runs are missing tells why: kept under the job's name */
-    snprintf(kept, sizeof(kept), "%s/failed-%s_%zu.out", ps->dir, ps->job[0] ? ps->job : "none", i);
+    snprintf(kept, sizeof(kept), "%s/failed-%s_%zu.out", ps->dir, scal_slurm_piece_job(ps, i), i);
     rename(path, kept);
 }
 
@@ -245,34 +237,18 @@ void scal_slurm_pieces_done(const struct scal_slurm_pieces *ps, bool complete)
     rmdir(ps->dir); /* only when empty: --keep-runs files stay */
 }
 
-/* ---- the resume hook ---- */
+/* ---- a plain --resume of a campaign whose pieces are out ---- */
 
-int scal_slurm_resume_hook(const char *output, const struct scal_run_plan *plan, uint8_t *done,
-                           size_t *ndone)
+int scal_slurm_check_resume(const char *campaign)
 {
     struct scal_slurm_pieces ps;
-    scal_slurm_pieces_init(&ps, output);
+    scal_slurm_pieces_init(&ps, campaign);
     int rc = scal_slurm_job_read(&ps);
+    scal_slurm_pieces_free(&ps);
     if (rc == SCAL_OK)
         return scal__fail(SCAL_EEXIST,
                           "'%s' has pieces of Slurm array tasks not collected yet (%s%s%s): "
                           "scal run --collect %s first, or scal run --resume %s --slurm",
-                          output, ps.dir, ps.job[0] ? ", job " : "", ps.job, output, output);
-    if (rc != SCAL_ENOENT) return rc;
-    /* a piece: FILE.h5 with FILE.slots */
-    size_t n = strlen(output);
-    if (n < 4 || strcmp(output + n - 3, ".h5")) return SCAL_OK;
-    char slots[PATH_MAX + 16];
-    snprintf(slots, sizeof(slots), "%.*s.slots", (int)(n - 3), output);
-    if (access(slots, F_OK) != 0) return SCAL_OK;
-    uint8_t *slice = calloc(plan->nslots ? plan->nslots : 1, 1);
-    if (!slice) return SCAL_ENOMEM;
-    rc = scal_slurm_slots_read(slots, plan->nslots, slice);
-    for (size_t s = 0; rc == SCAL_OK && s < plan->nslots; s++)
-        if (!slice[s] && !done[s]) {
-            done[s] = 1; /* another task's */
-            (*ndone)++;
-        }
-    free(slice);
-    return rc;
+                          campaign, ps.dir, ps.job[0] ? ", job " : "", ps.job, campaign, campaign);
+    return rc == SCAL_ENOENT ? SCAL_OK : rc;
 }

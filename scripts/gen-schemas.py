@@ -42,7 +42,41 @@ def enum_of(function, prefix):
 
 
 ENUMS = {("regions", "kind"): enum_of("scal_region_kind_name", "SCAL_KIND_"),
-         ("runs", "status"): enum_of("scal_run_status_name", "SCAL_RUN_")}
+         ("runs", "status"): enum_of("scal_run_status_name", "SCAL_RUN_"),
+         # plugin_kind_name's table in common/column_meta.c, by value
+         ("plugins", "kind"): {n: v for v, n in enumerate(re.findall(r'"(\w+)"', re.search(
+             r"plugin_kind_name\(int kind\)\s*\{\s*static const char \*const names\[\] = \{([^}]*)\}",
+             column_meta).group(1)))}}
+# descriptions of the campaign group's attributes and datasets, and of /strings
+CAMPAIGN_ATTRS = {
+    "program": "the measured program (its path as given to scal run)",
+    "command": "the measured program's command line",
+    "created_utc": "when the campaign file was created (ISO 8601, UTC)",
+    "host": "host name of the machine that ran the campaign",
+    "cpu_model": "CPU model of that machine",
+    "order": "order of the runs: given or shuffled (scal run --order)",
+    "note": "free text given to scal run",
+    "omp_runtime": "the OpenMP runtime the program ran against",
+    "program_identity": "the program binary: ELF build id and size, or size and modification time "
+                        "(scal run --resume refuses another binary)",
+    "repetitions": "repetitions per configuration (scal run -r)",
+    "seed": "seed of the shuffled order (scal run --seed)",
+}
+STRINGS = {"path": "strings", "type": "strings", "required": True,
+           "description": "the string table: text members of the tables are indices into it"}
+
+
+# Descriptions earlier versions wrote into column_descriptions (still valid in their files): by
+# member name and the current description.
+FORMER = {
+    ("imbalance", "load imbalance: 1 - mean work per thread / busiest thread's work"):
+        ["load imbalance: thread_work_max_s / thread_work_mean_s - 1"],
+    ("region", "region id (joinable with /regions.id)"):
+        ["region id (joinable with /regions.id), -1: the whole run"],
+    ("thread", "team thread index"): ["team thread index, -1: all threads"],
+    ("thread", "team thread index, -1: all threads / process scope"): ["team thread index, -1: all threads"],
+    ("kind", "plugin kind: sensor, actuator, postproc (enum scal_plugin_kind)"): ["plugin kind (enum scal_plugin_kind)"],
+}
 
 
 def describe(schema):
@@ -50,6 +84,8 @@ def describe(schema):
     for t in schema["tables"]:
         for m in t["members"]:
             m["units"], m["description"] = meta_of(t["path"], m["name"])
+            if (m["name"], m["description"]) in FORMER:
+                m["former_descriptions"] = FORMER[(m["name"], m["description"])]
             e = ENUMS.get((t["path"].split("/")[-1], m["name"]))
             if e:
                 m["enum"] = e
@@ -96,6 +132,8 @@ run = {
             {"name": n, "type": "int", "required": True} for n in ("pid", "cpu_count", "requested_threads", "max_team_observed", "trace")] + [
             {"name": n, "type": "float", "required": True} for n in ("start_unix", "duration_s")] + [
             {"name": "omp_entry_points", "type": "string", "required": False},
+            {"name": "command_line_read", "type": "string", "required": False,
+             "description": "when command_line was read: 'at start (the tool was preloaded)' (before main, scal exec and scal run), or 'at the first OpenMP call (...)' (a raw OMP_TOOL_LIBRARIES load: the program may have rewritten its arguments by then); absent in older files"},
             {"name": "mpi_rank", "type": "int", "required": False,
              "description": "MPI rank from the launcher's environment, -1 when not launched as a rank"},
             {"name": "mpi_size", "type": "int", "required": False,
@@ -113,7 +151,7 @@ run = {
             {"name": n, "type": "int", "required": True} for n in
             ("samples_decimated", "read_errors", "threads_not_measured", "team_index_changes")]},
     ],
-    "datasets": [{"path": "strings", "type": "strings", "required": True}],
+    "datasets": [STRINGS],
     "tables": [
         {"path": "regions", "required": True, "description": "one row per region node; row i has id i; row 0 is the whole program",
          "members": members("SCAL_REGION_IDENTITY_FIELDS", "SCAL_REGION_STATS_FIELDS")},
@@ -132,16 +170,17 @@ campaign = {
     "description": "A campaign: many runs of one program over a configuration matrix.",
     "attributes": ROOT_ATTRS,
     "groups": [{"path": "campaign", "required": True, "attributes": [
-        {"name": "program", "type": "string", "required": True}] + [
-        {"name": n, "type": "string", "required": False} for n in
+        {"name": "program", "type": "string", "required": True, "description": CAMPAIGN_ATTRS["program"]}] + [
+        {"name": n, "type": "string", "required": False, "description": CAMPAIGN_ATTRS[n]} for n in
         ("command", "created_utc", "host", "cpu_model", "order", "note", "omp_runtime", "program_identity")] + [
-        {"name": n, "type": "int", "required": False} for n in ("repetitions", "seed")] + [
+        {"name": n, "type": "int", "required": False, "description": CAMPAIGN_ATTRS[n]} for n in ("repetitions", "seed")] + [
         {"name": "input_sizes", "type": "float", "required": False,
          "description": "numeric size of each input of campaign/inputs (scal run --size), NaN where none was given"}],
-        "datasets": [{"path": "campaign/inputs", "type": "strings", "required": False},
+        "datasets": [{"path": "campaign/inputs", "type": "strings", "required": False,
+                      "description": "input labels in plan order (configs.input indexes them)"},
                      {"path": "campaign/runner_argv", "type": "strings", "required": False,
                       "description": "the scal run options and program as given; scal run --resume rebuilds the plan from them"}]}],
-    "datasets": [{"path": "strings", "type": "strings", "required": True}],
+    "datasets": [STRINGS],
     "tables": [
         {"path": "configs", "required": True, "members": members("SCAL_CONFIG_FIELDS")},
         {"path": "runs", "required": True, "members": members("SCAL_RUN_FIELDS")},

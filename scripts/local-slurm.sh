@@ -10,7 +10,10 @@
 #   bash scripts/local-slurm.sh status [DIR]  0 when the node is up and accepts jobs
 #
 # DIR defaults to $SCAL_SLURM_DIR or /tmp/scal-slurm. Needs root (slurmd runs jobs as their user).
-# Exit status 77 when slurm-wlm or munge are missing and cannot be installed here.
+# SCAL_SLURM_CPUS declares more CPUs than the machine has (ranks x threads that time-share them, as a
+# local campaign does; slurmd then runs with config_overrides). `up` fails within 30 s when a daemon
+# dies or does not answer: each poll is bounded by `timeout` and checks slurmctld and slurmd are
+# alive. Exit status 77 when slurm-wlm or munge are missing and cannot be installed here.
 set -euo pipefail
 cmd=${1:-}
 dir=${2:-${SCAL_SLURM_DIR:-/tmp/scal-slurm}}
@@ -33,7 +36,7 @@ need_packages() {
 write_config() {
   local host cpus mem
   host=$(hostname -s)
-  cpus=$(nproc --all)
+  cpus=${SCAL_SLURM_CPUS:-$(nproc --all)}
   # slurmd's own view of the node, so the configuration matches what it will register with
   mem=$(slurmd -C | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p')
   mkdir -p "$dir/ctld" "$dir/spool" "$dir/log"
@@ -66,6 +69,7 @@ JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 PlugStackConfig=$dir/plugstack.conf
+$( [ "$cpus" -gt "$(nproc --all)" ] && echo "SlurmdParameters=config_overrides" )
 MaxArraySize=100001
 NodeName=$host CPUs=$cpus RealMemory=${mem:-1024} State=UNKNOWN
 PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
@@ -73,34 +77,56 @@ EOF
   : > "$dir/plugstack.conf"
 }
 
+# Each client call is bounded: against a dead or hung slurmctld, sinfo/scontrol retry for many
+# seconds on their own (MessageTimeout), which must not stretch the 30 s limit.
 node_ready() {
-  SLURM_CONF=$conf sinfo -h -o '%t' 2> /dev/null | grep -Eq '^(idle|mix|alloc)'
+  SLURM_CONF=$conf timeout 3 sinfo -h -o '%t' 2> /dev/null | grep -Eq '^(idle|mix|alloc)'
+}
+
+# Whether the daemon with pid file DIR/NAME.pid is running (or still starting: a daemon writes its
+# pid file only once it has detached; the 30 s bound covers one that dies before).
+alive() {
+  local pid
+  pid=$(cat "$dir/$1.pid" 2> /dev/null) || pid=
+  [ -z "$pid" ] || kill -0 "$pid" 2> /dev/null
+}
+
+# Waits for the node to register: on the node's state (not a fixed sleep), within 30 s of wall
+# time whatever each poll costs, and only while both daemons live.
+wait_ready() {
+  local deadline=$((SECONDS + 30)) d
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    for d in slurmctld slurmd; do
+      if ! alive "$d"; then
+        tail -n 20 "$dir/log/$d.log" >&2 || true
+        die "$d is not running (its log above, in $dir/log); local-slurm.sh down $dir, then up"
+      fi
+    done
+    if node_ready; then
+      echo "export SLURM_CONF=$conf"
+      return 0
+    fi
+    SLURM_CONF=$conf timeout 3 scontrol update nodename="$(hostname -s)" state=resume > /dev/null 2>&1 || true
+    sleep 0.2
+  done
+  tail -n 20 "$dir/log/"*.log >&2 || true
+  die "the node did not come up within 30 s (logs above, in $dir/log)"
 }
 
 up() {
   [ "$(id -u)" -eq 0 ] || die "needs root (slurmd starts jobs as their users)"
   mkdir -p "$dir"
   need_packages
-  if [ -f "$conf" ] && node_ready; then
-    echo "export SLURM_CONF=$conf"
-    return 0
+  if [ -f "$conf" ]; then # a cluster brought up before: it must still run
+    wait_ready
+    return
   fi
   write_config
   munged --force --socket="$dir/munge.socket" --pid-file="$dir/munged.pid" \
     --log-file="$dir/log/munged.log" --seed-file="$dir/munge.seed" --key-file=/etc/munge/munge.key
-  slurmctld -f "$conf"
-  slurmd -f "$conf"
-  # Wait for the node to register: bounded, on the node's state (not a fixed sleep).
-  for _ in $(seq 1 300); do
-    if node_ready; then
-      echo "export SLURM_CONF=$conf"
-      return 0
-    fi
-    SLURM_CONF=$conf scontrol update nodename="$(hostname -s)" state=resume > /dev/null 2>&1 || true
-    sleep 0.1
-  done
-  tail -n 20 "$dir/log/"*.log >&2 || true
-  die "the node did not come up within 30 s (logs above, in $dir/log)"
+  slurmctld -f "$conf" || die "slurmctld did not start (see $dir/log/slurmctld.log)"
+  slurmd -f "$conf" || die "slurmd did not start (see $dir/log/slurmd.log)"
+  wait_ready
 }
 
 down() {
@@ -118,6 +144,6 @@ down() {
 case "$cmd" in
 up) up ;;
 down) down ;;
-status) [ -f "$conf" ] && node_ready ;;
+status) [ -f "$conf" ] && alive slurmctld && alive slurmd && node_ready ;;
 *) echo "usage: local-slurm.sh up|down|status [DIR]" >&2; exit 2 ;;
 esac

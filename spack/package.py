@@ -26,7 +26,10 @@ class Scal(CMakePackage):
     license("BSD-3-Clause")
 
     version("develop", branch="main")
-    # pinned to its commit: the release is exactly this tree, whether or not a mirror carries tags
+    # One version per release tag, pinned to the tag's commit by its full hash: the release is
+    # exactly this tree, whether or not a mirror carries tags. scripts/release.sh adds the line
+    # (newest first) when it tags a release; tests/install/check_spack_package.py checks that the
+    # newest one is the version CMakeLists.txt declares, so the default version stays current.
     version("0.1.0", commit="8a1f9b05a43a45ec2c493bba230aa6f1207110da")
 
     requires("platform=linux", msg="scal measures through OMPT, ELF and /proc: Linux only")
@@ -49,9 +52,9 @@ class Scal(CMakePackage):
     depends_on("hdf5@1.10:~mpi")
     depends_on("elfutils@0.170:")
     depends_on("zlib-api")  # the run snapshot's checksum (crc32) in the tool's writer
-    depends_on("zlib-api")  # the run snapshot's checksum (crc32) in the tool's writer
     depends_on("jansson@2.10:")
-    # omp-tools.h at build time; libomp at run time, which measures gcc-built (libgomp) programs.
+    # omp-tools.h at build time (from this prefix: its include/ or, for LLVM's own packages, its
+    # clang resource directory); libomp at run time, which measures gcc-built (libgomp) programs.
     depends_on("llvm-openmp@12:", type=("build", "run"))
     depends_on("papi@6:", when="+papi")
     # Text in the diagrams needs fontconfig.
@@ -80,7 +83,7 @@ class Scal(CMakePackage):
             self.define_from_variant("SCAL_ENABLE_TESTS", "tests"),
             self.define_from_variant("SCAL_ENABLE_PYTHON", "python"),
             self.define("SCAL_ENABLE_BENCH", False),
-            self.define("OMP_TOOLS_INCLUDE_DIR", self.spec["llvm-openmp"].prefix.include),
+            self.define("SCAL_OPENMP_ROOT", self.spec["llvm-openmp"].prefix),
         ]
         if self.spec.satisfies("+python"):
             args.append(self.define("SCAL_PYTHON_INSTALL_DIR", python_purelib))
@@ -102,17 +105,23 @@ class Scal(CMakePackage):
         env.set("SCAL_LIBOMP", self.libomp())
 
     def test_demo(self):
-        """measure the installed demo under the installed tool and check its run file"""
-        demo = which(join_path(self.prefix.share.scal.examples.bin, "scal_demo"))
+        """measure the installed demo with scal exec and check its run file with scal check"""
+        demo = join_path(self.prefix.share.scal.examples.bin, "scal_demo")
         out = join_path(os.getcwd(), "scal-demo-test.h5")
-        measured = dict(os.environ)
-        measured.update(
-            OMP_NUM_THREADS="2",
-            OMP_TOOL_LIBRARIES=join_path(self.prefix.lib, "libscal_ompt.so"),
-            SCAL_OUTPUT=out,
-        )
-        demo("10", env=measured)
-        assert os.path.exists(out), "the tool wrote no run file for the demo"
         scal = which(join_path(self.prefix.bin, "scal"))
+        measured = dict(os.environ)
+        measured.update(OMP_NUM_THREADS="2")
+        # scal exec returns once the run file is complete (the tool's writer finishes after the
+        # program), so checking right after it races nothing.
+        scal("exec", "-o", out, "--", demo, "10", env=measured)
         report = scal("check", out, output=str, error=str)
         assert ": ok" in report, report
+
+    def test_version(self):
+        """scal --version names the commit it was built from"""
+        scal = which(join_path(self.prefix.bin, "scal"))
+        out = scal("--version", output=str, error=str)
+        assert out.startswith("scal %s (" % self.spec.version.up_to(3)) or self.spec.satisfies(
+            "@develop"
+        ), out
+        assert "commit unknown" not in out, out

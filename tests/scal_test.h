@@ -210,6 +210,35 @@ static inline void scal_test_tree_free(char *root)
     free(root);
 }
 
+/* What a test loads in a child that drops root privileges, readable by that child: as root, a copy
+ * of path (mode 0644) in a new 0755 tree (*tree, freed with scal_test_tree_free), because the
+ * build directory may sit in a private (0700) directory such as Spack's stage; otherwise path
+ * itself (*tree NULL). Returns a malloc'd path. */
+static inline char *scal_test_readable_copy(const char *path, char **tree)
+{
+    *tree = NULL;
+    if (geteuid() != 0) return strdup(path);
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        perror(path);
+        abort();
+    }
+    const char *base = strrchr(path, '/');
+    char *root = scal_test_tree_new(), copy[4200], chunk[65536];
+    snprintf(copy, sizeof(copy), "%s/%s", root, base ? base + 1 : path);
+    FILE *out = fopen(copy, "wb");
+    size_t n;
+    while (out && (n = fread(chunk, 1, sizeof(chunk), in)) > 0)
+        if (fwrite(chunk, 1, n, out) != n) break;
+    if (!out || ferror(in) || fclose(out) != 0 || chmod(copy, 0644) != 0) {
+        perror(copy);
+        abort();
+    }
+    fclose(in);
+    *tree = root;
+    return strdup(copy);
+}
+
 /* Runs fn(arg) where a mode 0444 file cannot be written: in-process for a normal user; as root, in
  * a child that became nobody (65534), whose failed checks are added here. Returns false when it
  * could not drop privileges (the caller notes the skip). */

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -49,12 +50,13 @@ static void append_dir(char *out, size_t len, const char *dir)
 
 /* <dir of file>/scal/plugins (a library in lib/) and <dir of file>/../lib/scal/plugins (bin/), for
  * scal's own file only (the tool library or the scal program): the install's plugin directory. */
-static void append_relative(char *out, size_t len, const char *file)
+static bool append_relative(char *out, size_t len, const char *file)
 {
+    size_t before = strlen(out);
     char dir[PATH_MAX], cand[PATH_MAX + 32];
     snprintf(dir, sizeof(dir), "%s", file);
     char *slash = strrchr(dir, '/');
-    if (!slash) return;
+    if (!slash) return false;
     *slash = 0;
     snprintf(cand, sizeof(cand), "%s/scal/plugins", dir);
     append_dir(out, len, cand);
@@ -63,6 +65,7 @@ static void append_relative(char *out, size_t len, const char *file)
     /* a relocated install whose libdir is not lib/ (lib64, lib/<multiarch>) */
     snprintf(cand, sizeof(cand), "%s/../%s", dir, SCAL_PLUGIN_INSTALL_REL_DIR);
     append_dir(out, len, cand);
+    return strlen(out) > before;
 }
 
 /* With absolute_only (SCAL_PLUGIN_PATH), a relative entry ("." or "") is left out: it would resolve
@@ -82,12 +85,28 @@ void scal_plugin_search_path(char *out, size_t len, const char *extra)
     append_list(out, len, getenv("SCAL_PLUGIN_PATH"), true);
     append_list(out, len, extra, false);
     Dl_info self;
-    if (dladdr((void *)scal_plugin_search_path, &self) && self.dli_fname &&
-        strchr(self.dli_fname, '/'))
-        append_relative(out, len, self.dli_fname);
-    /* never relative to the measured program (/proc/self/exe inside it): a program in /tmp would
-     * let anyone put a plugin whose constructor runs inside it */
-    append_dir(out, len, SCAL_PLUGIN_INSTALL_FULL_DIR);
+    struct link_map *map = NULL;
+    bool found = false;
+    if (dladdr1((void *)scal_plugin_search_path, &self, (void **)&map, RTLD_DL_LINKMAP)) {
+        /* in the main executable (the scal program: link map name ""), dli_fname is argv[0] as
+         * typed, without a slash when scal was found through PATH: /proc/self/exe is scal itself.
+         * Never relative to the measured program (/proc/self/exe inside it, where this code is
+         * in libscal_ompt.so): a program in /tmp would let anyone put a plugin whose constructor
+         * runs inside it. */
+        char exe[PATH_MAX];
+        ssize_t n = map && map->l_name && !map->l_name[0]
+                        ? readlink("/proc/self/exe", exe, sizeof(exe) - 1)
+                        : -1;
+        if (n > 0) {
+            exe[n] = 0;
+            found = append_relative(out, len, exe);
+        } else if (self.dli_fname && strchr(self.dli_fname, '/')) {
+            found = append_relative(out, len, self.dli_fname);
+        }
+    }
+    /* the configured install directory only when scal is not in an install or build tree of its
+     * own: a moved install must not load the plugins of the place it was built for */
+    if (!found) append_dir(out, len, SCAL_PLUGIN_INSTALL_FULL_DIR);
 }
 
 int scal_plugin_foreach_file(const char *extra,

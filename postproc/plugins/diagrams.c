@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Output plugin: the PaScal Viewer's four scalability diagrams per region as one PNG (2x2 layout:
 // efficiency, strong scaling / input growth, weak scaling), discrete, smoothed or side by side.
-// Beside each PNG, <slug>.geom lists where each panel's cells are (for tests and image maps).
+// Beside each PNG, <slug>.geom lists where each panel's cells are and the text drawn in them
+// (for tests and image maps).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,7 +173,10 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
             if (quiet) { /* within noise: pale grey with a "~" instead of a trend colour */
                 cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
                 pp_font(cr, fmin(ch, cw) * 0.5, false);
-                pp_text(cr, cx + cw / 2, cy + ch / 2, 0.5, 0.5, numbers ? "" : "~");
+                if (!numbers) {
+                    pp_text(cr, cx + cw / 2, cy + ch / 2, 0.5, 0.5, "~");
+                    fprintf(geom, "text %d %s %zu %zu ~\n", block, p->metric, y, x);
+                }
             }
             if (is_eff && m->flags && (m->flags[y * m->cols + x] & SCAL_PP_CELL_TEAM)) {
                 /* observed team size differs from the requested one: blue frame */
@@ -186,7 +190,11 @@ static void draw_panel(cairo_t *cr, const struct scal_pp_host *h, const struct p
                 double lum = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
                 cairo_set_source_rgb(cr, lum < 0.5 ? 1 : 0, lum < 0.5 ? 1 : 0, lum < 0.5 ? 1 : 0);
                 pp_font(cr, fs, false);
-                snprintf(buf, sizeof(buf), strcmp(p->metric, "efficiency") ? "%+.2f" : "%.2f", v);
+                /* a within-noise cell keeps its number, marked "~" like the cells too small
+                 * for numbers */
+                snprintf(buf, sizeof(buf), strcmp(p->metric, "efficiency") ? "%s%+.2f" : "%s%.2f",
+                         quiet ? "~" : "", v);
+                fprintf(geom, "text %d %s %zu %zu %s\n", block, p->metric, y, x, buf);
                 pp_text(cr, cx + cw / 2, cy + ch / 2, 0.5, 0.5, buf);
             }
             if (tflags && m->shape == SCAL_PP_FULL && tflags->flags &&

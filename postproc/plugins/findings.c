@@ -33,7 +33,7 @@ static const char *const produces[] = {
     "lost_time",    "lost_share", "rank",        "time_share", "lost_cells", "lost_imbalance",
     "lost_barrier", "lost_lock",  "lost_serial", "lost_rest",  NULL};
 
-enum { KIND_SERIAL = 2 }; /* enum scal_region_kind (common/layout.h): the serial gaps */
+enum { KIND_PARALLEL = 1, KIND_SERIAL = 2 }; /* enum scal_region_kind (common/layout.h) */
 
 /* Where the lost core-seconds of every cell go: imbalance, barrier/taskwait wait, lock wait (the
  * "stat:" wait matrices, beyond the baseline's), serial share (the serial gaps' whole loss; for the
@@ -251,25 +251,53 @@ static double lost(const struct scal_pp_host *h, size_t r, size_t b, size_t y, s
 
 static double lost(const struct scal_pp_host *h, size_t r, size_t b, size_t y, size_t x);
 
+/* Wait k ("stat:" matrix) of region r in cell (y, x) beyond its baseline column b, in core-seconds
+ * relative to the baseline's team (as lost() counts); 0 without a value. */
+static double wait_beyond(const struct scal_pp_host *h, size_t r, size_t b, size_t y, size_t x,
+                          size_t k)
+{
+    const struct scal_pp_matrix *w = h->get(h, r, 0, waits[k]), *team = h->get(h, r, 0, "team");
+    if (!w || b >= h->nthreads) return 0;
+    double pb = pp_at(team, y, b);
+    if (!(pb > 0)) pb = h->threads[b];
+    double d = (pp_at(w, y, x) - (isnan(pp_at(w, y, b)) ? 0 : pp_at(w, y, b))) / pb;
+    return isnan(d) ? 0 : d;
+}
+
+/* A parallel region with no parallel region around it: its waits are the program's (those of
+ * nested regions happen inside its members' time). */
+static bool outermost_parallel(const struct scal_pp_host *h, size_t g)
+{
+    if (h->regions[g].kind != KIND_PARALLEL) return false;
+    for (int32_t p = h->regions[g].parent; p > 0 && (size_t)p < h->nregions;
+         p = h->regions[p].parent)
+        if (h->regions[p].kind == KIND_PARALLEL) return false;
+    return true;
+}
+
+/* The whole program's breakdown adds up: its waits are its outermost parallel regions' (each
+ * beyond its own baseline), its serial share its serial gaps' whole loss, the rest what remains. */
 static int breakdown(const struct scal_pp_host *h, size_t r, size_t b)
 {
     size_t ni = h->ninputs, nt = h->nthreads, n = ni * nt;
     double *v = malloc(6 * n * sizeof(*v));
     if (!v) return SCAL_ENOMEM;
     double *L = v, *P = v + n; /* P: the five parts, n each */
-    const struct scal_pp_matrix *team = h->get(h, r, 0, "team");
     for (size_t y = 0; y < ni; y++)
         for (size_t x = 0; x < nt; x++) {
             size_t i = y * nt + x;
             L[i] = b < nt && x != b ? lost(h, r, b, y, x) : NAN;
-            double pb = b < nt ? pp_at(team, y, b) : NAN, sum = 0;
-            if (!(pb > 0) && b < nt) pb = h->threads[b];
+            double sum = 0;
             for (size_t k = 0; k < 3; k++) {
-                const struct scal_pp_matrix *w = h->get(h, r, 0, waits[k]);
-                double d =
-                    w ? (pp_at(w, y, x) - (isnan(pp_at(w, y, b)) ? 0 : pp_at(w, y, b))) / pb : 0;
-                P[k * n + i] = isnan(L[i]) ? NAN : isnan(d) ? 0 : d;
-                sum += isnan(d) ? 0 : d;
+                double d = 0;
+                if (r != 0)
+                    d = wait_beyond(h, r, b, y, x, k);
+                else
+                    for (size_t g = 1; g < h->nregions; g++)
+                        if (outermost_parallel(h, g))
+                            d += wait_beyond(h, g, base_col(h, g), y, x, k);
+                P[k * n + i] = isnan(L[i]) ? NAN : d;
+                sum += d;
             }
             double ser = 0;
             if (h->regions[r].kind == KIND_SERIAL)

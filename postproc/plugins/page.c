@@ -17,9 +17,17 @@ static const char *const matrices[] = {"time",           "time_min",     "time_m
                                        "lost_imbalance", "lost_barrier", "lost_lock", "lost_serial",
                                        "lost_rest",      "compare_diff", NULL};
 /* compare_*: scal report --compare (postproc/compare.c), null otherwise */
-static const char *const scalars[] = {"rank",          "lost_share",       "lost_time",
-                                      "time_share",    "baseline_threads", "compare_mean",
-                                      "compare_cells", "compare_rank",     NULL};
+static const char *const scalars[] = {"rank",
+                                      "lost_share",
+                                      "lost_time",
+                                      "time_share",
+                                      "baseline_threads",
+                                      "compare_mean",
+                                      "compare_cells",
+                                      "compare_rank",
+                                      "compare_lo",
+                                      "compare_hi",
+                                      NULL};
 
 static void jnotes(FILE *f, const struct scal_pp_host *h, long r)
 {

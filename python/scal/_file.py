@@ -53,7 +53,7 @@ def validate(path):
     except OSError as e:
         raise ScalFileError(path, "cannot validate it: cannot run %s (%s)" % (exe, e)) from None
     try:
-        verdict = json.loads(p.stdout.splitlines()[-1])
+        verdict = json.loads(p.stdout)[0]
         ok, problems = bool(verdict["ok"]), [str(x) for x in verdict["problems"]]
     except (ValueError, IndexError, KeyError, TypeError):
         raise ScalFileError(path, "cannot validate it: %s check ended with status %d (%s)" % (exe, p.returncode, p.stderr.strip()[-300:])) from None

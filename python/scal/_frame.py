@@ -26,6 +26,10 @@ REGION_COLUMNS = ("region", "region_id", "parent_id", "kind", "file", "line_begi
 INT_COLUMNS = ("threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count", "ranks")
 # MPI + OpenMP (after the statistics, so that the columns above keep their positions)
 MPI_COLUMNS = ("ranks", "rank_imbalance")
+# what happened to each run (after those, for the same reason)
+RUN_DETAIL_COLUMNS = ("input_size", "exit_code", "signal", "message", "stdout_tail", "stderr_tail")
+# per-thread statistics: parallel regions only; serial gaps, user regions and the root have none
+THREAD_STAT_COLUMNS = ("work_s", "barrier_s", "lock_s", "imbalance")
 # a run file is one configuration; its input is labelled like scal report labels it
 RUN_FILE_INPUT = "run"
 
@@ -85,6 +89,8 @@ def _stats_frame(rows):
     empty = out["count"] == 0
     for col in ("mean_s", "median_s", "min_s", "max_s"):  # no instance: no time statistics
         out.loc[empty, col] = np.nan
+    if "threads" in names:  # no team (serial, user, root rows): work, waits and imbalance are missing, not 0
+        out.loc[np.asarray(rows["threads"]) == 0, list(THREAD_STAT_COLUMNS)] = np.nan
     return out
 
 
@@ -124,15 +130,23 @@ def _campaign_runs(f):
         {
             "config": configs["id"].astype(np.int64),
             "input_index": configs["input"].astype(np.int64),
-            "input": f.text(configs["input_label"]),
+            "input": f.text(configs["input_label"]),  # "" (no -i): named i<N> below, as scal report does
             "threads": _nullable(configs["threads"]),
             "frequency_khz": _nullable(configs["frequency_khz"]),
         }
     )
-    plan = f.str_list("campaign/inputs")
+    unnamed = cfg["input"] == ""
+    cfg.loc[unnamed, "input"] = ["i%d" % (k + 1) for k in cfg.loc[unnamed, "input_index"]]
+    # the plan's order for the labels the configurations use (a campaign without -i lists one
+    # unnamed input in the plan: no category of its own)
     extra = cfg.sort_values("input_index", kind="stable")["input"]
+    plan = [s for s in f.str_list("campaign/inputs") if s in set(extra)]
     inputs = list(dict.fromkeys(plan + [s for s in extra if s not in plan]))
     status = np.asarray(runs["status"]).astype(int)
+    sizes = f.attrs("campaign").get("input_sizes") if "campaign" in f.h5 else None
+    sizes = list(np.asarray(sizes, dtype=float).ravel()) if sizes is not None else []
+    cfg["input_size"] = [sizes[i] if 0 <= i < len(sizes) else np.nan for i in cfg["input_index"]]
+    signal = np.asarray(runs["signal"]).astype(np.int64)
     out = pd.DataFrame(
         {
             "run": runs["id"].astype(np.int64),
@@ -140,6 +154,11 @@ def _campaign_runs(f):
             "repetition": runs["repetition"].astype(np.int64),
             "team": _nullable(runs["team_observed"]),
             "status": pd.Categorical.from_codes(np.where(status < len(STATUS_NAMES), status, -1), STATUS_NAMES),
+            "exit_code": _nullable(runs["exit_code"]),  # <NA>: killed by a signal, or never started
+            "signal": _nullable(np.where(signal > 0, signal, -1)),
+            "message": f.text(runs["message"]),
+            "stdout_tail": f.text(runs["stdout_tail"]),
+            "stderr_tail": f.text(runs["stderr_tail"]),
         }
     )
     cr = f.table("config_ranks")
@@ -165,6 +184,13 @@ def _run_file_runs(f):
             "status": pd.Categorical(["ok"], STATUS_NAMES),
             # one rank of an MPI job: the job's size
             "ranks": _nullable([int(meta.get("mpi_size", -1)) if int(meta.get("mpi_rank", -1)) >= 0 else -1]),
+            # a run file is written by the program itself: no exit status, message or output
+            "input_size": [np.nan],
+            "exit_code": _nullable([-1]),
+            "signal": _nullable([-1]),
+            "message": [""],
+            "stdout_tail": [""],
+            "stderr_tail": [""],
         }
     )
     return one, [RUN_FILE_INPUT]
@@ -220,12 +246,20 @@ def load(path, per_rank=False):
       one; NaN without instances), ``wall_s`` (wall-clock time: the union of the instances'
       intervals, never above the parent's; NaN in files from before it), ``work_s``, ``barrier_s``,
       ``lock_s`` (summed over instances and team members), ``imbalance`` (1 - mean work / max work);
+      these four are NaN (missing, not 0) for regions without a team: the whole program, serial
+      gaps and user regions;
     - ``ranks`` (the MPI ranks of the run, <NA> when it was not launched as MPI) and ``rank_imbalance``
       (1 - mean / max over the ranks of the region's total time, NaN without ranks); for an MPI run
       the statistics are the critical path's: per region the slowest rank's;
+    - ``input_size`` (the numeric size given at ``scal run --size``, NaN without one),
+      ``exit_code`` (<NA> when the run was killed by a signal or never started), ``signal`` (<NA>
+      without one), ``message`` (why the runner flagged or failed the run, "" otherwise),
+      ``stdout_tail`` and ``stderr_tail`` (the last lines of its output); a run file has none of
+      these (NaN, <NA>, "");
     - one column per sensor metric, named with its unit like ``"rusage.utime [s]"``: the whole team's
       value (sum over threads, or the process-wide value), inclusive of nested regions; the
-      ``whole program`` row carries the whole-run value.
+      ``whole program`` row carries the whole-run value. Metrics that count (unit "count": PAPI
+      counters, context switches, faults) are nullable ``Int64``.
 
     ``per_rank=True`` gives every MPI rank's rows instead of the critical path's, with a ``rank``
     column after ``ranks`` (<NA> for runs without per-rank data).
@@ -262,9 +296,19 @@ def load(path, per_rank=False):
     mpi = ["ranks"] + (["rank"] if per_rank else []) + ["rank_imbalance"]
     if per_rank:
         df["rank"] = df["rank"].astype("Int64")
+    for col in ("exit_code", "signal"):
+        df[col] = df[col].astype("Int64")
     columns = list(RUN_COLUMNS) + list(REGION_COLUMNS) + [col for _, col in STAT_COLUMNS] + mpi
-    df = df[columns]
+    df = df[columns + list(RUN_DETAIL_COLUMNS)]
     if metrics is not None:
         keys = metrics.reset_index().astype({"region_id": "Int64"})  # failed runs have <NA> region ids
         df = df.merge(keys, on=["run", "region_id"], how="left")
+        for col in metrics.columns:  # counts are integers, not float64
+            if _is_count(col) and df[col].dropna().apply(float.is_integer).all():
+                df[col] = df[col].round().astype("Int64")
     return df
+
+
+def _is_count(column):
+    """A metric column "<plugin>.<metric> [<unit>]" whose unit says it counts events."""
+    return column.endswith(" [count]")

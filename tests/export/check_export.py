@@ -75,7 +75,25 @@ check("input 'small' has no numeric size" in p.stderr and "--size small=N" in p.
       "extrap: an input without a numeric size is named, with the fix")
 lines = scal("export", "c.h5", "--format", "extrap", "--size", "small=5", "--size", "big=10").stdout.splitlines()
 meas = [json.loads(x) for x in lines]
-check(len(meas) == len([s for s in ok_rows if s["count"] > 0]), "extrap: one line per measured (run, region) (%d)" % len(meas))
+times = [m for m in meas if m["metric"] == "time"]
+check(len(times) == len([s for s in ok_rows if s["count"] > 0]),
+      "extrap: one time line per measured (run, region) (%d)" % len(times))
+metrics = {m["metric"] for m in meas}
+check({"time", "work", "barrier wait", "lock wait"} <= metrics and any(x.startswith("rusage.") for x in metrics),
+      "extrap: every metric, not only time: %r" % sorted(metrics))
+per_path = {}
+for m in meas:
+    per_path.setdefault((m["callpath"], m["metric"]), set()).add((m["params"]["threads"], m["params"]["input"]))
+check(len({frozenset(v) for v in per_path.values()}) == 1,
+      "extrap: every (call path, metric) is measured at every coordinate")
+check(not any(m["metric"] in ("work", "barrier wait", "lock wait") for m in meas if m["callpath"] == "whole program"),
+      "extrap: the program root has no per-thread metrics (missing, not 0)")
+p = scal("export", "c.h5", "--format", "extrap", "--size", "smal=5", "--size", "big=10", rc=2)
+check("no input labelled 'smal'" in p.stderr and "did you mean 'small'" in p.stderr,
+      "extrap: a --size typo is refused (exit 2) with a suggestion: %s" % p.stderr.strip())
+again = [json.loads(x) for x in scal("export", "c.h5", "--format", "extrap", "--size", "small=1", "--size", "small=5",
+                                      "--size", "big=10").stdout.splitlines()]
+check({m["params"]["input"] for m in again} == {5.0, 10.0}, "extrap: a repeated --size: the last one counts")
 check(all(set(m) == {"params", "callpath", "metric", "value"} and set(m["params"]) == {"threads", "input"} for m in meas),
       "extrap: params, callpath, metric, value")
 check({m["params"]["input"] for m in meas} == {5.0, 10.0} and {m["params"]["threads"] for m in meas} == {1, 2},
@@ -99,13 +117,35 @@ for t in trees:
                    for c in node["children"])
     check(below_parent(t) and "time summed over threads" in t["metrics"], "hatchet: time (inc) is the wall time")
 
+# ---- Thicket: one profile per run, its configuration as metadata -----------------------------
+th = json.loads(scal("export", "c.h5", "--format", "thicket", "--size", "small=5", "--size", "big=10").stdout)
+ok_runs = sorted({int(s["run"]) for s in ok_rows})
+prof = th["profiles"]
+check(th["format"] == "scal-thicket-1" and sorted(p["metadata"]["run"] for p in prof) == ok_runs,
+      "thicket: one profile per successful run (%d)" % len(prof))
+for p in prof:
+    md, g = p["metadata"], p["graph"]
+    cfg = configs[int(runs[p["metadata"]["run"]]["config"])]
+    check({"run", "threads", "team", "input", "input_size", "repetition", "status"} <= set(md) and
+          md["threads"] == cfg["threads"] and md["input"] == strings[cfg["input_label"]] and
+          md["input_size"] == {"small": 5.0, "big": 10.0}[md["input"]] and md["status"] == "ok",
+          "thicket: metadata of run %d %r" % (md["run"], md))
+    own = [float(s["time_total_s"]) for s in ok_rows if int(s["run"]) == md["run"] and s["region"] == 0]
+    check(len(g) == 1 and set(g[0]) == {"frame", "metrics", "children"} and
+          abs(g[0]["metrics"]["time (inc)"] - own[0]) < 1e-12 and "work" not in g[0]["metrics"],
+          "thicket: run %d's graph is one literal root with its own time, no per-thread metric at the root"
+          % md["run"])
+
 # ---- Chrome ----------------------------------------------------------------------------------
 scal("exec", "-q", "-o", "t.h5", args.prog, "5", env={"OMP_NUM_THREADS": "2", "SCAL_TRACE": "256"})
 trace = json.loads(scal("export", "t.h5", "--format", "chrome").stdout)
 with h5py.File(os.path.join(args.work, "t.h5"), "r") as f:
     ninst, nstates = len(f["trace/instances"]), len(f["trace/states"])
+    nwork = int((f["trace/states"]["state"] == 0).sum())
 ev = trace["traceEvents"]
-check(len([e for e in ev if e.get("cat") == "region"]) == ninst, "chrome: a span per region instance (%d)" % ninst)
+# each instance on its thread's lane, and on the lane of each other member of its team (one work state each)
+nspans = len([e for e in ev if e.get("cat") == "region"])
+check(ninst < nspans <= ninst + nwork, "chrome: a span per region instance and member (%d, %d)" % (ninst, nspans))
 check(len([e for e in ev if e.get("cat") == "state"]) == nstates, "chrome: an event per thread state (%d)" % nstates)
 check({e["tid"] for e in ev if e["ph"] == "X"} == {0, 1}, "chrome: a lane per thread")
 check({e["name"] for e in ev if e.get("cat") == "state"} <= {"work", "barrier wait", "lock wait", "task"}, "chrome: PEP's states")
@@ -147,7 +187,7 @@ for fmt in ("hatchet", "chrome"):
     check("ma\ufffdn" in json.dumps(json.loads(text), ensure_ascii=False), "%s: text that is not UTF-8 is kept, repaired" % fmt)
 with h5py.File(os.path.join(args.work, "t.h5"), "r") as f:
     check(len(json.loads(scal("export", "bad.h5", "--format", "chrome").stdout)["traceEvents"]) ==
-          len(f["trace/instances"]) + len(f["trace/states"]) + 2, "chrome: no event dropped")
+          nspans + len(f["trace/states"]) + 2, "chrome: no event dropped")
 
 # ---- input sizes given at scal run (--size), kept by merge and --resume, used by extrap --------
 scal("run", "-q", "-c", "1,2", "-i", "5", "--label", "small", "--size", "1000", "-i", "10", "--label",

@@ -49,7 +49,7 @@ CAMPAIGN = [  # (name, table, member, row, value, what scal check says)
 ]
 RUN = [
     ("run_region_id", "regions", "id", 1, 4294967295, "/regions row 1: id is 4294967295"),
-    ("run_parent", "regions", "parent", 1, 7, "/regions row 1: parent 7 does not exist"),
+    ("run_parent", "regions", "parent", 1, 8, "/regions row 1: parent 8 does not exist"),
     ("run_function", "regions", "function", 1, 99999, "/regions row 1: function refers to string"),
     ("run_thread", "threads", "region", 0, 999, "/threads row 0: region 999 does not exist"),
 ]

@@ -21,16 +21,32 @@ from scal_check import expect as check, failures, finish  # noqa: E402  (tests/s
 
 KIND = {"root": 0, "parallel": 1, "serial": 2, "user": 3, "task": 4}
 STATUS = {"ok": 0, "failed": 1, "signaled": 2, "timeout": 3, "launch-error": 4, "no-data": 5}
+PLUGIN_KIND = {"none": 0, "sensor": 1, "actuator": 2, "postproc": 3}
 docs = {n: json.load(open(os.path.join(schemas, n + "-1.json"))) for n in ("scal-run", "scal-campaign")}
 for name, doc in docs.items():
     members = [(t["path"], m) for t in doc["tables"] for m in t["members"]]
     check(all("units" in m and m.get("description") for _, m in members),
           "%s: every member of every table has units and a description (%d members)" % (name, len(members)))
     enums = {(p.split("/")[-1], m["name"]): m.get("enum") for p, m in members if m.get("enum")}
-    want = {("regions", "kind"): KIND} if name == "scal-run" else {("regions", "kind"): KIND,
-                                                                   ("runs", "status"): STATUS}
-    check(enums == want, "%s: regions.kind%s are listed as enums" % (name, "" if name == "scal-run"
-                                                                    else " and runs.status"))
+    want = {("regions", "kind"): KIND, ("plugins", "kind"): PLUGIN_KIND}
+    if name == "scal-campaign":
+        want[("runs", "status")] = STATUS
+    check(enums == want, "%s: regions.kind, plugins.kind%s are listed as enums" % (name, "" if name == "scal-run"
+                                                                                  else " and runs.status"))
+    # uint32 ids have no -1; the signed ones of the sensor tables do, and say so
+    for p, m in members:
+        if m["name"] in ("region", "thread"):
+            check(("-1" in m["description"]) == (m["type"] == "i32"),
+                  "%s /%s.%s (%s): -1 described only where it can be stored" % (name, p, m["name"], m["type"]))
+    imb = [m for _, m in members if m["name"] == "imbalance"]
+    check(imb and all(m["description"] == "load imbalance: 1 - mean work per thread / busiest thread's work"
+                      for m in imb), "%s: imbalance described as what is stored (1 - mean/max)" % name)
+    undescribed = [d["path"] for d in doc.get("datasets", []) if not d.get("description")]
+    if name == "scal-campaign":
+        undescribed += [a.get("path") or a["name"] for g in doc["groups"] for a in g.get("attributes", []) + g.get("datasets", [])
+                        if not a.get("description")]
+    check(not undescribed, "%s: /strings%s described %r" % (name, " and /campaign/*" if name == "scal-campaign" else "",
+                                                           undescribed))
 
 r = subprocess.run([scal, "run", "-q", "-c", "1,2", "-i", "10", "--keep-runs", "-o", "c.h5", "--", prog,
                     "{input}"], cwd=work, capture_output=True, text=True,
@@ -73,6 +89,15 @@ check(r.returncode == 1 and "/runs member 'wall_s': column_units is 'ms', the sc
 r = mutate("description", lambda f: set_attr(f, "region_stats", "column_descriptions", "imbalance", "?"))
 check(r.returncode == 1 and "/region_stats member 'imbalance': column_descriptions is '?'" in r.stdout,
       "a wrong description is named: %r" % r.stdout.strip())
+
+
+def older_texts(f):  # what files written before the descriptions were corrected say
+    set_attr(f, "region_stats", "column_descriptions", "imbalance", "load imbalance: thread_work_max_s / thread_work_mean_s - 1")
+    set_attr(f, "region_stats", "column_descriptions", "region", "region id (joinable with /regions.id), -1: the whole run")
+
+
+r = mutate("older", older_texts)
+check(r.returncode == 0, "the descriptions earlier versions wrote stay valid: %r" % r.stdout.strip())
 
 
 def bad_enum(f):

@@ -26,6 +26,7 @@ def tables(f):
 
 KIND = {"root": 0, "parallel": 1, "serial": 2, "user": 3, "task": 4}
 STATUS = {"ok": 0, "failed": 1, "signaled": 2, "timeout": 3, "launch-error": 4, "no-data": 5}
+PLUGIN_KIND = {"none": 0, "sensor": 1, "actuator": 2, "postproc": 3}
 
 
 def check_enum(f, path, table, member, names):
@@ -41,6 +42,8 @@ def check_file(path):
     with h5py.File(path, "r") as f:
         check_enum(f, os.path.basename(path), "regions", "kind", KIND)
         check_enum(f, os.path.basename(path), "runs", "status", STATUS)
+        for plugins in ("plugins", "sensors/plugins"):
+            check_enum(f, os.path.basename(path), plugins, "kind", PLUGIN_KIND)
         names = tables(f)
         check(len(names) > 0, "%s has tables" % os.path.basename(path))
         for name in names:
@@ -58,7 +61,7 @@ def check_file(path):
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 out = os.path.join(work, "c.h5")
-p = subprocess.run([scal, "run", "-q", "--keep-runs", "-c", "1,2", "-r", "1", "-i", "20", "-o", out,
+p = subprocess.run([scal, "run", "-q", "--keep-runs", "-c", "1,2", "-r", "1", "-i", "20", "-s", "rusage", "-o", out,
                     "--", prog, "{input}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                    text=True, cwd=work, timeout=600)
 check(p.returncode == 0, "a campaign with its run files (%s)" % p.stderr.strip())

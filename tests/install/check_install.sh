@@ -9,7 +9,7 @@ cmake --install "$build" --prefix "$prefix" > /dev/null
 fail() { echo "FAIL: $*"; exit 1; }
 for f in bin/scal lib/libscal_ompt.so lib/libscal_ompt_writer.so lib/scal/scal-run-writer lib/libscal.so include/scal/scal.h include/scal/plugin.h include/scal/status.h \
   include/scal/version.h lib/cmake/scal/scalConfig.cmake lib/cmake/scal/scalTargets.cmake lib/pkgconfig/scal.pc \
-  share/scal/schemas share/scal/examples/scal_demo.c; do
+  share/scal/schemas share/scal/examples/scal_demo.c share/man/man1/scal.1 share/bash-completion/completions/scal; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
 "$prefix/bin/scal" --version | grep -q "^scal " || fail "installed scal does not run"
@@ -34,11 +34,18 @@ cmake_minimum_required(VERSION 3.18)
 project(consumer C)
 find_package(scal REQUIRED)
 add_executable(consumer main.c)
-target_link_libraries(consumer PRIVATE scal::scal_api)
+target_link_libraries(consumer PRIVATE scal::scal)
+if(NOT TARGET scal::scal_cli OR NOT TARGET scal::scal_ompt)
+  message(FATAL_ERROR "scal::scal_cli and scal::scal_ompt are imported too")
+endif()
 C
 cmake -S "$consumer" -B "$consumer/build" -DCMAKE_PREFIX_PATH="$prefix" > "$consumer/log" 2>&1 || { cat "$consumer/log"; fail "find_package(scal) failed"; }
 cmake --build "$consumer/build" >> "$consumer/log" 2>&1 || { cat "$consumer/log"; fail "consumer build failed"; }
 "$consumer/build/consumer" || fail "consumer (find_package) did not run"
+# the installed example builds on its own (its CMakeLists.txt has project() and links scal::scal)
+cmake -S "$prefix/share/scal/examples" -B "$consumer/ex" -DCMAKE_PREFIX_PATH="$prefix" > "$consumer/exlog" 2>&1 &&
+  cmake --build "$consumer/ex" >> "$consumer/exlog" 2>&1 || { cat "$consumer/exlog"; fail "the installed example does not build"; }
+[ -x "$consumer/ex/scal_demo" ] || fail "the installed example built no scal_demo"
 flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs scal) || fail "pkg-config scal failed"
 cc "$consumer/main.c" $flags -Wl,-rpath,"$prefix/lib" -o "$consumer/pc" || fail "consumer (pkg-config) build failed"
 "$consumer/pc" || fail "consumer (pkg-config) did not run"

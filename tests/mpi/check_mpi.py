@@ -335,6 +335,23 @@ def scenario_killed(args):
     run(args, [args.scal, "check", "k.h5"])
 
 
+def scenario_killed_default(args):
+    """A 4-rank run under Open MPI's DEFAULT kill sequence (no odls_base_sigkill_timeout: SIGTERM to
+    the survivors, SIGKILL shortly after) with rank 1 killed: the 3 other ranks' data is kept. Each
+    survivor must have its run file written (by the tool's pre-started writer) before the SIGKILL."""
+    need_mpi(args)
+    env = {"HYBRID_KILL_RANK": "1"}
+    for k in [k for k in os.environ if k.startswith("OMPI_MCA_odls")]:
+        env[k] = ""  # nothing of the environment lengthens the grace period either
+    p = scal(args, "run", "--ranks", "4", "-c", "1", "-o", "kd.h5", "--", args.prog, N, expect=1, env=env)
+    c = Campaign(os.path.join(args.work, "kd.h5"))
+    check(len(c.runs) == 1 and int(c.runs[0]["status"]) != 0, "the run is recorded as not ok")
+    check_ranked_run(c, c.runs[0], 4, 1, [0, 2, 3])
+    check("1 of 4 ranks left no run file (rank 1); the others' data is kept" in c.strings[c.runs[0]["message"]],
+          "the message names the one missing rank: %s" % c.strings[c.runs[0]["message"]])
+    run(args, [args.scal, "check", "kd.h5"])
+
+
 def runner_progress(proc, n):
     while True:
         line = proc.stderr.readline()

@@ -7,6 +7,7 @@
 import argparse
 import csv
 import io
+import json
 import math
 import os
 import re
@@ -32,8 +33,10 @@ COLUMNS = [
     "region", "region_id", "parent_id", "kind", "file", "line_begin", "line_end", "function",
     "count", "total_s", "wall_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance",
     "ranks", "rank_imbalance",
+    "input_size", "exit_code", "signal", "message", "stdout_tail", "stderr_tail",
 ]
-INT64 = ["threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count"]
+INT64 = ["threads", "team", "frequency_khz", "region_id", "parent_id", "line_begin", "line_end", "count", "exit_code",
+         "signal"]
 FLOAT = ["total_s", "wall_s", "mean_s", "median_s", "min_s", "max_s", "work_s", "barrier_s", "lock_s", "imbalance"]
 
 
@@ -83,8 +86,9 @@ def check_columns(df, metrics):
     check(list(df.columns) == COLUMNS + metrics, "columns in order: %s" % list(df.columns))
     for col in INT64:
         check(str(df[col].dtype) == "Int64", "%s is nullable Int64 (%s)" % (col, df[col].dtype))
-    for col in FLOAT + metrics:
-        check(str(df[col].dtype) == "float64", "%s is float64 (%s)" % (col, df[col].dtype))
+    for col in FLOAT + ["input_size"] + metrics:
+        want = "Int64" if col.endswith(" [count]") else "float64"  # counts are integers
+        check(str(df[col].dtype) == want, "%s is %s (%s)" % (col, want, df[col].dtype))
     for col in ("run", "repetition"):
         check(str(df[col].dtype) == "int64", "%s is int64" % col)
     check(list(df["status"].cat.categories) == ["ok", "failed", "signaled", "timeout", "launch-error", "no-data"], "status: categorical run states")
@@ -110,11 +114,11 @@ def scenario_campaign(args):
     t = raw(path)
     s = t["strings"]
     df = scal.load(path)
-    # rows: every (run, region) of /region_stats; the program has 7 regions (2 parallel, 3 gaps, the
-    # OpenMP runtime's start-up, root)
+    # rows: every (run, region) of /region_stats; the program has 8 regions (2 parallel, 3 gaps, the
+    # OpenMP runtime's start-up, the tool's start-up, root)
     check(len(t["runs"]) == 8 and all(r["status"] == 0 for r in t["runs"]), "8 runs, all ok")
-    check(len(t["regions"]) == 7, "7 regions in the campaign")
-    check(len(t["region_stats"]) == 56 and len(df) == 56, "56 rows = 8 runs x 7 regions (%d)" % len(df))
+    check(len(t["regions"]) == 8, "8 regions in the campaign")
+    check(len(t["region_stats"]) == 64 and len(df) == 64, "64 rows = 8 runs x 8 regions (%d)" % len(df))
     metrics = []
     for v in t["sensor_values"]:
         name = "%s [%s]" % (s[v["metric"]], s[v["unit"]])
@@ -130,7 +134,7 @@ def scenario_campaign(args):
     for r in t["runs"]:
         c = t["configs"][r["config"]]
         rows = df[df["run"] == int(r["id"])]
-        check(len(rows) == 7 and (rows["threads"] == c["threads"]).all() and (rows["input"] == s[c["input_label"]]).all()
+        check(len(rows) == 8 and (rows["threads"] == c["threads"]).all() and (rows["input"] == s[c["input_label"]]).all()
               and (rows["repetition"] == r["repetition"]).all() and (rows["team"] == r["team_observed"]).all(),
               "run %d: threads %d, input %s, repetition %d" % (r["id"], c["threads"], s[c["input_label"]], r["repetition"]))
     # statistics against /region_stats, identities against /regions
@@ -141,11 +145,24 @@ def scenario_campaign(args):
     for st in t["region_stats"]:
         row = by_key.loc[(int(st["run"]), int(st["region"]))]
         reg = t["regions"][st["region"]]
+        team = st["threads"] > 0  # work, waits and imbalance: missing (NaN), not 0, for regions without a team
+        same = (lambda a, b: a == b) if team else (lambda a, b: np.isnan(a))
         if not (row["total_s"] == st["time_total_s"] and row["wall_s"] == st["time_wall_s"] and row["count"] == st["count"] and row["median_s"] == st["time_median_s"]
-                and row["work_s"] == st["work_total_s"] and row["barrier_s"] == st["barrier_total_s"] and row["imbalance"] == st["imbalance"]
-                and row["min_s"] == st["time_min_s"] and row["max_s"] == st["time_max_s"] and row["lock_s"] == st["lock_total_s"]
+                and same(row["work_s"], st["work_total_s"]) and same(row["barrier_s"], st["barrier_total_s"]) and same(row["imbalance"], st["imbalance"])
+                and row["min_s"] == st["time_min_s"] and row["max_s"] == st["time_max_s"] and same(row["lock_s"], st["lock_total_s"])
                 and row["kind"] == ["root", "parallel", "serial", "user", "task"][reg["kind"]] and row["function"] == s[reg["function"]]):
             fail("run %d region %d differs from /region_stats: %s" % (st["run"], st["region"], row.to_dict()))
+    serial = df[df["kind"].isin(["root", "serial", "user"])]
+    check(len(serial) and serial[["work_s", "barrier_s", "lock_s", "imbalance"]].isna().all().all(),
+          "root/serial/user rows: work, waits and imbalance are missing (NaN), not 0 (%d rows)" % len(serial))
+    par = df[df["kind"] == "parallel"]
+    check(len(par) and par["work_s"].notna().all(), "parallel rows keep their work")
+    for r in t["runs"]:
+        rows = df[df["run"] == int(r["id"])]
+        check((rows["exit_code"] == r["exit_code"]).all() and rows["signal"].isna().all() and
+              (rows["stdout_tail"] == s[r["stdout_tail"]]).all() and (rows["message"] == s[r["message"]]).all(),
+              "run %d: exit code, signal, message and output tail from /runs" % r["id"])
+    check(df["stdout_tail"].str.contains("done").all(), "the output tail is the program's")
     check(True, "every (run, region) row carries its /region_stats values and decoded /regions identity")
     par = df[df["kind"] == "parallel"]
     check(sorted(par["line_begin"].unique()) == [first, second], "parallel regions start at the pragma lines %d, %d" % (first, second))
@@ -167,7 +184,7 @@ def scenario_campaign(args):
     check(True, "metric values equal to scal show's")
     # the tree
     tree = scal.tree(path)
-    check(list(tree.index) == list(range(7)) and tree.index.name == "region_id", "tree indexed by region_id 0..6")
+    check(list(tree.index) == list(range(8)) and tree.index.name == "region_id", "tree indexed by region_id 0..7")
     check(list(tree["region"]) == list(df[df["run"] == 0]["region"]), "tree labels = load labels")
     check(list(tree["depth"]) == [int(r["depth"]) for r in t["regions"]], "tree depth from /regions")
     gaps = tree[tree["kind"] == "serial"]
@@ -214,7 +231,7 @@ def scenario_campaign(args):
     check(list(two.index) == [2] and (two.loc[2] == 1.0).all(), "without 1-thread runs the baseline is 2 threads (E = 1)")
     # errors of matrix()
     for bad, what in ((lambda: scal.matrix(df, label, "energy"), "metric must be"), (lambda: scal.matrix(df, "nowhere.c:1"), "no region 'nowhere.c:1'"),
-                      (lambda: scal.matrix(df.assign(region=df["region"].where(df["region_id"] != 3, label)), label), "pass a region_id"),
+                      (lambda: scal.matrix(df.assign(region=df["region"].where(df["region_id"] != 0, label)), label), "pass a region_id"),
                       (lambda: scal.matrix(df.assign(frequency_khz=df["run"].astype("Int64")), label), "frequencies")):
         try:
             bad()
@@ -236,6 +253,8 @@ def scenario_failed(args):
     bad = df[df["status"] != "ok"]
     check(set(bad["status"]) == {"failed"} and set(bad["input"]) == {"broken"} and sorted(set(bad["threads"])) == [1, 2], "failed runs: status, input and threads decoded")
     check(bad["region"].notna().all() and bad["total_s"].notna().all(), "failed runs keep their measurements")
+    check((bad["exit_code"] != 0).all() and bad["exit_code"].notna().all() and (df.loc[df["status"] == "ok", "exit_code"] == 0).all(),
+          "failed runs: their exit status in exit_code")
     check(df.loc[df["status"] == "ok", "rusage.utime [s]"].notna().sum() == 2, "the ok runs' whole programs carry rusage.utime")
     check(list(df["input"].cat.categories) == ["5", "broken"], "input categories in plan order")
     m = scal.matrix(df, "whole program", "time")
@@ -397,6 +416,67 @@ def scenario_errors(args):
     check(issubclass(scal.ScalFileError, ValueError), "ScalFileError is a ValueError")
 
 
+def scenario_package(args):
+    """pip installs the package from the source tree (offline); scal.__version__ is scal's version;
+    scal.analysis reads what scal report computed; input sizes reach load()."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python")
+    copy, target = os.path.join(args.work, "src"), os.path.join(args.work, "site")
+    shutil.copytree(src, copy, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+    p = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index",
+                        "--target", target, copy], capture_output=True, text=True, cwd=args.work)
+    check(p.returncode == 0, "pip install --target from the source tree: %s" % p.stderr.strip()[-400:])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = target
+    p = subprocess.run([sys.executable, "-c", "import scal; print(scal.__file__); print(scal.__version__)"],
+                       capture_output=True, text=True, env=env, cwd=args.work)
+    lines = p.stdout.split("\n")
+    version = sh(args, [args.scal, "--version"]).stdout.split()[1]
+    check(p.returncode == 0 and lines[0].startswith(target) and lines[1] == version == scal.__version__,
+          "the pip-installed package imports, version %r = scal --version %r" % (lines[1:2], version))
+    # input sizes (scal run --size) reach load()
+    out = os.path.join(args.work, "sized.h5")
+    sh(args, [args.scal, "run", "-c", "1,2", "-i", "5", "--label", "small", "--size", "5", "-i", "10", "--label", "big",
+              "--size", "10", "-o", out, "--", args.prog, "{input}"])
+    df = scal.load(out)
+    check(dict(zip(df["input"].astype(str), df["input_size"])) == {"small": 5.0, "big": 10.0}, "input_size from scal run --size")
+    # a campaign without -i: one input, named i1 by scal report and load() alike (no empty row)
+    plain = os.path.join(args.work, "plain.h5")
+    sh(args, [args.scal, "run", "-c", "1,2", "-o", plain, "--", args.prog, "5"])
+    sh(args, [args.scal, "report", plain, "-o", os.path.join(args.work, "plain-rep")])
+    with open(os.path.join(args.work, "plain-rep", "index.html")) as f:
+        page_inputs = json.loads(re.search(r'id="scal-data">(.*?)</script>', f.read(), re.S).group(1))["inputs"]
+    with open(os.path.join(args.work, "plain-rep", "summary.txt")) as f:
+        summary = f.read()
+    check(page_inputs == ["i1"] and "inputs: 1;" in summary and list(scal.load(plain)["input"].cat.categories) == ["i1"],
+          "a campaign without -i has one input, i1 (page %r)" % page_inputs)
+    # scal.analysis: the matrices of scal report, a row per cell
+    camp = os.path.join(args.work, "theory.h5")
+    sh(args, [args.gen, camp, "--inputs", "3", "--threads", "3", "--reps", "2", "--regions", "3"])
+    sh(args, [args.scal, "report", camp, "-o", os.path.join(args.work, "rep")])
+    a = scal.analysis(camp)
+    with h5py.File(camp[:-3] + ".analysis.h5", "r") as f:
+        g = f["analysis/regions/r000-whole_program"]
+        eff, strong = g["efficiency"][()], g["diff_strong"][()]
+        threads = list(f["analysis/threads"][()])
+    e = a[(a["region"] == "whole program") & (a["metric"] == "efficiency")]
+    rows = list(e["input"].cat.categories)
+    check(len(e) == eff.size and all(abs(r.value - eff[rows.index(r.input), threads.index(r.threads)]) < 1e-12
+                                     for r in e.itertuples()),
+          "analysis: the efficiency cells of the whole program (%d)" % len(e))
+    d = a[(a["region"] == "whole program") & (a["metric"] == "diff_strong")]
+    check(len(d) == strong.size and (d["threads_to"] > d["threads"]).all() and d["input_to"].isna().all(),
+          "analysis: a strong-scaling cell goes from threads to threads_to")
+    check(a.attrs["statistic"] == "median" and a.attrs["baseline_threads"] == 1 and a.attrs["findings"]["whole program"],
+          "analysis: attributes and findings")
+    check(str(a["threads"].dtype) == "Int64" and a[a["metric"] == "rank"]["threads"].isna().all(),
+          "analysis: a scalar has no cell")
+    try:
+        scal.analysis(out)
+        fail("a campaign without a report is refused")
+    except scal.ScalFileError as err:
+        check("run scal report on it first" in str(err), "a campaign without analysis: %s" % err)
+
+
 def scenario_install(args):
     """cmake --install puts the package where the README says; it imports from there alone."""
     prefix = os.path.join(args.work, "prefix")
@@ -404,10 +484,13 @@ def scenario_install(args):
     site = os.path.join(prefix, "lib", "python3", "dist-packages")
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")) as f:
         check("lib/python3/dist-packages" in f.read(), "the README names lib/python3/dist-packages")
-    for name in ("__init__.py", "_file.py", "_labels.py", "_frame.py", "_matrix.py"):
+    for name in ("__init__.py", "_file.py", "_labels.py", "_frame.py", "_matrix.py", "_analysis.py", "_thicket.py",
+                 "_version.py"):
         check(os.path.exists(os.path.join(site, "scal", name)), "installed scal/" + name)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONPATH"] = site
+    # the source python/ folder leaves PYTHONPATH; the rest stays (h5py, pandas of a Spack view)
+    source = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    kept = [d for d in os.environ.get("PYTHONPATH", "").split(os.pathsep) if d and os.path.realpath(d) != source]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([site] + kept))
     p = subprocess.run([sys.executable, "-c", "import scal; print(scal.__file__); print(scal.load.__doc__ is not None)"],
                        capture_output=True, text=True, env=env, cwd=args.work)
     check(p.returncode == 0, "PYTHONPATH=%s python3 -c 'import scal' (%s)" % (site, p.stderr.strip()[-300:]))

@@ -3,8 +3,11 @@
 // the layout.h tables, plus variants for bad-input tests and the benchmark.
 // usage: gen_campaign OUT [--inputs N] [--threads N] [--reps R] [--regions K] [--gap] [--no1]
 //                         [--energy] [--badtime] [--dup] [--schema V] [--empty] [--freqs N]
-//                         [--maxteam K] [--noisy] [--partial] [--failinput I] [--gaps]
-// --partial: the last region runs only above 1 thread (omp_get_max_threads() > 1);
+//                         [--maxteam K] [--noisy] [--partial] [--only1] [--shift L] [--jitter F]
+//                         [--failinput I] [--gaps]
+// --partial: the last region runs only above 1 thread (omp_get_max_threads() > 1); --only1: the
+// region before it runs only at 1 thread (a serial code path); --shift L: every pragma L lines
+// lower (a moved pragma); --jitter F: the repetitions of every cell vary by +-F (relative);
 // --failinput I: every run of input I (0-based) failed; --gaps: two serial gaps after region 1
 // (1 -> 2 and 1 -> end), both named "serial"; --waits: region 1 records imbalance (0.01 T p
 // core-s), barrier wait beyond it (0.02 T (p-1)) and lock wait (0.005 T (p-1)).
@@ -23,7 +26,9 @@ int main(int argc, char **argv)
 {
     int ni = 13, nt = 13, reps = 1, nreg = 3, gap = 0, no1 = 0, energy = 0, badtime = 0, dup = 0;
     int schema = SCAL_SCHEMA_VERSION, empty = 0, nf = 1, maxteam = 0, noisy = 0;
-    int partial = 0, failinput = -1, gaps = 0, waits = 0, improve = 0, mangled = 0;
+    int partial = 0, only1 = 0, shift = 0;
+    double jitter = 0;
+    int failinput = -1, gaps = 0, waits = 0, improve = 0, mangled = 0;
     if (argc < 2) return 2;
     int nreal; /* regions before the two serial gaps of --gaps */
     for (int i = 2; i < argc; i++) {
@@ -57,6 +62,12 @@ int main(int argc, char **argv)
             noisy = 1;
         else if (!strcmp(argv[i], "--partial"))
             partial = 1;
+        else if (!strcmp(argv[i], "--only1"))
+            only1 = 1;
+        else if (!strcmp(argv[i], "--shift") && i + 1 < argc)
+            shift = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--jitter") && i + 1 < argc)
+            jitter = atof(argv[++i]);
         else if (!strcmp(argv[i], "--failinput"))
             failinput = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--gaps"))
@@ -106,13 +117,14 @@ int main(int argc, char **argv)
         x->parent = r == 0 ? -1 : (r <= 2 ? 0 : 1 + (r % 2));
         x->depth = r == 0 ? 0 : (r <= 2 ? 1 : 2);
         x->kind = r == 0 ? SCAL_KIND_ROOT : SCAL_KIND_PARALLEL;
-        snprintf(buf, sizeof(buf), r == 0 ? "whole program" : "theory.c:%d-%d", 10 * r, 10 * r + 8);
+        snprintf(buf, sizeof(buf), r == 0 ? "whole program" : "theory.c:%d-%d", 10 * r + shift,
+                 10 * r + 8 + shift);
         x->name = (uint32_t)scal_strtab_add(&st, buf);
         x->module = r ? mod : 0;
         x->offset = 0x1000 + 16 * r;
         x->file = r ? file : 0;
-        x->line_first = r ? 10 * r : -1;
-        x->line_last = r ? 10 * r + 8 : -1;
+        x->line_first = r ? 10 * r + shift : -1;
+        x->line_last = r ? 10 * r + 8 + shift : -1;
         x->function = (uint32_t)scal_strtab_add(&st, r == 1 && mangled ? "_ZN6solver4stepEi"
                                                      : r               ? "kernel"
                                                                        : "");
@@ -146,11 +158,13 @@ int main(int argc, char **argv)
             double n = 10.0 * (1 << cfg[c].input), p = cfg[c].threads;
             double noise = reps > 1 ? 1 + 0.001 * (k - (reps - 1) / 2.0) : 1;
             if (noisy && c == 1) noise = 1 + 0.5 * k; /* input 1, second thread count */
+            double jit = jitter > 0 && reps > 1 ? 1 + jitter * (2.0 * k / (reps - 1) - 1) : 1;
             double T = (n * n / p + log2(p)) * noise;
             if (cfg[c].frequency_khz > 0) T *= 1e6 / cfg[c].frequency_khz; /* slower clock */
             for (int g = 0; g < nreg; g++) {
                 if (gap && g == 1 && cfg[c].input == 2 && cfg[c].threads == 4) continue;
                 if (partial && g == nreal - 1 && cfg[c].threads == 1) continue;
+                if (only1 && g == nreal - 2 && cfg[c].threads != 1) continue;
                 struct scal_region_stat_row *s = &rs[nrs++];
                 s->run = r->id;
                 s->region = g;
@@ -164,6 +178,7 @@ int main(int argc, char **argv)
                                         : T * (0.001 + 0.0001 * (g % 7));
                 if (badtime && g == 1 && cfg[c].input == 0 && cfg[c].threads == 1)
                     t = k == 0 ? NAN : -1;
+                t *= jit; /* --jitter: every region's repetitions spread */
                 s->time_total_s = s->time_wall_s = s->time_median_s = s->time_mean_s = t;
                 s->team_actual_max = s->team_actual_min = r->team_observed;
                 if (waits && g == 1 && p > 1) {

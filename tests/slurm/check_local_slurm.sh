@@ -27,7 +27,16 @@ for i in 0 1 2 3; do
   [ "$(cat "$dir/task-$i.out" 2> /dev/null)" = "task $i" ] || fail "array task $i did not run once with its index"
 done
 echo "ok: a 4-task array ran, each task once"
+# a dead controller: up says so and fails within its stated 30 s (bounded here at a minute), status too
 pids=$(cat "$dir"/*.pid)
+kill -9 "$(cat "$dir/slurmctld.pid")"
+while kill -0 "$(cat "$dir/slurmctld.pid")" 2> /dev/null; do sleep 0.05; done
+err=$(SCAL_SLURM_PORT=$port timeout 60 bash "$script" up "$dir" 2>&1 > /dev/null); rc=$?
+[ "$rc" -ne 124 ] || fail "up against a killed slurmctld did not fail within a minute"
+[ "$rc" -ne 0 ] || fail "up against a killed slurmctld succeeded"
+case "$err" in *"slurmctld is not running"*) ;; *) fail "up does not say slurmctld died: $err" ;; esac
+SCAL_SLURM_PORT=$port timeout 60 bash "$script" status "$dir" && fail "status says a cluster without slurmctld is up"
+echo "ok: up against a killed slurmctld fails (exit $rc): ${err##*local-slurm: }"
 SCAL_SLURM_PORT=$port bash "$script" down "$dir" || fail "down exited non-zero"
 for p in $pids; do kill -0 "$p" 2> /dev/null && fail "daemon $p still running after down"; done
 [ ! -e "$dir" ] || fail "down left $dir behind"

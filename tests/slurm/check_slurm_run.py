@@ -30,20 +30,24 @@ def scal(args, *cmd, expect=0, env=None, timeout=600):
 
 
 def runs_of(path):
-    """(threads, input, repetition, status) -> {region name: count} for every run, and the list of
-    (config, repetition) pairs (duplicates visible)."""
+    """(ranks, threads, input, repetition, status) -> {region name: count} and the ranks that left
+    data, for every run, and the list of (config, repetition) pairs (duplicates visible)."""
     with h5py.File(path, "r") as f:
         strings = [s.decode() if isinstance(s, bytes) else s for s in f["strings"][()]]
         configs, runs = f["configs"][()], f["runs"][()]
         regions, stats = f["regions"][()], f["region_stats"][()]
+        config_ranks = {int(r["config"]): int(r["ranks"]) for r in f["config_ranks"][()]} if "config_ranks" in f else {}
+        run_ranks = f["run_ranks"][()] if "run_ranks" in f else []
         name = {int(r["id"]): strings[r["name"]] for r in regions}
         out, pairs = {}, []
         for r in runs:
             c = configs[r["config"]]
-            key = (int(c["threads"]), strings[c["input_label"]], int(r["repetition"]), int(r["status"]))
+            key = (config_ranks.get(int(r["config"]), 0), int(c["threads"]), strings[c["input_label"]],
+                   int(r["repetition"]), int(r["status"]))
             counts = {}
             for s in stats[stats["run"] == r["id"]]:
                 counts[name[int(s["region"])]] = int(s["count"])
+            counts["(ranks with data)"] = sorted((int(x["rank"]), int(x["recorded"])) for x in run_ranks if x["run"] == r["id"])
             out[key] = counts
             pairs.append((int(r["config"]), int(r["repetition"])))
         return out, pairs
@@ -70,7 +74,8 @@ def reference(args):
 
 def same_runs(args, path, ref, what):
     got, pairs = runs_of(path)
-    check(len(pairs) == 8 and len(set(pairs)) == 8, "%s: 8 runs, each (configuration, repetition) once: %s" % (what, sorted(pairs)))
+    n = len(ref)
+    check(len(pairs) == n and len(set(pairs)) == n, "%s: %d runs, each (configuration, repetition) once: %s" % (what, n, sorted(pairs)))
     check(sorted(got) == sorted(ref), "%s: the same runs as without Slurm (threads, input, repetition, status)" % what)
     for k in ref:
         check(got[k] == ref[k], "%s: run %s has the same regions and counts (%s vs %s)" % (what, k, got[k], ref[k]))
@@ -96,22 +101,29 @@ def scenario_cancel(args):
     os.mkfifo(fifo)
     wrap = os.path.join(args.work, "wrap.sh")
     with open(wrap, "w") as f:
-        f.write('if mkdir %s 2>/dev/null; then echo running > %s; exec sleep 100000; fi\nexec %s "$@"\n' % (lock, fifo, args.prog))
+        f.write('if mkdir %s 2>/dev/null; then echo "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}" > %s; exec sleep 100000; fi\n'
+                'exec %s "$@"\n' % (lock, fifo, args.prog))
     c = os.path.join(args.work, "cancel.h5")
     p = scal(args, "run", "--slurm", "--no-wait", *PLAN, "-o", c, "--", "/bin/sh", wrap, "{input}")
     job = p.stderr.split("submitted job ")[1].split(":")[0]
-    with open(fifo) as f:  # the blocked run is under way
-        check(f.read().strip() == "running", "a run blocks in its array task")
-    running = squeue("-j", job, "-t", "RUNNING", "-o", "%i")
-    check(len(running) == 1, "one array task runs: %s" % running)
-    subprocess.run(["scancel", running[0]], check=True)
+    check(len(job.split(",")) == 2, "one job array per thread count (shape): %s" % job)
+    with open(fifo) as f:  # the blocked run is under way, in this array task
+        blocked = f.read().strip()
+    check(blocked.split("_")[0] in job.split(","), "a run blocks in an array task of the campaign: %s" % blocked)
+    subprocess.run(["scancel", blocked], check=True)
     wait_until("job %s left the queue" % job, lambda: not squeue("-j", job, "-o", "%T"))
     p = scal(args, "run", "--resume", c, expect=2)
     check("not collected yet" in p.stderr, "a plain --resume of uncollected pieces is refused: " + p.stderr.strip())
     p = scal(args, "run", "--collect", c, expect=1)
     check("7 of 8 runs done" in p.stderr and "--resume" in p.stderr, "collect says a run is missing and how to run it:\n" + p.stderr)
-    task = running[0].split("_")[1]
-    check(os.path.exists(os.path.join(c + ".pieces", "failed-%s_%s.out" % (job, task))), "the cancelled task's output is kept")
+    check("array task %s left runs missing: " % blocked in p.stderr and "CANCELLED" in p.stderr,
+          "collect gives Slurm's reason for the cancelled task:\n" + p.stderr)
+    out = os.path.join(c + ".pieces", "failed-%s.out" % blocked)
+    check(os.path.exists(out), "the cancelled task's output is kept")
+    with open(out) as f:
+        text = f.read()
+    check("scal run --resume %s --slurm" % c in text and "piece-" not in text.split("interrupted")[-1].split("\n")[0],
+          "the cancelled task suggests the user's command, not the piece's path:\n" + text)
     _, pairs = runs_of(c)
     check(len(pairs) == 7 and len(set(pairs)) == 7, "the campaign holds the 7 completed runs once each")
     p = scal(args, "run", "--resume", c, "--slurm")
@@ -126,7 +138,8 @@ def scenario_nowait(args):
     ref = reference(args)
     c = os.path.join(args.work, "later.h5")
     p = scal(args, "run", "--slurm", "--no-wait", "--slurm-runs-per-task", "3", *PLAN, "-o", c, "--", args.prog, "{input}")
-    check("3 array tasks" in p.stderr and "scal run --collect" in p.stderr, "--no-wait submits 3 tasks of at most 3 runs and says how to collect:\n" + p.stderr)
+    check("4 array tasks, 2 job arrays" in p.stderr and "scal run --collect" in p.stderr,
+          "--no-wait submits per thread count 2 tasks of at most 3 runs and says how to collect:\n" + p.stderr)
     check(os.path.exists(c), "the campaign file exists, complete with its plan, before the job runs")
     p = scal(args, "run", "--collect", c)
     check("8 of 8 runs done" in p.stderr, "--collect waits for the job and merges its pieces")
@@ -165,6 +178,75 @@ def scenario_damaged(args):
     check("ok" in scal(args, "check", c).stdout, "scal check passes")
 
 
+# Open MPI's mpirun (the local default launcher) as root; srun is the default inside Slurm
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "OMPI_MCA_rmaps_base_oversubscribe": "1"}
+RANKS_PLAN = ["--ranks", "1,2", "-c", "1,2", "-i", "20"]
+
+
+def scenario_ranks(args):
+    """--slurm --ranks 1,2 -c 1,2: every array task is allocated its runs' ranks x threads and srun
+    launches the ranks in it: the same runs, ranks and region counts as without Slurm (mpirun)."""
+    if not shutil.which("mpirun"):
+        print("skip: no mpirun for the campaign without Slurm")
+        sys.exit(77)
+    local = os.path.join(args.work, "local.h5")
+    scal(args, "run", *RANKS_PLAN, "-o", local, "--", args.prog, "{input}", env=MPI_ENV)
+    ref = runs_of(local)[0]
+    check(sorted({k[:2] for k in ref}) == [(1, 1), (1, 2), (2, 1), (2, 2)], "the local campaign has the 4 shapes: %s" % sorted(ref))
+    check(all(v["(ranks with data)"] == [(r, 1) for r in range(k[0])] for k, v in ref.items()),
+          "every rank of every local run left its data: %s" % ref)
+    c = os.path.join(args.work, "slurm.h5")
+    p = scal(args, "run", "--slurm", "--dry-run", *RANKS_PLAN, "-o", c, "--", args.prog, "{input}")
+    for n, t in ((1, 1), (1, 2), (2, 1), (2, 2)):
+        check("--ntasks=%d --cpus-per-task=%d" % (n, t) in p.stdout, "a job array allocated %d ranks x %d threads:\n%s" % (n, t, p.stdout))
+    p = scal(args, "run", "--slurm", *RANKS_PLAN, "-o", c, "--", args.prog, "{input}")
+    check("4 job arrays" in p.stderr and "4 of 4 runs done" in p.stderr and "4 ok, 0 not ok" in p.stderr, "4 runs in 4 arrays:\n" + p.stderr)
+    same_runs(args, c, ref, "--slurm --ranks 1,2 -c 1,2")
+
+
+def scenario_failing(args):
+    """A run that fails: --slurm and --collect exit as the local campaign does (1), with the same
+    run statuses."""
+    wrap = os.path.join(args.work, "fail.sh")
+    with open(wrap, "w") as f:  # the 2-thread runs fail (every rank), the others run the program
+        f.write('t=$1; shift; [ "$t" = 2 ] && { echo "failing on purpose" >&2; exit 3; }\nexec %s "$@"\n' % args.prog)
+    plan = RANKS_PLAN if shutil.which("mpirun") else RANKS_PLAN[2:]
+    local = os.path.join(args.work, "local.h5")
+    p = scal(args, "run", *plan, "-o", local, "--", "/bin/sh", wrap, "{threads}", "{input}", expect=None, env=MPI_ENV)
+    check(p.returncode == 1, "the local campaign exits 1 (%d):\n%s" % (p.returncode, p.stderr[-1500:]))
+    ref = runs_of(local)[0]
+    check(sorted(k[4] != 0 for k in ref) == [False] * (len(ref) // 2) + [True] * (len(ref) // 2), "half the runs fail: %s" % sorted(ref))
+    c = os.path.join(args.work, "slurm.h5")
+    p = scal(args, "run", "--slurm", *plan, "-o", c, "--", "/bin/sh", wrap, "{threads}", "{input}", expect=1)
+    check("%d ok, %d not ok" % (len(ref) // 2, len(ref) // 2) in p.stderr, "--slurm counts the failed runs:\n" + p.stderr)
+    got = runs_of(c)[0]
+    check(sorted((k, v["(ranks with data)"]) for k, v in got.items()) == sorted((k, v["(ranks with data)"]) for k, v in ref.items()),
+          "the same runs and statuses as without Slurm:\n%s\n%s" % (sorted(got), sorted(ref)))
+    c2 = os.path.join(args.work, "later.h5")
+    scal(args, "run", "--slurm", "--no-wait", *plan, "-o", c2, "--", "/bin/sh", wrap, "{threads}", "{input}")
+    p = scal(args, "run", "--collect", c2, expect=1)
+    check("not ok" in p.stderr, "--collect exits 1 for the failed runs too:\n" + p.stderr)
+
+
+def scenario_thenreport(args):
+    """--then-report: scal returns at once; a job that depends on the arrays collects the pieces and
+    reports, with no process of ours waiting."""
+    c = os.path.join(args.work, "auto.h5")
+    p = scal(args, "run", "--slurm", "--then-report", *PLAN, "-o", c, "--", args.prog, "{input}")
+    jobs = p.stderr.split("submitted job ")
+    check(len(jobs) == 3 and "collects the pieces" in jobs[2], "the arrays and the collecting job are submitted:\n" + p.stderr)
+    collector = jobs[2].split(":")[0]
+    wait_until("the collecting job %s ended" % collector, lambda: not squeue("-j", collector, "-o", "%T"))
+    with open(c + ".collect.out") as f:
+        out = f.read()
+    check("8 of 8 runs done" in out, "the collecting job merged every piece:\n" + out)
+    check(not os.path.exists(c + ".pieces"), "no pieces left")
+    _, pairs = runs_of(c)
+    check(len(set(pairs)) == 8, "8 runs in the campaign")
+    report = c[:-3] + "-report"
+    check(os.path.isdir(report) and os.listdir(report), "the collecting job ran scal report (%s):\n%s" % (report, out[-1500:]))
+
+
 def scenario_errors(args):
     # sbatch missing: refused before anything is created
     c = os.path.join(args.work, "nosbatch.h5")
@@ -189,6 +271,8 @@ def scenario_errors(args):
     # options that need --slurm, and --collect alone
     p = scal(args, "run", "--no-wait", "-c", "1", "--", args.prog, "20", expect=2)
     check("needs --slurm" in p.stderr, "--no-wait without --slurm: " + p.stderr.strip())
+    p = scal(args, "run", "--then-report", "-c", "1", "--", args.prog, "20", expect=2)
+    check("--then-report needs --slurm" in p.stderr, "--then-report without --slurm: " + p.stderr.strip())
     p = scal(args, "run", "--collect", plain, "-c", "2", expect=2)
     check("takes no other option" in p.stderr, "--collect with plan options: " + p.stderr.strip())
     p = scal(args, "run", "--slurm", "--slurm-runs-per-task", "0", "--", args.prog, "20", expect=2)
@@ -208,6 +292,8 @@ def main():
     args.work = tempfile.mkdtemp(prefix="scal-slurm-run-")
     cluster = tempfile.mkdtemp(prefix="scal-slurm-")
     env = dict(os.environ, SCAL_SLURM_PORT=str(20000 + os.getpid() % 20000))
+    if args.scenario in ("ranks", "failing"):  # 2 ranks x 2 threads time-share this machine's CPUs
+        env["SCAL_SLURM_CPUS"] = str(max(4, os.cpu_count()))
     up = subprocess.run(["bash", args.local_slurm, "up", cluster], capture_output=True, text=True, env=env)
     if up.returncode == 77:
         print("skip: slurm-wlm/munge cannot be installed here: " + up.stderr.strip())

@@ -4,7 +4,16 @@
 # what the runs did and the run file they wrote.
 #
 #   check_tool.py TEST --source PROGRAM.c --prog EXECUTABLE --tool LIB [--libomp LIB] [--workdir DIR] [--scal SCAL]
+#                 [--emulator 'qemu-aarch64-static -L SYSROOT' --run-writer SCAL-RUN-WRITER]
+#
+# With --emulator (a cross build: the programs run under qemu-user, which runs one OpenMP thread
+# only and cannot start another foreign program) every program runs under it with
+# OMP_NUM_THREADS=1 (%scal-exec: with libomp and the tool preloaded, as scal exec does), the run
+# file is written by the driver from the tool's snapshot, and only the
+# identity expectations are checked: which regions there are (REGION lines and `nodes`), their
+# file, lines, function, module, offset, kind and parents, and how each run ended.
 import argparse
+import ctypes
 import fnmatch
 import json
 import os
@@ -20,7 +29,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from scal_check import check, fail  # noqa: E402  (tests/scal_check.py)
+from scal_check import check, fail, reap_orphans  # noqa: E402  (tests/scal_check.py)
 
 SCHEMA = os.path.join(HERE, "..", "..", "schemas", "scal-run-1.json")
 KINDS = {"root": 0, "parallel": 1, "serial": 2, "user": 3, "task": 4}  # enum scal_region_kind, common/layout.h
@@ -29,6 +38,9 @@ LOOKS_LIKE_DIRECTIVE = re.compile(r"//\s*(RUN|SIGNAL|REGION|CHECK)\b")
 EXPECTATION = re.compile(r"^([A-Za-z_][\w.]*(?:\([\w.]+\))?)(<=|>=|!=|=|<|>|~)(.*)$")
 AGGREGATE = re.compile(r"^(sum|min|max|distinct)\((\w+)\)")
 ARITH = re.compile(r"^(.+?)([*+-])(\d+(?:\.\d*)?)$")
+# What --emulator checks: a region's identity and a run's end (not counts, times or teams).
+IDENTITY_KEYS = {"name", "file", "function", "line_first", "line_last", "module", "offset", "kind",
+                 "gap_prev", "gap_next", "parent", "exit", "signal", "output", "checked"}
 
 
 class Directive:
@@ -62,9 +74,12 @@ class Run:
         self.cwd = os.path.join(args.workdir, self.name)
         os.makedirs(self.cwd)
         words = [w.replace("%tool", args.tool).replace("%libomp", args.libomp) for w in shlex.split(d.rest)]
-        # the program waits for its run-file writer (by default it does not: tests/writer covers that)
-        env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_WAIT_WRITER="1",
-                   SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        # the run file is complete when the program has ended (SCAL_WRITER=detached: once the
+        # writer, which this driver reaps as a subreaper, has ended)
+        env = dict(os.environ, OMP_TOOL_LIBRARIES=args.tool, SCAL_OUTPUT=os.path.join(args.workdir, self.name + ".h5"))
+        env.pop("SCAL_WRITER", None)
+        env.pop("SCAL_WAIT_WRITER", None)
+        emulator = shlex.split(args.emulator) if args.emulator else []
         launcher = []
         while words and words[0] != "%prog":
             w = words.pop(0)
@@ -84,6 +99,12 @@ class Run:
                 fail("%s: '%s' before %%prog is neither NAME=VALUE nor -u NAME" % (d, w))
         if not words:
             fail("%s: no %%prog" % d)
+        if emulator:  # one thread; the tool leaves its snapshot, written below
+            if launcher:  # scal exec cannot start a foreign program: preload as it would
+                check(launcher[-1] == "--", "%s: no wrapper under an emulator" % d)
+                env["LD_PRELOAD"] = "%s:%s" % (args.libomp, args.tool)
+            env.update(OMP_NUM_THREADS="1", SCAL_SNAPSHOT_ONLY="1")
+            launcher = emulator
         self.output = env.get("SCAL_OUTPUT")
         errpath = os.path.join(args.workdir, self.name + ".stderr")
         with open(errpath, "w") as err:
@@ -101,6 +122,12 @@ class Run:
             self.stdout += p.stdout.read()
             _, status, usage = os.wait4(p.pid, 0)
             p.returncode = os.waitstatus_to_exitcode(status)
+            if env.get("SCAL_WRITER") == "detached":
+                reap_orphans()
+        snap = (self.output or "") + ".snap"
+        if emulator and os.path.isfile(snap):
+            w = subprocess.run(emulator + [args.run_writer, snap], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            check(w.returncode == 0, "%s: scal-run-writer %s: %s" % (d, snap, w.stdout.strip()))
         with open(errpath) as err:
             self.stderr = err.read()
         self.fields = {
@@ -112,12 +139,21 @@ class Run:
             "files": sorted(os.listdir(self.cwd)),
             "peak_rss_kib": usage.ru_maxrss,
         }
-        self.scal = args.scal
+        self.scal, self.emulator = args.scal, emulator
 
     def field(self, key):
         if key == "checked" and key not in self.fields:  # run only when an expectation names it
             self.fields[key] = self.scal_check(self.scal)
+        if key == "shown" and key not in self.fields:
+            self.fields[key] = self.scal_show(self.scal)
         return self.fields.get(key)
+
+    def scal_show(self, scal):
+        """What `scal show` prints for the run file ('unshown' without --scal)."""
+        if not scal or not (self.output and os.path.isfile(self.output)):
+            return "unshown"
+        p = subprocess.run([scal, "show", self.output], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return p.stdout
 
     def scal_check(self, scal):
         """'ok' when `scal check` accepts the run file, else what it said ('unchecked' without --scal)."""
@@ -125,7 +161,7 @@ class Run:
             return "unchecked"
         if not (self.output and os.path.isfile(self.output)):
             return "absent"
-        p = subprocess.run([scal, "check", self.output], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        p = subprocess.run(self.emulator + [scal, "check", self.output], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         return "ok" if p.returncode == 0 else "failed: " + p.stdout.strip()
 
 
@@ -266,6 +302,8 @@ class Checker:
                 fail("%s: '%s' is not KEY<op>VALUE" % (d, w))
             key, op, want = m.groups()
             agg = AGGREGATE.match(key)
+            if self.args.emulator and (agg.group(2) if agg else key).split(".")[-1] not in IDENTITY_KEYS:
+                continue
             if agg:
                 if aggregate is None:
                     fail("%s: %s applies to a table or to several regions" % (d, key))
@@ -342,6 +380,8 @@ class Checker:
                 else:
                     self.on_regions(d, self.bindings[b], words)
         elif "/" in s:
+            if self.args.emulator:  # the file's tables and attributes: not identity
+                return
             fname, path = s.split(":", 1) if ":" in s else (None, s)
             if fname:
                 f = h5py.File(os.path.join(self.runs["run"].cwd, fname), "r")
@@ -384,6 +424,8 @@ class Checker:
         expect = [d for d in mine if d.keyword in ("REGION", "CHECK")]
         check(len(runs) > 0, "%s: a RUN[%s] line runs the program" % (self.args.source, test))
         check(len(expect) > 0, "%s: test %s has expectations (REGION or CHECK lines)" % (self.args.source, test))
+        if self.args.emulator:
+            check(any(d.keyword == "REGION" for d in expect), "%s: test %s has REGION lines (identity, what --emulator checks)" % (self.args.source, test))
         signals = {d.subject or "run": d for d in mine if d.keyword == "SIGNAL"}
         for d in runs:
             r = Run(d, self.args, signals.get(d.subject or "run"))
@@ -403,6 +445,9 @@ class Checker:
             self.region(d) if d.keyword == "REGION" else self.check_directive(d)
 
 
+PR_SET_CHILD_SUBREAPER = 36
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -411,8 +456,12 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--libomp", default="/usr/lib/llvm-14/lib/libomp.so.5")
     ap.add_argument("--workdir")
-    ap.add_argument("--scal", help="the scal executable: for %%scal-exec, and the field 'checked' of a run (whether `scal check` accepts its file)")
+    ap.add_argument("--emulator", help="runs the (cross-built) programs under this command; checks identity only")
+    ap.add_argument("--run-writer", help="scal-run-writer, which writes the run files under --emulator")
+    ap.add_argument("--scal", help="the scal executable: for %%scal-exec, and the fields 'checked' (whether `scal check` accepts its file) and 'shown' (what `scal show` prints) of a run")
     args = ap.parse_args()
+    if ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        fail("cannot become a subreaper (the detached writers could not be waited for)")
     tmp = None
     if not args.workdir:
         tmp = tempfile.TemporaryDirectory(prefix="scal-tool-%s-" % args.test)

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# The run file's writer outside the measured process: a direct run ends before its run file is
-# written (the writer, gated here by a fifo, proves it) and the file then appears complete; scal exec
-# waits for the writer; scal run waits for the run's whole process group and writes the run file
-# from the snapshot itself; SIGTERM and SIGKILL of the program and of the writer; damaged
-# snapshots are refused naming the file. Synchronised on fifos and process exits, never on sleeps.
+# The run file's writer outside the measured process: by default the run file is complete the
+# moment the process has ended (raw loads, scal exec, exit() in a region, SIGTERM, a forked child),
+# and no writer process stays behind; with SCAL_WRITER=detached a direct run ends before its run
+# file is written (the writer, gated here by a fifo, proves it) and the file then appears complete;
+# scal run waits for the run's whole process group and writes the run file from the snapshot
+# itself; SIGKILL of the program and of the writer; damaged snapshots are refused naming the file.
+# Synchronised on fifos and process exits, never on sleeps.
 #
 #   check_writer.py SCENARIO --scal SCAL --tool libscal_ompt.so --writer-lib libscal_ompt_writer.so
 #                   --run-writer scal-run-writer --prog writer_prog
@@ -21,16 +23,7 @@ import h5py
 
 PR_SET_CHILD_SUBREAPER = 36
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from scal_check import expect as check, failures, finish  # noqa: E402  (tests/scal_check.py)
-
-
-def reap_orphans():
-    """Waits for every process re-parented to this one (we are a subreaper): the writers."""
-    while True:
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
+from scal_check import expect as check, failures, finish, reap_orphans  # noqa: E402  (tests/scal_check.py)
 
 
 def gated_tool(a, work):
@@ -73,12 +66,114 @@ def snapshots(d):
     return glob.glob(os.path.join(d, ".*.snap.*")) + glob.glob(os.path.join(d, "*.snap"))
 
 
+def processes(children_only=False):
+    """(pid, cmdline) of the live processes (not zombies; children_only: whose parent is this one);
+    processes of other tests come and go meanwhile."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                stat = f.read()
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z" and (not children_only or int(fields[1]) == os.getpid()):
+            yield int(pid), cmd
+
+
+def writers_running():
+    """Writer processes still alive whose parent is this subreaper."""
+    return [pid for pid, cmd in processes(True) if b"scal-run-writer" in cmd]
+
+
+def start_paused(a, out, **extra):
+    """The program, measured into out, once it waits for a signal."""
+    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out, **extra), stdout=subprocess.PIPE, text=True)
+    check(p.stdout.readline().strip() == "ready", "the program is waiting")
+    return p
+
+
+def sigterm(p):
+    p.send_signal(signal.SIGTERM)
+    p.wait()
+    check(p.returncode == -signal.SIGTERM, "SIGTERM ends the program as before (%d)" % p.returncode)
+
+
+def scenario_complete(a, work):
+    """Default (SCAL_WRITER=wait): the run file is there, complete, the moment the process has ended:
+    20 raw loads in a row, scal exec, exit() inside a region, SIGTERM, a program that forks; the
+    writer process ends with the run (none is left behind, also after SIGKILL)."""
+    for k in range(20):
+        out = os.path.join(work, "loop-%d.h5" % k)
+        p = subprocess.run([a.prog], env=env_for(a.tool, out), stdout=subprocess.DEVNULL)
+        check(p.returncode == 0, "run %d exits 0" % k)
+        complete_run_file(a, out, "run %d, checked as soon as it ended" % k)  # before any reaping
+        reap_orphans()
+    out = os.path.join(work, "e.h5")
+    p = subprocess.run([a.scal, "exec", "--tool", a.tool, "-o", out, "--", a.prog], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, env=env_for(a.tool, out))
+    check(p.returncode == 0, "scal exec exits 0: %s" % p.stderr.strip())
+    complete_run_file(a, out, "scal exec")
+    out = os.path.join(work, "x.h5")
+    p = subprocess.run([a.prog, "exit"], env=env_for(a.tool, out), stdout=subprocess.DEVNULL)
+    check(p.returncode == 3, "exit(3) inside a region: exit status 3 (%d)" % p.returncode)
+    meta = complete_run_file(a, out, "exit() in a region")
+    check(meta is not None and "exit()" in str(meta.get("exit_reason")), "its exit reason says exit()")
+    # the program closed the writer's socket and has a socket of its own under that number: the tool
+    # sees that it is not its writer's (else it would talk to the program's socket and get no answer)
+    out = os.path.join(work, "c.h5")
+    p = subprocess.run([a.prog, "closefds"], env=env_for(a.tool, out), stdout=subprocess.DEVNULL)
+    check(p.returncode == 0, "a program that closes every descriptor exits 0 (%d)" % p.returncode)
+    complete_run_file(a, out, "descriptors closed and reused by the program")
+    out = os.path.join(work, "t.h5")
+    sigterm(start_paused(a, out))
+    meta = complete_run_file(a, out, "SIGTERM")
+    check(meta is not None and meta["exit_reason"] == "signal SIGTERM", "its exit reason is the signal")
+    d = os.path.join(work, "fork")
+    os.mkdir(d)
+    p = subprocess.Popen([a.prog, "fork"], env=env_for(a.tool, d + "/"), stdout=subprocess.DEVNULL)
+    p.wait()
+    check(p.returncode == 0, "a program whose forked child runs a region exits 0 (%d)" % p.returncode)
+    names = os.listdir(d)
+    check(names == ["scal-%s-%d.h5" % (os.path.basename(a.prog), p.pid)],
+          "fork: one run file, the parent's, complete at its end: %s" % names)
+    for n in names:
+        complete_run_file(a, os.path.join(d, n), "fork")
+    out = os.path.join(work, "k.h5")
+    p = start_paused(a, out)
+    check(len(writers_running()) == 1, "its writer process waits beside it: %s" % writers_running())
+    p.kill()
+    p.wait()
+    reap_orphans()  # returns once the writer, reading EOF, has ended
+    check(not writers_running(), "SIGKILL: the writer ended with the program")
+    check(not os.path.exists(out) and not snapshots(work), "SIGKILL: neither run file nor snapshot")
+    # a forked child does not hold the writer's socket: killed, the program's writer ends at once
+    # while the child still lives (it ends when its stdin does)
+    p = subprocess.Popen([a.prog, "hold"], env=env_for(a.tool, out), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         text=True)
+    check(p.stdout.readline().strip() == "ready", "the program (with a forked child) is waiting")
+    writers = writers_running()
+    p.kill()
+    p.wait()
+    signal.alarm(60)  # a writer waiting for the child would wait for ever: fail sooner
+    ended, _ = os.waitpid(-1, 0)  # an orphan: the writer (the child waits for its stdin)
+    signal.alarm(240)
+    check(writers == [ended], "SIGKILL with a forked child alive: the writer %s ended first (%d)" % (writers, ended))
+    p.stdin.close()
+    reap_orphans()
+
+
 def scenario_direct(a, work):
-    """A direct run returns while its writer is still waiting; the file appears complete after."""
+    """SCAL_WRITER=detached: a direct run returns while its writer is still waiting; the file
+    appears complete after."""
     tool, fifo = gated_tool(a, work)
     out = os.path.join(work, "r.h5")
     with open(os.path.join(work, "stderr"), "w") as err:
-        p = subprocess.run([a.prog], env=env_for(tool, out), stdout=subprocess.DEVNULL, stderr=err)
+        p = subprocess.run([a.prog], env=env_for(tool, out, SCAL_WRITER="detached"), stdout=subprocess.DEVNULL,
+                           stderr=err)
     check(p.returncode == 0, "the program exits 0 (%d)" % p.returncode)
     with open(fifo, "w") as f:  # the writer has started and waits at the gate
         check(not os.path.exists(out), "the program ended before its run file was written (the writer is gated)")
@@ -156,20 +251,16 @@ def scenario_run(a, work):
 
 def scenario_signals(a, work):
     """SIGTERM: the file is written; SIGKILL of the program: no file, no snapshot; SIGKILL of the
-    writer: no run file, the snapshot is kept and scal-run-writer writes the file from it."""
+    (detached) writer: no run file, the snapshot is kept and scal-run-writer writes the file from
+    it."""
     out = os.path.join(work, "t.h5")
-    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out), stdout=subprocess.PIPE, text=True)
-    check(p.stdout.readline().strip() == "ready", "the program is waiting")
-    p.send_signal(signal.SIGTERM)
-    p.wait()
-    check(p.returncode == -signal.SIGTERM, "SIGTERM ends the program as before (%d)" % p.returncode)
+    sigterm(start_paused(a, out, SCAL_WRITER="detached"))
     reap_orphans()
-    meta = complete_run_file(a, out, "SIGTERM")
+    meta = complete_run_file(a, out, "SIGTERM (detached writer)")
     check(meta is not None and meta["exit_reason"] == "signal SIGTERM", "its exit reason is the signal")
 
     out = os.path.join(work, "k.h5")
-    p = subprocess.Popen([a.prog, "pause"], env=env_for(a.tool, out), stdout=subprocess.PIPE, text=True)
-    check(p.stdout.readline().strip() == "ready", "the program is waiting")
+    p = start_paused(a, out, SCAL_WRITER="detached")
     p.kill()
     p.wait()
     reap_orphans()
@@ -177,13 +268,12 @@ def scenario_signals(a, work):
 
     tool, fifo = gated_tool(a, os.path.join(work, "gated"))
     out = os.path.join(work, "g.h5")
-    subprocess.run([a.prog], env=env_for(tool, out), stdout=subprocess.DEVNULL, check=True)
+    subprocess.run([a.prog], env=env_for(tool, out, SCAL_WRITER="detached"), stdout=subprocess.DEVNULL, check=True)
     # the gate's shell is the writer waiting: find it by the snapshot it was given (once it waits)
     fd = os.open(fifo, os.O_WRONLY)  # returns once the writer waits at the gate; it gets no byte
     snaps = snapshots(work)
     check(len(snaps) == 1, "one snapshot while the writer waits: %s" % snaps)
-    writers = [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and snaps and
-               snaps[0].encode() in open("/proc/%s/cmdline" % pid, "rb").read().split(b"\0")]
+    writers = [pid for pid, cmd in processes() if snaps and snaps[0].encode() in cmd.split(b"\0")]
     check(len(writers) == 1, "the writer process is found: %s" % writers)
     for pid in writers:
         os.kill(pid, signal.SIGKILL)

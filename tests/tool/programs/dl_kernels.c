@@ -30,7 +30,7 @@
 #ifdef SCAL_DL_LIBRARY
 static void kernel_one(void)
 {
-// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] one: parallel @LINE+1 line_last=@LINE+3
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] one: parallel @LINE+1 line_last=@LINE+4
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -39,7 +39,7 @@ static void kernel_one(void)
 
 static void kernel_two(void)
 {
-// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] two: parallel @LINE+1 line_last=@LINE+3
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] two: parallel @LINE+1 line_last=@LINE+4
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");

@@ -42,6 +42,9 @@
 // The runtime's start-up before the first region is a node of its own, taken out of the first gap:
 // REGION startup: user "OpenMP runtime start-up" parent=root count=1 team_actual_max=1
 // CHECK startup: time_total_s>0 time_total_s<root.time_total_s
+// The tool's own start (constructor, ompt_start_tool, initialize) is not the runtime's: a node too.
+// REGION toolstart: user "scal tool start-up" parent=root count=1 team_actual_max=1
+// CHECK toolstart: time_total_s>0 time_total_s<root.time_total_s
 // CHECK[nested] root: children_time_s>=time_total_s*0.99
 // REGION[nested]: serial start->outer
 // REGION[nested]: serial outer->outer count=2
@@ -60,8 +63,8 @@ static void inner_work(void)
     // CHECK[nested_serialized] inner: count=6
     // CHECK[nested_serialized] inner: team_requested_max=2 team_actual_min=1 team_actual_max=1
     // CHECK[nested_team_reuse] inner: count=4000
-    // CHECK[nested,nested_gcc_O0,nested_gcc_O2] inner: count=6 function=inner_work
-    // line_last=@LINE+6 CHECK[nested_clang_O0] inner: count=6 function=inner_work line_last=@LINE+6
+    // CHECK[nested,nested_gcc_O0,nested_gcc_O2,nested_clang_O0] inner: line_last=@LINE+7
+    // CHECK[nested,nested_gcc_O0,nested_gcc_O2,nested_clang_O0] inner: count=6 function=inner_work
     // REGION inner: parallel @LINE+1 parent=outer
 #pragma omp parallel num_threads(2)
     {
@@ -80,7 +83,7 @@ int main(int argc, char **argv)
     for (volatile int it = 0; it < iters; it++) {
         // CHECK[nested] outer: parent=root count=3 thread_ids=0,1
         // CHECK[nested_team_reuse] outer: count=1000
-        // CHECK[nested,nested_gcc_O0,nested_gcc_O2] outer: count=3 function=main line_last=@LINE+5
+        // CHECK[nested,nested_gcc_O0,nested_gcc_O2] outer: count=3 function=main line_last=@LINE+6
         // CHECK[nested_clang_O0] outer: count=3 function=main line_last=@LINE+5
         // REGION outer: parallel @LINE+1
 #pragma omp parallel num_threads(outer_threads)

@@ -21,15 +21,17 @@
 //   signal: the program waits in its second region for a SIGTERM (after "ready"); SIGINT during
 //   the flush that SIGTERM started: the program still ends by SIGTERM.
 //
-// RUN[signal_in_exit_flush]: %prog exit same
-// RUN[signal_in_exit_flush_thread]: %prog exit other
-// RUN[signal_in_signal_flush]: %prog signal same
+// The hook is fork(): these runs use SCAL_WRITER=detached, whose flush forks (the default flush
+// runs the same signal handling without a fork, tests/writer's "complete" scenario).
+// RUN[signal_in_exit_flush]: SCAL_WRITER=detached %prog exit same
+// RUN[signal_in_exit_flush_thread]: SCAL_WRITER=detached %prog exit other
+// RUN[signal_in_signal_flush]: SCAL_WRITER=detached %prog signal same
 // SIGNAL[signal_in_signal_flush]: SIGTERM ready
-// RUN[signal_in_signal_flush_thread]: %prog signal other
+// RUN[signal_in_signal_flush_thread]: SCAL_WRITER=detached %prog signal other
 // SIGNAL[signal_in_signal_flush_thread]: SIGTERM ready
-// RUN[signal_to_group_in_flush]: %prog exit group
-// RUN[exit_in_signal_flush]: %prog signal exit
-// RUN[exit_in_worker_signal_flush]: %prog signal exit-worker
+// RUN[signal_to_group_in_flush]: SCAL_WRITER=detached %prog exit group
+// RUN[exit_in_signal_flush]: SCAL_WRITER=detached %prog signal exit
+// RUN[exit_in_worker_signal_flush]: SCAL_WRITER=detached %prog signal exit-worker
 // The flush ran on after the signal's handler (the program says so), the file is complete, and
 // the program ended by SIGTERM.
 // CHECK run: stderr="*during the flush*" output=written checked=ok signal=SIGTERM
@@ -63,6 +65,7 @@ static int other_thread, group, exit_during, to_worker;
 static pthread_t worker; /* exit-worker: team member 1 of the last region, idle in the runtime */
 static int to_main[2], from_exit[2]; /* exit_during: the flush wakes main, main's end wakes it */
 static volatile sig_atomic_t forks;  /* this program forks only through the tool's flush */
+static int group_sent[2]; /* group: the copy has sent the signal (the flush does not wait for it) */
 
 static void handled_set(sigset_t *s)
 {
@@ -100,6 +103,17 @@ static void in_child(void)
     kill(0, raise_sig);
     /* reached only when the signal did not end the copy at once */
     (void)!write(2, msg, sizeof(msg) - 1);
+    while (write(group_sent[1], "s", 1) < 0)
+        ;
+}
+
+/* In the program, after the tool's fork: the flush goes on once the copy's signal is pending. */
+static void in_parent(void)
+{
+    char c;
+    if (!group || forks != 1) return;
+    while (read(group_sent[0], &c, 1) < 0)
+        ;
 }
 
 /* Registered after the tool's (at the first region), so run before it: main is in exit(). */
@@ -150,8 +164,8 @@ int main(int argc, char **argv)
     to_worker = !strcmp(argv[2], "exit-worker");
     exit_during = to_worker || !strcmp(argv[2], "exit");
     raise_sig = wait_for_signal ? SIGINT : SIGTERM;
-    if (group && setpgid(0, 0) != 0) return 2;
-    pthread_atfork(before_fork, NULL, in_child);
+    if (group && (setpgid(0, 0) != 0 || pipe(group_sent) != 0)) return 2;
+    pthread_atfork(before_fork, in_parent, in_child);
     if (exit_during) {
         wait_for_signal = 0;
         raise_sig = SIGTERM;

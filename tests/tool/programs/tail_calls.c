@@ -58,7 +58,7 @@ void (*volatile fork_entry_address)(void);
 
 __attribute__((noinline)) static void direct_one(void)
 {
-// REGION one: parallel @LINE+1 line_last=@LINE+3
+// REGION one: parallel @LINE+1 line_last=@LINE+4
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -67,7 +67,7 @@ __attribute__((noinline)) static void direct_one(void)
 
 __attribute__((noinline)) static void direct_two(void)
 {
-// REGION two: parallel @LINE+1 line_last=@LINE+3
+// REGION two: parallel @LINE+1 line_last=@LINE+4
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -76,7 +76,7 @@ __attribute__((noinline)) static void direct_two(void)
 
 __attribute__((noinline)) static void by_pointer_one(void)
 {
-// REGION p_one: parallel @LINE+1 line_last=@LINE+3
+// REGION p_one: parallel @LINE+1 line_last=@LINE+4
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -85,7 +85,7 @@ __attribute__((noinline)) static void by_pointer_one(void)
 
 __attribute__((noinline)) static void by_pointer_two(void)
 {
-// REGION p_two: parallel @LINE+1 line_last=@LINE+3
+// REGION p_two: parallel @LINE+1 line_last=@LINE+4
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -96,7 +96,7 @@ __attribute__((noinline)) static void by_pointer_two(void)
  * runtime reports its own address, and only the body names the region. */
 __attribute__((noinline)) static void nested_inner(void)
 {
-// REGION inner: parallel @LINE+1 line_last=@LINE+3
+// REGION inner: parallel @LINE+1 line_last=@LINE+4
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");

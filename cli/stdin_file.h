@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* "-" as a file argument: standard input, copied to a private temporary file first (HDF5 reads
+ * files, not pipes). */
+#ifndef SCAL_CLI_STDIN_FILE_H
+#define SCAL_CLI_STDIN_FILE_H
+
+#include <stddef.h>
+
+/* arg itself, or for "-" the path of a new private file ($TMPDIR or /tmp) holding all of standard
+ * input, written into tmp (remove it with stdin_file_done). NULL on failure, with a scal__fail
+ * message. */
+const char *stdin_file(const char *arg, char *tmp, size_t len);
+/* Removes the temporary file of stdin_file, if one was made. */
+void stdin_file_done(const char *arg, const char *tmp);
+
+#endif

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The writer process of a direct run (writer_link.h). It is started with posix_spawn (a vfork-style
+// clone that execs at once: no copy of the program's memory, safe after MPI_Init), in a session of
+// its own (the terminal's ^C and a runner's process-group waits are the program's), with stdin a
+// socket to this process and stdout/stderr /dev/null (a pipe reading the program's output never
+// waits for it). Its first process forks and exits at once, reaped here: the writer is never a
+// child the program could reap or wait for. The socket is close-on-exec here and closed in forked
+// children, so only this process holds it: when it dies without handing anything over (SIGKILL),
+// the writer reads EOF and exits without writing.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scal/status.h"
+#include "run_snapshot.h"
+#include "tool.h"
+#include "writer_link.h"
+
+extern char **environ;
+
+static int link_fd = -1;
+static dev_t link_dev;
+static ino_t link_ino;
+
+/* The writer program, beside this library (lib/scal/scal-run-writer). */
+static bool writer_program(char *out, size_t len)
+{
+    Dl_info self;
+    if (!dladdr((void *)scal_writer_link_start, &self) || !self.dli_fname) return false;
+    const char *slash = strrchr(self.dli_fname, '/');
+    int n = snprintf(out, len, "%.*s%s" SCAL_SNAP_WRITER_REL,
+                     slash ? (int)(slash - self.dli_fname) : 0, self.dli_fname, slash ? "/" : "");
+    return n > 0 && (size_t)n < len;
+}
+
+/* The program's environment without LD_PRELOAD (the tool preloaded into the writer would start a
+ * writer of its own; a preloaded runtime is the program's affair). */
+static char **writer_environment(void)
+{
+    size_t n = 0;
+    for (char **e = environ; e && *e; e++)
+        n++;
+    char **env = calloc(n + 1, sizeof(*env));
+    if (!env) return NULL;
+    n = 0;
+    for (char **e = environ; e && *e; e++)
+        if (strncmp(*e, "LD_PRELOAD=", 11) != 0) env[n++] = *e;
+    return env;
+}
+
+static pid_t spawn_writer(const char *prog, int fd)
+{
+    char *argv[] = {(char *)prog, SCAL_WRITER_SERVE_ARG, NULL};
+    char **env = writer_environment();
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t none, reset;
+    pid_t pid = -1;
+    if (!env) return -1;
+    sigemptyset(&none);
+    sigemptyset(&reset);
+    sigaddset(&reset, SIGINT);
+    sigaddset(&reset, SIGTERM);
+    sigaddset(&reset, SIGHUP);
+    sigaddset(&reset, SIGPIPE);
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &reset);
+    posix_spawnattr_setflags(&attr,
+                             POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    if (posix_spawn(&pid, prog, &fa, &attr, argv, env) != 0) pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    free(env);
+    return pid;
+}
+
+void scal_writer_link_start(void)
+{
+    const struct scal_config *cfg = &scal_tool_state.cfg;
+    char prog[4300];
+    int sv[2];
+    struct stat st;
+    if (link_fd >= 0 || !cfg->enabled || !cfg->wait_writer || cfg->snapshot_only) return;
+    if (!writer_program(prog, sizeof(prog))) return;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return;
+    pid_t pid = spawn_writer(prog, sv[1]);
+    close(sv[1]);
+    if (pid < 0 || fstat(sv[0], &st) != 0) {
+        close(sv[0]);
+        return;
+    }
+    /* its first process only forks the writer proper and exits */
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    link_dev = st.st_dev;
+    link_ino = st.st_ino;
+    link_fd = sv[0];
+}
+
+void scal_writer_link_forget(void)
+{
+    if (link_fd >= 0) close(link_fd);
+    link_fd = -1;
+}
+
+/* Whether link_fd is still the socket opened at start (a program may close descriptors it did not
+ * open, and the number may name one of its own files by now). */
+static bool link_is_ours(void)
+{
+    struct stat st;
+    return link_fd >= 0 && fstat(link_fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
+           st.st_dev == link_dev && st.st_ino == link_ino;
+}
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static bool send_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Whether buf (n bytes) ends with the verdict line: the answer is complete (the writer's own end,
+ * which closes the socket, is not waited for). */
+static bool has_verdict(const char *buf, size_t n)
+{
+    if (n == 0 || buf[n - 1] != '\n') return false;
+    size_t i = n - 1;
+    while (i > 0 && buf[i - 1] != '\n')
+        i--;
+    return !strncmp(buf + i, "ok ", 3) || !strncmp(buf + i, "error ", 6);
+}
+
+/* The writer's answer, read within the bound up to its verdict (or EOF): its length, or -1 (error,
+ * timeout: *timed_out says which). Signals that interrupt the wait do not end it. */
+static ssize_t read_answer(int fd, char *buf, size_t len, bool *timed_out)
+{
+    size_t n = 0;
+    uint64_t deadline = now_ms() + SCAL_WRITER_REPLY_MS;
+    *timed_out = false;
+    buf[0] = '\0';
+    while (n + 1 < len) {
+        uint64_t now = now_ms();
+        if (now >= deadline) {
+            *timed_out = true;
+            return -1;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, (int)(deadline - now));
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return -1;
+        if (r == 0) continue; /* the deadline, checked above */
+        ssize_t got = recv(fd, buf + n, len - 1 - n, 0);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return -1;
+        if (got == 0) break;
+        n += (size_t)got;
+        if (has_verdict(buf, n)) break;
+    }
+    buf[n] = '\0';
+    return (ssize_t)n;
+}
+
+/* The answer's last line (its verdict); the lines before it are the writer's notes (another
+ * process of the run wrote the file's name first, ...), said on this process's stderr. */
+static char *verdict(char *answer)
+{
+    char *line = answer, *nl;
+    while ((nl = strchr(line, '\n')) != NULL && nl[1] != '\0') {
+        *nl = '\0';
+        fprintf(stderr, "%s\n", line);
+        line = nl + 1;
+    }
+    if (nl) *nl = '\0';
+    return line;
+}
+
+int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t len)
+{
+    char *why = final; /* an error's message takes the run file's place */
+    char msg[4400], answer[8192];
+    bool timed_out = false;
+    if (!link_is_ours()) {
+        link_fd = -1;
+        return SCAL_ENOENT;
+    }
+    int fd = link_fd;
+    link_fd = -1; /* one request per writer */
+    int n = snprintf(msg, sizeof(msg), "convert %u %s\n", flags, snap);
+    if (n <= 0 || (size_t)n >= sizeof(msg) || !send_all(fd, msg, (size_t)n)) {
+        close(fd);
+        return SCAL_ENOENT; /* the writer is gone: the caller writes another way */
+    }
+    ssize_t got = read_answer(fd, answer, sizeof(answer), &timed_out);
+    close(fd);
+    char *last = got >= 0 ? verdict(answer) : answer;
+    if (got >= 0 && strncmp(last, "ok ", 3) != 0 && strncmp(last, "error ", 6) != 0) got = -1;
+    if (got < 0 && timed_out) {
+        snprintf(why, len, "the run-file writer did not answer within %d s (it goes on writing %s)",
+                 SCAL_WRITER_REPLY_MS / 1000, snap);
+        return SCAL_ETIMEDOUT;
+    }
+    if (got < 0) {
+        /* it died with the snapshot: the snapshot is still there unless the file is written */
+        if (access(snap, F_OK) == 0) return SCAL_ENOENT;
+        snprintf(why, len, "the run-file writer ended without saying whether it wrote %s", snap);
+        return SCAL_ECHILD;
+    }
+    if (!strncmp(last, "ok ", 3)) {
+        snprintf(final, len, "%s", last + 3);
+        return SCAL_OK;
+    }
+    int status = SCAL_EIO;
+    int used = 0;
+    if (sscanf(last, "error %d %n", &status, &used) == 1 && used > 0 && status < 0) {
+        snprintf(why, len, "%s", last + used);
+        return status;
+    }
+    snprintf(why, len, "the run-file writer answered '%s'", last);
+    return SCAL_EIO;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The run-file writer process of a direct run (writer_link.c): started when the tool starts, it
+ * loads HDF5 while the program runs and waits on a socket; at the end the flush hands it the run
+ * snapshot and waits (bounded) until the run file is in place, so that the file exists, complete,
+ * once the measured process has exited. Free of HDF5 and libdw. */
+#ifndef SCAL_TOOL_WRITER_LINK_H
+#define SCAL_TOOL_WRITER_LINK_H
+
+#include <stddef.h>
+
+/* How long the flush waits for the writer's answer before it gives up (and the program ends): the
+ * writer, which has the snapshot by then, still writes the file. */
+#define SCAL_WRITER_REPLY_MS 30000
+
+/* Starts the writer process (posix_spawn: never a fork of the program), unless the tool writes
+ * otherwise (SCAL_WRITER=detached, SCAL_SNAPSHOT_ONLY=1, SCAL_ENABLE=0) or it already runs. A
+ * failure is not an error: the flush then starts a writer for the snapshot itself. */
+void scal_writer_link_start(void);
+/* Hands the snapshot at `snap` to the writer and waits for its answer: 0 and the run file's name in
+ * `final` when it wrote it; a negative status and the message in `final` when it could not;
+ * SCAL_ENOENT when there is no writer (never started, died before writing, or its socket is no
+ * longer ours): the snapshot is then still there for another way.
+ * flags: SCAL_SNAP_CONVERT_* (run_snapshot_h5.h). */
+int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t len);
+/* A forked child of the program (atfork): the writer is its parent's, not its own. */
+void scal_writer_link_forget(void);
+
+/* The protocol on the socket:
+ *   tool:   "convert <flags> <snapshot path>\n"
+ *   writer: what it would have said on stderr (lines starting "scal: "), then "ok <run file>\n"
+ *           or "error <status> <message>\n", then it ends
+ * EOF before a request (the program ended without a flush, or was killed): the writer exits
+ * without writing anything. */
+#define SCAL_WRITER_SERVE_ARG "--serve"
+
+#endif
