@@ -53,7 +53,7 @@ static int check_file(const char *path)
         return 1;
     }
     scal_validate(&f, problem, &c); /* the layout against the schema, then the content */
-    if (o) { /* --json: what the text says, as members */
+    if (o) {                        /* --json: what the text says, as members */
         json_object_set_new(o, "ok", json_boolean(c.problems == 0));
         json_object_set_new(o, "format", json_string(f.format));
         json_object_set_new(o, "version", json_integer(f.version));
@@ -109,8 +109,10 @@ int scal_cmd_check(int argc, char **argv)
     }
     options = true;
     for (int i = 1; i < argc && options; i++)
-        if (!strcmp(argv[i], "--json") && !json_out) json_out = json_array();
-        else if (!strcmp(argv[i], "--")) options = false;
+        if (!strcmp(argv[i], "--json") && !json_out)
+            json_out = json_array();
+        else if (!strcmp(argv[i], "--"))
+            options = false;
     options = true;
     for (int i = 1; i < argc; i++) {
         if (options && (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--"))) {

@@ -133,7 +133,13 @@ static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_
             const char *want = json_string_value(json_object_get(m, keys[k]));
             int idx = name ? H5Tget_member_index(t, name) : -1;
             if (!want || idx < 0) continue;
-            if (strcmp(v[idx] ? v[idx] : "", want))
+            /* a text an earlier version wrote ("former_descriptions") is still valid */
+            json_t *former = json_object_get(m, k ? "former_descriptions" : "former_units"), *f;
+            size_t j;
+            bool old = false;
+            json_array_foreach(former, j, f) old |=
+                !strcmp(v[idx] ? v[idx] : "", json_string_value(f));
+            if (!old && strcmp(v[idx] ? v[idx] : "", want))
                 problem(c, "/%s member '%s': %s is '%s', the schema says '%s'", path, name,
                         names[k], v[idx] ? v[idx] : "", want);
         }
