@@ -299,6 +299,7 @@ def scenario_campaign(args):
     check("bad --axes 'threads'" in p.stderr, "a bad --axes is a usage error")
     # the Python package
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    os.environ.setdefault("SCAL_EXECUTABLE", args.scal)  # the package validates through scal check
     import scal as scalpy
     df = scalpy.load(os.path.join(args.work, "c.h5"))
     check(sorted(df.groupby("run")["ranks"].first().tolist()) == [1, 1, 2, 2], "scal.load: a ranks column per run")
