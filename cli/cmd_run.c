@@ -2,6 +2,7 @@
 // `scal run` and `scal merge`: thin entry points into runner/ (scal_runner).
 #include "commands.h"
 #include "runner.h"
+#include "stdin_file.h"
 
 int scal_cmd_run(int argc, char **argv)
 {
@@ -10,5 +11,6 @@ int scal_cmd_run(int argc, char **argv)
 
 int scal_cmd_merge(int argc, char **argv)
 {
-    return scal_merge_main(argc, argv);
+    static const struct scal_merge_stdin piped = {stdin_file, stdin_file_done};
+    return scal_merge_main(argc, argv, &piped); /* "-": standard input's private copy */
 }

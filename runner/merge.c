@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <hdf5.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,39 +344,51 @@ static int add_runs(struct scal_cw *w, const struct source *s, const uint32_t *c
 
 static void usage(FILE *out)
 {
-    fputs("usage: scal merge CAMPAIGN.h5 CAMPAIGN.h5 ... -o MERGED.h5\n\n"
+    fputs("usage: scal merge CAMPAIGN.h5 CAMPAIGN.h5 ... -o MERGED.h5 [-q]\n\n"
           "Joins campaigns of the same program (split across jobs or machines) into one file.\n"
           "Regions are unified by identity; configurations by threads, input, frequency and\n"
           "affinity (the same configuration with a different command line is refused).\n"
-          "Files that contain the same runs (a file twice, or a copy of it) are refused.\n",
+          "Files that contain the same runs (a file twice, or a copy of it) are refused.\n"
+          "A CAMPAIGN.h5 given as - is read from standard input (once).\n\n"
+          "  -o, --output FILE  the merged campaign file (created; never replaces a file)\n"
+          "  -q, --quiet        no notes (the line saying what was merged); errors are still\n"
+          "                     printed\n",
           out);
 }
 
 /* The files to merge and -o. Returns MERGE_GO, or the exit status when there is nothing to do. */
 enum { MERGE_GO = -1 };
-static int parse_args(int argc, char **argv, const char **in, size_t *nin, const char **out)
+static int parse_args(int argc, char **argv, const char **in, size_t *nin, const char **out,
+                      bool *quiet)
 {
+    size_t piped = 0; /* inputs given as "-" */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
         }
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-            if (i + 1 >= argc) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
                 fprintf(stderr, "scal merge: -o needs a file name\n");
                 return 2;
             }
             *out = argv[++i];
-        } else if (argv[i][0] == '-') {
+        } else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+            *quiet = true;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "scal merge: unknown option '%s'; see 'scal merge --help'\n", argv[i]);
             return 2;
         } else {
+            piped += !strcmp(argv[i], "-");
             in[(*nin)++] = argv[i];
         }
     }
-    if (!*out || *nin < 1) {
+    if (!*out || *nin < 1 || piped > 1 || !strcmp(*out, "-")) {
         fprintf(stderr, "scal merge: %s\n",
-                !*out ? "no output file (-o MERGED.h5)" : "no campaign files to merge");
+                !*out       ? "no output file (-o MERGED.h5)"
+                : *nin < 1  ? "no campaign files to merge"
+                : piped > 1 ? "standard input (-) can be one of the inputs only once"
+                            : "-o -: the merged campaign is an HDF5 file, give it a name");
         return 2;
     }
     if (scal_safe_check_final(*out, false) < 0) {
@@ -515,15 +528,16 @@ static int create_merged(const char *tmp, void *ctx)
 
 /* Writes the merged campaign to an exclusive temporary name, then moves it to out (never over an
  * existing file). */
-static int write_merged(const char *out, const char *const *in, size_t nin,
-                        const struct source *src, uint32_t *const *cmap, const struct merged *m)
+static int write_merged(const char *out, const char *const *in, const char *const *names,
+                        size_t nin, const struct source *src, uint32_t *const *cmap,
+                        const struct merged *m)
 {
     int64_t reps = 0;
     char note[2048] = "merged from", tmp[4096];
     for (size_t i = 0; i < nin; i++) {
         if (src[i].repetitions > reps) reps = src[i].repetitions;
         size_t used = strlen(note);
-        snprintf(note + used, sizeof(note) - used, " %s", in[i]);
+        snprintf(note + used, sizeof(note) - used, " %s", names[i]);
     }
     struct scal_campaign_info meta = {.program = src[0].program,
                                       .command = src[0].command,
@@ -559,27 +573,54 @@ static int write_merged(const char *out, const char *const *in, size_t nin,
     return rc;
 }
 
-int scal_merge_main(int argc, char **argv)
+/* An input given as "-": standard input's private copy (in[k] becomes its path), named
+ * "standard input" in the merged campaign's note. */
+static int open_piped(const char **in, const char **names, size_t nin,
+                      const struct scal_merge_stdin *piped, char *tmp, size_t len)
+{
+    for (size_t k = 0; k < nin; k++) {
+        names[k] = in[k];
+        if (strcmp(in[k], "-")) continue;
+        names[k] = "standard input";
+        if (!piped) return scal__fail(SCAL_EINVAL, "- (standard input) is not read here");
+        if (!(in[k] = piped->open("-", tmp, len))) {
+            tmp[0] = 0; /* nothing to remove */
+            return SCAL_EIO; /* its message is set */
+        }
+    }
+    return SCAL_OK;
+}
+
+int scal_merge_main(int argc, char **argv, const struct scal_merge_stdin *piped)
 {
     const char *out = NULL;
     const char **in = calloc((size_t)argc, sizeof(*in));
+    const char **names = calloc((size_t)argc, sizeof(*names));
+    char tmp[4096] = "";
     size_t nin = 0;
-    if (!in) return 2;
-    int status = parse_args(argc, argv, in, &nin, &out);
+    bool quiet = false;
+    if (!in || !names) {
+        free(in), free(names);
+        return 2;
+    }
+    int status = parse_args(argc, argv, in, &nin, &out, &quiet);
     if (status != MERGE_GO) {
-        free(in);
+        free(in), free(names);
         return status;
     }
     struct source *src = calloc(nin, sizeof(*src));
     uint32_t **cmap = calloc(nin, sizeof(*cmap));
     struct merged m = {0};
-    int rc = src && cmap ? load_sources(in, nin, src, cmap, &m)
+    int rc = open_piped(in, names, nin, piped, tmp, sizeof(tmp));
+    if (rc == SCAL_OK)
+        rc = src && cmap ? load_sources(in, nin, src, cmap, &m)
                          : scal__fail(SCAL_ENOMEM, "out of memory for %zu files", nin);
     if (rc == SCAL_OK) rc = refuse_shared_runs(in, nin, src, cmap);
-    if (rc == SCAL_OK) rc = write_merged(out, in, nin, src, cmap, &m);
+    if (rc == SCAL_OK) rc = write_merged(out, in, names, nin, src, cmap, &m);
+    if (tmp[0]) piped->done("-", tmp);
     if (rc < 0) {
         fprintf(stderr, "scal merge: %s\n", scal__last_error(rc));
-    } else {
+    } else if (!quiet) {
         size_t runs = 0;
         for (size_t i = 0; i < nin; i++)
             runs += src[i].nruns;
@@ -593,7 +634,7 @@ int scal_merge_main(int argc, char **argv)
     for (size_t i = 0; i < m.ninputs; i++)
         free(m.inputs[i]);
     free(m.inputs), free(m.threads), free(m.configs), free(cmap), free(src);
-    free(in);
+    free(in), free(names);
     return rc < 0 ? 1 : 0;
 }
 

@@ -118,7 +118,9 @@ static void usage(FILE *out)
           "      --tool LIB         the libscal_ompt.so to use (default: the installed one), set\n"
           "                         as OMP_TOOL_LIBRARIES and preloaded (LD_PRELOAD)\n"
           "      --program-changed  with --resume: continue although the program was rebuilt\n"
-          "  -q, --quiet            no progress output\n\n"
+          "  -q, --quiet            no progress and no notes: nothing when every run is ok;\n"
+          "                         errors, each failed run's reason and the final count when\n"
+          "                         runs failed are still printed\n\n"
           "On a cluster (Slurm): the plan as one job array, each array task running its slice\n"
           "into a piece of the campaign (FILE.pieces/), merged into FILE when the job is done:\n"
           "      --slurm            submit the campaign with sbatch --array and wait for it; one\n"
@@ -860,7 +862,12 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     else
         snprintf(outcome, sizeof(outcome), "%s: %s", status_text(row.status), ack.message);
     scal_progress_end(pg, cfg, outcome);
-    if (row.status != SCAL_RUN_OK && pg->tty) scal_progress_note(pg, outcome);
+    /* why a run failed is never hidden: the bar (a terminal) and -q show no per-run line */
+    if (row.status != SCAL_RUN_OK && (pg->tty || pg->quiet)) {
+        char line[sizeof(cfg) + sizeof(outcome) + 4];
+        snprintf(line, sizeof(line), "%s: %s", cfg, outcome);
+        scal_progress_note(pg, line);
+    }
     return row.status != SCAL_RUN_OK && p->fail_fast ? 1 : 0;
 }
 
@@ -870,13 +877,16 @@ static void summary(struct campaign *c, const struct tally *t, struct scal_progr
     char el[32];
     scal_format_duration(scal_progress_elapsed(pg), el, sizeof(el));
     size_t bad = t->failed + t->timeout + t->nodata + t->launch + t->signaled;
-    fprintf(stderr, "scal run: %zu runs in %s: %zu ok", t->attempted, el, t->ok);
-    if (bad)
-        fprintf(stderr,
-                ", %zu not ok (failed %zu, timed out %zu, killed %zu, no data %zu, not "
-                "started %zu)",
-                bad, t->failed, t->timeout, t->signaled, t->nodata, t->launch);
-    fprintf(stderr, "\n");
+    bool quiet = c->plan.quiet; /* -q: the count only when runs failed, no next steps */
+    if (!quiet || bad || interrupted) {
+        fprintf(stderr, "scal run: %zu runs in %s: %zu ok", t->attempted, el, t->ok);
+        if (bad)
+            fprintf(stderr,
+                    ", %zu not ok (failed %zu, timed out %zu, killed %zu, no data %zu, not "
+                    "started %zu)",
+                    bad, t->failed, t->timeout, t->signaled, t->nodata, t->launch);
+        fprintf(stderr, "\n");
+    }
     if (t->mismatch)
         fprintf(stderr,
                 "scal run: %zu runs did not use the requested thread count (the program "
@@ -896,6 +906,7 @@ static void summary(struct campaign *c, const struct tally *t, struct scal_progr
     else if (interrupted)
         fprintf(stderr, "scal run: interrupted; %zu runs remain: scal run --resume %s\n", remaining,
                 c->output);
+    if (quiet) return;
     fprintf(stderr, "scal run: campaign file: %s\n", c->output);
     if (!interrupted && !(whole && whole[0]))
         fprintf(stderr, "scal run: next: scal report %s\n", c->output);
@@ -1006,7 +1017,7 @@ static int rebuild(struct campaign *c, const char *why, const uint8_t *done)
                 " skipped (every intact record after %s is kept); %s run again\n",
                 st.damaged, st.damaged > 1 ? "s" : "", c->rundir, st.damaged > 1 ? "them" : "it",
                 st.damaged > 1 ? "their runs are" : "its run is");
-    if (st.duplicates)
+    if (st.duplicates && !c->plan.quiet)
         fprintf(stderr,
                 "scal run: note: %zu run%s kept more than once (the same configuration and "
                 "repetition): the last one kept counts, the others are ignored\n",

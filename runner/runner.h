@@ -4,10 +4,20 @@
 #ifndef SCAL_RUNNER_H
 #define SCAL_RUNNER_H
 
+#include <stddef.h>
+
 int scal_runner_main(int argc, char **argv);
 /* `scal run` without Slurm options: the local executor (runner.c). */
 int scal_runner_local_main(int argc, char **argv);
-/* `scal merge A.h5 B.h5 ... -o C.h5` */
-int scal_merge_main(int argc, char **argv);
+/* How `scal merge` reads an input given as "-": open makes a readable private copy of standard
+ * input (its path in tmp; NULL on failure with a scal__fail message), done removes it; the scal
+ * command's stdin_file and stdin_file_done. */
+struct scal_merge_stdin {
+    const char *(*open)(const char *arg, char *tmp, size_t len);
+    void (*done)(const char *arg, const char *tmp);
+};
+
+/* `scal merge A.h5 B.h5 ... -o C.h5 [-q]`; piped NULL: "-" is refused */
+int scal_merge_main(int argc, char **argv, const struct scal_merge_stdin *piped);
 
 #endif
