@@ -584,7 +584,7 @@ static int open_piped(const char **in, const char **names, size_t nin,
         names[k] = "standard input";
         if (!piped) return scal__fail(SCAL_EINVAL, "- (standard input) is not read here");
         if (!(in[k] = piped->open("-", tmp, len))) {
-            tmp[0] = 0; /* nothing to remove */
+            tmp[0] = 0;      /* nothing to remove */
             return SCAL_EIO; /* its message is set */
         }
     }
