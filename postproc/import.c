@@ -17,6 +17,7 @@
 #include "safe_create.h"
 #include "scal_format.h"
 #include "strtab.h"
+#include "suggest.h"
 
 struct imp_time {
     uint32_t region, config, rep;
@@ -36,6 +37,7 @@ struct imp {
     struct imp_time *t;
     size_t nt, capt;
     uint32_t *reps; /* per (region, config): next repetition index */
+    double *sizes;  /* per input: --size (NaN: none), or NULL when none was given */
 };
 
 static int config_of(struct imp *m, const char *arg, int32_t threads, uint32_t *out)
@@ -307,19 +309,20 @@ static int create_imported(const char *tmp, void *ctx)
 /* Writes the campaign to an exclusive temporary name, then renames it into place (an existing
  * file only with force). */
 static int write_file(const struct imp *m, const struct imp_rows *r, const char *out,
-                      const char *src, bool force)
+                      const char *name, bool force)
 {
     char tmp[4200] = "";
     struct scal_campaign_info info = {
         .tool_version = "scal import",
-        .program = src,
+        .program = name,
         .order = "given",
         .note = "imported from PaScal Viewer JSON: the whole-program time of each run is its "
                 "longest top-level region",
         .inputs = (const char *const *)m->inputs,
         .ninputs = m->ninputs,
         .threads = m->threads,
-        .nthreads = m->nthreads};
+        .nthreads = m->nthreads,
+        .input_sizes = m->sizes};
     struct scal_campaign_rows rows = {.configs = m->cfg,
                                       .nconfigs = m->ncfg,
                                       .runs = r->runs,
@@ -339,7 +342,7 @@ static int write_file(const struct imp *m, const struct imp_rows *r, const char 
     return scal_safe_publish(tmp, out, force);
 }
 
-static int write_campaign(struct imp *m, const char *out, const char *src, bool force)
+static int write_campaign(struct imp *m, const char *out, const char *name, bool force)
 {
     struct imp_rows r = {0};
     uint32_t *first_run = calloc(m->ncfg ? m->ncfg : 1, sizeof(*first_run));
@@ -347,20 +350,54 @@ static int write_campaign(struct imp *m, const char *out, const char *src, bool 
                  ? build_runs(m, first_run, &r)
                  : scal__fail(SCAL_ENOMEM, "out of memory importing %zu configurations", m->ncfg);
     if (rc == SCAL_OK) rc = build_stats(m, first_run, &r);
-    if (rc == SCAL_OK) rc = write_file(m, &r, out, src, force);
+    if (rc == SCAL_OK) rc = write_file(m, &r, out, name, force);
     free(first_run);
     free(r.runs);
     free(r.st);
     return rc;
 }
 
+/* --size LABEL=N per input label, a later one for a label counting; a label that is no input is
+ * refused with the closest one (a typo would otherwise leave the input without its size). */
+static int input_sizes(struct imp *m, const struct scal_import_opts *o, const char *name)
+{
+    if (!o->nsizes) return SCAL_OK;
+    if (!(m->sizes = malloc(m->ninputs * sizeof(*m->sizes))))
+        return scal__fail(SCAL_ENOMEM, "out of memory for %zu input sizes", m->ninputs);
+    for (size_t i = 0; i < m->ninputs; i++)
+        m->sizes[i] = NAN;
+    for (size_t k = 0; k < o->nsizes; k++) {
+        const char *label = o->sizes[k].label;
+        size_t i = 0;
+        while (i < m->ninputs && strcmp(m->inputs[i], label))
+            i++;
+        if (i < m->ninputs) {
+            m->sizes[i] = o->sizes[k].size;
+            continue;
+        }
+        const char **names = calloc(m->ninputs + 1, sizeof(*names));
+        if (!names) return scal__fail(SCAL_ENOMEM, "out of memory for %zu labels", m->ninputs);
+        memcpy(names, m->inputs, m->ninputs * sizeof(*names));
+        const char *near = scal_suggest(label, names);
+        int rc = scal__fail(SCAL_EINVAL, "--size %s=%g: %s has no input labelled '%s'%s%s%s", label,
+                            o->sizes[k].size, name, label, near ? " (did you mean '" : "",
+                            near ? near : "", near ? "'?)" : "");
+        free(names);
+        return rc;
+    }
+    return SCAL_OK;
+}
+
 #define SCAL_IMPORT_MAX_BYTES (16 << 20)
 
-int scal_import_pascal(const char *json_path, const char *campaign_path, bool force)
+int scal_import_pascal(const char *json_path, const char *campaign_path,
+                       const struct scal_import_opts *o)
 {
     struct imp m = {0};
     json_error_t err;
     struct stat st;
+    const char *name = o->name ? o->name : json_path;
+    bool force = o->force;
     /* before any work: an existing output is only replaced with --force */
     int rc = scal_safe_check_final(campaign_path, force);
     if (rc == SCAL_EEXIST && !force && access(campaign_path, F_OK) == 0 &&
@@ -372,10 +409,10 @@ int scal_import_pascal(const char *json_path, const char *campaign_path, bool fo
         return scal__fail(SCAL_EFORMAT,
                           "%s: %lld MB, more than the %d MB of JSON scal import reads (a PaScal "
                           "Viewer file of that size is not one)",
-                          json_path, (long long)(st.st_size >> 20), SCAL_IMPORT_MAX_BYTES >> 20);
+                          name, (long long)(st.st_size >> 20), SCAL_IMPORT_MAX_BYTES >> 20);
     json_t *root = json_load_file(json_path, JSON_REJECT_DUPLICATES, &err);
     if (!root)
-        return scal__fail(SCAL_EFORMAT, "%s:%d:%d: %s", json_path, err.line, err.column, err.text);
+        return scal__fail(SCAL_EFORMAT, "%s:%d:%d: %s", name, err.line, err.column, err.text);
     if ((rc = scal_strtab_init(&m.st)) < 0) goto out;
     /* Region 0: the whole program. */
     int64_t wp = scal_strtab_add(&m.st, "whole program");
@@ -392,13 +429,14 @@ int scal_import_pascal(const char *json_path, const char *campaign_path, bool fo
                                            .gap_prev = -1,
                                            .gap_next = -1};
     m.nreg = 1;
-    if ((rc = parse(&m, root, json_path)) < 0) goto out;
+    if ((rc = parse(&m, root, name)) < 0) goto out;
     if (m.nt == 0) {
-        rc = scal__fail(SCAL_EEMPTY, "%s: no run times", json_path);
+        rc = scal__fail(SCAL_EEMPTY, "%s: no run times", name);
         goto out;
     }
+    if ((rc = input_sizes(&m, o, name)) < 0) goto out;
     nest(&m);
-    rc = write_campaign(&m, campaign_path, json_path, force);
+    rc = write_campaign(&m, campaign_path, name, force);
 out:
     json_decref(root);
     scal_strtab_free(&m.st);
@@ -410,5 +448,6 @@ out:
     free(m.reg);
     free(m.t);
     free(m.reps);
+    free(m.sizes);
     return rc;
 }

@@ -55,9 +55,22 @@ int scal_report_compare(const struct scal_report_options *opts, const char *befo
 /* Lists the post-processing plugins found in the search path (plugin_dir first, may be NULL). */
 int scal_report_list(const char *plugin_dir,
                      void (*cb)(void *arg, const struct scal_report_plugin_info *info), void *arg);
+/* scal import's options: an input's numeric size (scal import --size LABEL=N). */
+struct scal_import_size {
+    const char *label;
+    double size; /* > 0 */
+};
+struct scal_import_opts {
+    const char *name; /* the JSON file in messages and /campaign@program (NULL: its path) */
+    const struct scal_import_size *sizes; /* in order, a later one for a label counts */
+    size_t nsizes;
+    bool force; /* replace an existing campaign file */
+};
 /* Converts a PaScal Viewer JSON file into a campaign file; an existing one is replaced only with
- * force. */
-int scal_import_pascal(const char *json_path, const char *campaign_path, bool force);
+ * force. The sizes are stored as /campaign@input_sizes; a label that is no input of the file is
+ * SCAL_EINVAL (with the closest label), before anything is written. */
+int scal_import_pascal(const char *json_path, const char *campaign_path,
+                       const struct scal_import_opts *opts);
 
 /* ---- the merged campaign (load.c) ---- */
 struct pp_region {

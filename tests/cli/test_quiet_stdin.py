@@ -138,17 +138,17 @@ no_stdin_copies("import -")
 
 # ---- scal merge -q and "-" ----
 run("import", "b/p.json", "-o", "b.h5", "--size", "huge=8000")
-r = run("merge", "piped.h5", "b.h5", "-o", "m1.h5")
+r = run("merge", "sized.h5", "b.h5", "-o", "m1.h5")
 check(r.returncode == 0 and len(lines(r.stderr)) == 1 and "into m1.h5" in r.stderr,
       "merge without -q: its summary line (%r)" % r.stderr)
-r = run("merge", "-q", "piped.h5", "b.h5", "-o", "m2.h5")
+r = run("merge", "-q", "sized.h5", "b.h5", "-o", "m2.h5")
 check(r.returncode == 0 and r.stderr == "" and os.path.exists(os.path.join(work, "m2.h5")),
       "merge -q: nothing printed (%r)" % r.stderr)
-r = run("merge", "--quiet", "piped.h5", "missing.h5", "-o", "m3.h5")
+r = run("merge", "--quiet", "sized.h5", "missing.h5", "-o", "m3.h5")
 check(r.returncode == 1 and "missing.h5" in r.stderr and not os.path.exists(os.path.join(work, "m3.h5")),
       "merge -q still names an error (%r)" % r.stderr.strip())
 check("-q, --quiet" in run("merge", "--help").stdout, "merge --help names -q")
-r = run_from("piped.h5", "merge", "-", "b.h5", "-o", "m4.h5")
+r = run_from("sized.h5", "merge", "-", "b.h5", "-o", "m4.h5")
 merged = run("show", "m1.h5", "--csv").stdout
 check(r.returncode == 0 and "into m4.h5" in r.stderr and tmpdir not in r.stderr and
       run("show", "m4.h5", "--csv").stdout == merged,
@@ -157,15 +157,15 @@ with h5py.File(os.path.join(work, "m4.h5"), "r") as f:
     note = f["campaign"].attrs["note"]
     note = note.decode() if isinstance(note, bytes) else note
 check(tmpdir not in note and "standard input" in note, "merge -: the note names standard input (%r)" % note)
-r = run_from("piped.h5", "merge", "b.h5", "-q", "-", "-o", "m5.h5")
+r = run_from("sized.h5", "merge", "b.h5", "-q", "-", "-o", "m5.h5")
 check(r.returncode == 0 and r.stderr == "", "merge -q with - among the inputs (%r)" % r.stderr)
-r = run_from("piped.h5", "merge", "-", "-", "-o", "m6.h5")
+r = run_from("sized.h5", "merge", "-", "-", "-o", "m6.h5")
 check(r.returncode == 2 and "standard input" in r.stderr and not os.path.exists(os.path.join(work, "m6.h5")),
       "merge - -: standard input once, a usage error (%r)" % r.stderr.strip())
 r = run_from("broken.json", "merge", "-", "b.h5", "-o", "m7.h5")
 check(r.returncode == 1 and r.stderr.strip() and not os.path.exists(os.path.join(work, "m7.h5")),
       "merge - of a file that is no campaign: an error (%r)" % r.stderr.strip()[-120:])
-r = run("merge", "piped.h5", "b.h5", "-o", "-")
+r = run("merge", "sized.h5", "b.h5", "-o", "-")
 check(r.returncode == 2 and not os.path.exists(os.path.join(work, "-")),
       "merge -o -: refused, a campaign file needs a name (%r)" % r.stderr.strip())
 no_stdin_copies("merge -")

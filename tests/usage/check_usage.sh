@@ -31,4 +31,10 @@ expect_usage_error "did you mean '--output'?" import --outptu x.h5 in.json
 expect_usage_error "needs a value" report x.h5 -o
 expect_usage_error "did you mean '--predict'?" model --predcit threads=4 x.h5
 expect_usage_error "did you mean 'chrome'?" export x.h5 --format chrom
+expect_usage_error "needs a value" import x.json -o y.h5 --size
+expect_usage_error "greater than 0" import x.json -o y.h5 --size small=0
+expect_usage_error "is not LABEL=N" import x.json -o y.h5 --size small
+expect_usage_error "give it a name" import x.json -o -
+expect_usage_error "only once" merge - - -o y.h5
+expect_usage_error "give it a name" merge a.h5 b.h5 -o -
 echo "PASS: usage errors"
