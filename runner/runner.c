@@ -1017,7 +1017,7 @@ static int rebuild(struct campaign *c, const char *why, const uint8_t *done)
                 " skipped (every intact record after %s is kept); %s run again\n",
                 st.damaged, st.damaged > 1 ? "s" : "", c->rundir, st.damaged > 1 ? "them" : "it",
                 st.damaged > 1 ? "their runs are" : "its run is");
-    if (st.duplicates && !c->plan.quiet)
+    if (st.duplicates) /* part of the recovery's account: shown with -q too */
         fprintf(stderr,
                 "scal run: note: %zu run%s kept more than once (the same configuration and "
                 "repetition): the last one kept counts, the others are ignored\n",
