@@ -189,7 +189,7 @@ static const char page_js[] =
     "q=P.map((p,k)=>[val(at(M.t,y,k),y,p),val(at(M.hi,y,k),y,p),val(at(M.lo,y,k),y,p)]);if(q.some("
     "v=>!isNaN(v[0])))pred[y]=q}\n"
     "const NP=pred.some(q=>q)?P.length:0,NX=NT+NP,TH=D.threads.concat(P.slice(0,NP));\n"
-    "let ymax=what==='speedup'?D.threads[NT-1]/bt:1.2,ymin=ymax;\n"
+    "let ymax=what==='speedup'?TH[NX-1]/bt:1.2,ymin=ymax;\n"
     "for(let y=0;y<NI;y++){for(let x=0;x<NT;x++){const "
     "v=val(at(lo,y,x),y,D.threads[x]),u=val(at(hi,y,x),y,D.threads[x]);if(v>ymax)ymax=v;if(u>0&&u<"
     "ymin)ymin=u}for(const q of "
