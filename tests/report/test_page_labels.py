@@ -122,6 +122,16 @@ rdom = browse(os.path.join(work, "ranked-out", "index.html"), 1400, "--dump-dom"
 rtitles = set(re.findall(r'<svg[^>]*class="diagram".*?class="axis-title"[^>]*>[^<]*<.*?class="axis-title"[^>]*>([^<]*)<',
                          rdom, re.S))
 check(rtitles == {"ranks"} and "rows: MPI ranks" in rdom, "rows of rank counts are titled ranks: %r" % rtitles)
+# ... and so does summary.txt: its header, the baseline, and the findings' words
+rsum = open(os.path.join(work, "ranked-out", "summary.txt")).read() if r.returncode == 0 else ""
+rhead = rsum.split("\nnotes:")[0]
+check("rank counts (MPI, --axes ranks,threads): 4;" in rhead and "inputs:" not in rhead
+      and "each rank count" in rhead, "summary.txt: the rows are rank counts %r" % rhead[-200:])
+rfind = [l for l in rsum.splitlines() if l.startswith("  - ") and "ranks" in l]
+check(rfind and not [l for l in rfind if re.search(r"\binputs? \d+ ranks|input size|fixed input|per input", l)]
+      and any("at a fixed rank count" in l for l in rfind) and any("per rank count: 2 ranks" in l for l in rfind),
+      "summary.txt: findings speak of rank counts, not inputs %r"
+      % [l for l in rfind if re.search(r"\binputs? \d+ ranks|input size|fixed input|per input", l)][:3])
 
 # the model's predictions (tests/model/synth.py: campaigns of known laws made with scal import): the
 # charts go on to 2, 4 and 8 x the largest thread count, dashed, with the 90 % interval as a band, for
