@@ -37,18 +37,23 @@ static void problem(void *arg, const char *text)
 }
 
 /* 0 ok, 1 problems. The open has read the whole file in a probe process (the validator's reads
- * first): what follows cannot crash on a damaged file. */
-static int check_file(const char *path)
+ * first): what follows cannot crash on a damaged file. Messages name the file as given (arg: "-"
+ * for standard input, whose private copy is path). */
+static int check_file(const char *path, const char *arg)
 {
+    char msg[2048];
     struct scal_h5file f;
-    struct checker c = {path, 0, json_out ? json_array() : NULL};
-    json_t *o = json_out ? json_pack("{s:s}", "file", path) : NULL;
+    struct checker c = {arg, 0, json_out ? json_array() : NULL};
+    json_t *o = json_out ? json_pack("{s:s}", "file", arg) : NULL;
     if (o) json_array_append_new(json_out, o);
     int rc = scal_h5file_open(path, SCAL_OPEN_READ, &f);
     if (rc < 0) {
-        if (!o) printf("%s\n", scal__last_error(rc));
+        const char *e = strcmp(path, arg)
+                            ? stdin_file_msg(scal__last_error(rc), path, msg, sizeof(msg))
+                            : scal__last_error(rc);
+        if (!o) printf("%s\n", e);
         if (o) json_object_set_new(o, "ok", json_false());
-        if (o) json_object_set_new(o, "problems", json_pack("[s]", scal__last_error(rc)));
+        if (o) json_object_set_new(o, "problems", json_pack("[s]", e));
         json_decref(c.list);
         return 1;
     }
@@ -64,10 +69,10 @@ static int check_file(const char *path)
     } else if (c.problems == 0) {
         int64_t nregions = scal_h5_table_rows(f.id, "regions");
         if (!f.campaign)
-            printf("%s: ok (%s v%lld, %lld regions)\n", path, f.format, (long long)f.version,
+            printf("%s: ok (%s v%lld, %lld regions)\n", arg, f.format, (long long)f.version,
                    (long long)nregions);
         else
-            printf("%s: ok (%s v%lld, %lld runs, %lld regions)\n", path, f.format,
+            printf("%s: ok (%s v%lld, %lld runs, %lld regions)\n", arg, f.format,
                    (long long)f.version, (long long)scal_h5_table_rows(f.id, "runs"),
                    (long long)nregions);
     }
@@ -123,7 +128,7 @@ int scal_cmd_check(int argc, char **argv)
         char tmp[4096] = "";
         const char *file = stdin_file(argv[i], tmp, sizeof(tmp)); /* "-": standard input */
         if (!file) fprintf(stderr, "scal check: %s\n", scal__last_error(SCAL_EIO));
-        if (!file || check_file(file)) status = 1;
+        if (!file || check_file(file, argv[i])) status = 1;
         stdin_file_done(argv[i], tmp);
     }
     if (!nfiles) {

@@ -111,7 +111,7 @@ int scal_cmd_import(int argc, char **argv)
         const char *arg = argv[optind];
         char tmp[4096] = "";
         const char *json = stdin_file(arg, tmp, sizeof(tmp)); /* "-": standard input */
-        o.name = strcmp(arg, "-") ? arg : "standard input";
+        o.name = arg; /* messages name standard input "-", as the other commands do */
         status = import_status(json ? scal_import_pascal(json, out, &o) : SCAL_EIO);
         if (json) stdin_file_done(arg, tmp);
     }

@@ -11,6 +11,6 @@ int scal_cmd_run(int argc, char **argv)
 
 int scal_cmd_merge(int argc, char **argv)
 {
-    static const struct scal_merge_stdin piped = {stdin_file, stdin_file_done};
+    static const struct scal_merge_stdin piped = {stdin_file, stdin_file_done, stdin_file_msg};
     return scal_merge_main(argc, argv, &piped); /* "-": standard input's private copy */
 }

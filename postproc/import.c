@@ -314,7 +314,7 @@ static int write_file(const struct imp *m, const struct imp_rows *r, const char 
     char tmp[4200] = "";
     struct scal_campaign_info info = {
         .tool_version = "scal import",
-        .program = name,
+        .program = strcmp(name, "-") ? name : "standard input",
         .order = "given",
         .note = "imported from PaScal Viewer JSON: the whole-program time of each run is its "
                 "longest top-level region",

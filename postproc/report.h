@@ -61,7 +61,8 @@ struct scal_import_size {
     double size; /* > 0 */
 };
 struct scal_import_opts {
-    const char *name; /* the JSON file in messages and /campaign@program (NULL: its path) */
+    const char *name; /* the JSON file in messages and /campaign@program (NULL: its path; "-":
+                       * standard input) */
     const struct scal_import_size *sizes; /* in order, a later one for a label counts */
     size_t nsizes;
     bool force; /* replace an existing campaign file */

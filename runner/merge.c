@@ -619,7 +619,10 @@ int scal_merge_main(int argc, char **argv, const struct scal_merge_stdin *piped)
     if (rc == SCAL_OK) rc = write_merged(out, in, names, nin, src, cmap, &m);
     if (tmp[0]) piped->done("-", tmp);
     if (rc < 0) {
-        fprintf(stderr, "scal merge: %s\n", scal__last_error(rc));
+        char msg[4096];
+        fprintf(stderr, "scal merge: %s\n",
+                tmp[0] ? piped->msg(scal__last_error(rc), tmp, msg, sizeof(msg))
+                       : scal__last_error(rc));
     } else if (!quiet) {
         size_t runs = 0;
         for (size_t i = 0; i < nin; i++)

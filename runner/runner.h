@@ -10,11 +10,12 @@ int scal_runner_main(int argc, char **argv);
 /* `scal run` without Slurm options: the local executor (runner.c). */
 int scal_runner_local_main(int argc, char **argv);
 /* How `scal merge` reads an input given as "-": open makes a readable private copy of standard
- * input (its path in tmp; NULL on failure with a scal__fail message), done removes it; the scal
- * command's stdin_file and stdin_file_done. */
+ * input (its path in tmp; NULL on failure with a scal__fail message), done removes it, msg names
+ * the copy "-" in a message; the scal command's stdin_file, stdin_file_done and stdin_file_msg. */
 struct scal_merge_stdin {
     const char *(*open)(const char *arg, char *tmp, size_t len);
     void (*done)(const char *arg, const char *tmp);
+    const char *(*msg)(const char *msg, const char *tmp, char *out, size_t len);
 };
 
 /* `scal merge A.h5 B.h5 ... -o C.h5 [-q]`; piped NULL: "-" is refused */

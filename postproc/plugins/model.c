@@ -160,11 +160,12 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     }
     char note[400], nbuf[64];
     if (input < h->ninputs)
-        snprintf(nbuf, sizeof(nbuf), "%s", h->inputs[input]);
+        snprintf(nbuf, sizeof(nbuf), "%s%s", pp_rows_are_ranks(h) ? "" : "input ",
+                 h->inputs[input]);
     else
-        snprintf(nbuf, sizeof(nbuf), "size %g", n);
+        snprintf(nbuf, sizeof(nbuf), "input size %g", n);
     snprintf(note, sizeof(note),
-             "models (scal model): predictions and model findings at %d threads, input %s "
+             "models (scal model): predictions and model findings at %d threads, %s "
              "(option model.at); regions ranked by predicted lost core-seconds there (model_rank)",
              p, nbuf);
     rc = h->note(h, -1, note);

@@ -66,13 +66,16 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     fprintf(f, "scal report summary\n\nsources:");
     for (const char *const *s = h->sources; s && *s; s++)
         fprintf(f, " %s", *s);
-    fprintf(f, "\nstatistic of repetitions: %s; inputs: %zu; thread counts:", h->stat, h->ninputs);
+    fprintf(f, "\nstatistic of repetitions: %s; %s: %zu; thread counts:", h->stat,
+            pp_rows_are_ranks(h) ? "rank counts (MPI, --axes ranks,threads)" : "inputs",
+            h->ninputs);
     for (size_t t = 0; t < h->nthreads; t++)
         fprintf(f, " %d", h->threads[t]);
-    fprintf(f, "\nbaseline: %s\n",
-            *h->baseline_note ? h->baseline_note
-                              : "the 1-thread run of "
-                                "each input");
+    fprintf(f, "\nbaseline: %s%s\n",
+            *h->baseline_note ? h->baseline_note : "the 1-thread run of each ",
+            *h->baseline_note      ? ""
+            : pp_rows_are_ranks(h) ? "rank count"
+                                   : "input");
     size_t n = h->notes(h, -1, &notes);
     if (n) fprintf(f, "\nnotes:\n");
     for (size_t i = 0; i < n; i++)

@@ -128,9 +128,9 @@ check(not prog_attr.startswith(tmpdir), "import -: the campaign names standard i
 with open(os.path.join(work, "broken.json"), "w") as f:
     f.write("[{")
 r = run_from("broken.json", "import", "-", "-o", "broken.h5")
-check(r.returncode == 2 and "standard input" in r.stderr and tmpdir not in r.stderr and
+check(r.returncode == 2 and r.stderr.startswith("scal import: -:1:") and tmpdir not in r.stderr and
       not os.path.exists(os.path.join(work, "broken.h5")),
-      "import - of broken JSON: exit 2 naming standard input (%r)" % r.stderr.strip())
+      "import - of broken JSON: exit 2 naming standard input '-' (%r)" % r.stderr.strip())
 r = run("import", "a/p.json", "-o", "-")
 check(r.returncode == 2 and not os.path.exists(os.path.join(work, "-")),
       "import -o -: refused, a campaign file needs a name (%r)" % r.stderr.strip())
@@ -163,8 +163,9 @@ r = run_from("sized.h5", "merge", "-", "-", "-o", "m6.h5")
 check(r.returncode == 2 and "standard input" in r.stderr and not os.path.exists(os.path.join(work, "m6.h5")),
       "merge - -: standard input once, a usage error (%r)" % r.stderr.strip())
 r = run_from("broken.json", "merge", "-", "b.h5", "-o", "m7.h5")
-check(r.returncode == 1 and r.stderr.strip() and not os.path.exists(os.path.join(work, "m7.h5")),
-      "merge - of a file that is no campaign: an error (%r)" % r.stderr.strip()[-120:])
+check(r.returncode == 1 and "'-'" in r.stderr and tmpdir not in r.stderr and
+      not os.path.exists(os.path.join(work, "m7.h5")),
+      "merge - of a file that is no campaign: an error naming '-' (%r)" % r.stderr.strip()[-120:])
 r = run("merge", "sized.h5", "b.h5", "-o", "-")
 check(r.returncode == 2 and not os.path.exists(os.path.join(work, "-")),
       "merge -o -: refused, a campaign file needs a name (%r)" % r.stderr.strip())
