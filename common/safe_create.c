@@ -73,26 +73,32 @@ int scal_safe_create_with(const char *final, bool replace, char *tmp, size_t len
     return rc;
 }
 
+struct created_fd {
+    int fd, err;
+};
+
 /* The file is opened where it is created, and only there: O_CREAT | O_EXCL refuses any name that
  * exists (a link included, never followed), and the caller writes through this descriptor, never
  * through a second open of the name (which could have been replaced in between). */
 static int create_fd(const char *tmp, void *arg)
 {
-    int *fd = arg;
-    *fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (*fd < 0)
-        return scal__fail(errno == EACCES || errno == EPERM ? SCAL_EPERM
-                          : errno == EEXIST                 ? SCAL_EEXIST
-                                                            : SCAL_EIO,
-                          "cannot create '%s': %s", tmp, strerror(errno));
-    return SCAL_OK;
+    struct created_fd *c = arg;
+    c->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    c->err = c->fd < 0 ? errno : 0;
+    return c->err == EEXIST ? SCAL_EEXIST : c->err ? SCAL_EIO : SCAL_OK;
 }
 
 int scal_safe_create_open(const char *final, bool replace, char *tmp, size_t len)
 {
-    int fd = -1, rc = scal_safe_create_with(final, replace, tmp, len, create_fd, &fd);
+    struct created_fd c = {-1, 0};
+    int rc = scal_safe_create_with(final, replace, tmp, len, create_fd, &c);
     if (rc < 0) tmp[0] = 0; /* nothing of ours to remove */
-    return rc < 0 ? rc : fd;
+    if (rc < 0 && c.err)    /* the creation's own error, about the file the user named */
+        return scal__fail(c.err == EACCES || c.err == EPERM ? SCAL_EPERM
+                          : c.err == EEXIST                 ? SCAL_EEXIST
+                                                            : SCAL_EIO,
+                          "cannot create a file next to '%s': %s", final, strerror(c.err));
+    return rc < 0 ? rc : c.fd;
 }
 
 static int sync_path(const char *path)
