@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "errmsg.h"
 #include "export.h"
+#include "safe_create.h"
 #include "scal/status.h"
 #include "stdin_file.h"
 #include "suggest.h"
@@ -190,14 +191,9 @@ static int write_file(const struct export_args *a, const struct tidy *t)
         return scal__fail(SCAL_EEXIST, "'%s' exists%s", a->output,
                           S_ISREG(st.st_mode) ? " (--force replaces it)"
                                               : " and is not a regular file");
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof(tmp), "%s.XXXXXX", a->output);
-    int fd = mkstemp(tmp);
-    if (fd < 0) return scal__fail(SCAL_EIO, "cannot create '%s': %s", a->output, strerror(errno));
-    /* mkstemp makes the file private; an export is an ordinary file: the umask decides */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    char tmp[PATH_MAX + 64];
+    int fd = scal_safe_create_open(a->output, a->force, tmp, sizeof(tmp));
+    if (fd < 0) return fd;
     FILE *out = fdopen(fd, "w");
     int rc = out ? write_format(a, t, out) : scal__fail(SCAL_EIO, "cannot write '%s'", tmp);
     if (out && fflush(out) != 0 && rc == SCAL_OK)
@@ -205,11 +201,11 @@ static int write_file(const struct export_args *a, const struct tidy *t)
     if (out ? fclose(out) != 0 : close(fd) != 0) {
         if (rc == SCAL_OK) rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", tmp, strerror(errno));
     }
-    if (rc == SCAL_OK && rename(tmp, a->output) != 0)
-        rc =
-            scal__fail(SCAL_EIO, "cannot rename '%s' to '%s': %s", tmp, a->output, strerror(errno));
-    if (rc < 0) unlink(tmp);
-    return rc;
+    if (rc < 0) {
+        unlink(tmp);
+        return rc;
+    }
+    return scal_safe_publish(tmp, a->output, a->force);
 }
 
 int scal_cmd_export(int argc, char **argv)

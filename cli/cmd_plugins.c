@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// `scal plugins [NAME|PATH ...]`: every plugin in the search path (or the ones named) with its
-// kind, version, options, and whether it is available on this machine and why not; --json for
-// scripts.
+// `scal plugins [NAME ...]`: every plugin in the search path (or the ones named) with its kind,
+// version, options, and whether it is available on this machine and why not; --json for scripts.
+// Plugins are named, never paths: a path would run any file's constructor in scal.
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,15 +158,37 @@ static int list_one(const char *path, const char *name, void *arg)
 static void usage(FILE *out)
 {
     fputs(
-        "usage: scal plugins [--kind sensor|actuator|postproc] [--json] [NAME|PATH ...]\n\n"
+        "usage: scal plugins [--kind sensor|actuator|postproc] [--json] [NAME ...]\n\n"
         "Lists the plugins scal finds (SCAL_PLUGIN_PATH, then the built-in directory) with their\n"
-        "kind, options and whether they work on this machine (and why not).\n"
+        "kind, options and whether they work on this machine (and why not); with NAMEs, only\n"
+        "those. A plugin is named (papi: libscal_papi.so), never given as a path: to make one\n"
+        "findable, put its directory in SCAL_PLUGIN_PATH (absolute, owned by you or root and\n"
+        "writable by nobody else, as the file itself).\n"
         "Options are set as SCAL_<PLUGIN>_<OPTION>=VALUE in the environment or with\n"
         "`scal run` / `scal report --plugin-opt PLUGIN.OPTION=VALUE`.\n\n"
         "  --kind K   only plugins of kind K\n"
         "  --json     one JSON object: directories, plugins (name, kind, version, description,\n"
         "             file, available, why, metrics or state, options) and broken files\n",
         out);
+}
+
+/* A NAME that is not a plugin name (a path, most often): a usage error, before anything is
+ * loaded. */
+static int not_a_name(const char *arg)
+{
+    if (strchr(arg, '/'))
+        fprintf(stderr,
+                "scal plugins: '%s' is a path; plugins are named, never loaded from a path: put "
+                "the directory holding libscal_NAME.so in SCAL_PLUGIN_PATH (an absolute "
+                "directory owned by you or root and writable by nobody else, the file too) and "
+                "give NAME\n",
+                arg);
+    else
+        fprintf(stderr,
+                "scal plugins: '%s' is not a plugin name (letters, digits, '_' and '-', at most "
+                "48); see 'scal plugins --help'\n",
+                arg);
+    return 2;
 }
 
 /* --json: the whole listing as one object on standard output. */
@@ -214,6 +236,10 @@ int scal_cmd_plugins(int argc, char **argv)
             fprintf(stderr, "scal plugins: unknown option '%s'; see 'scal plugins --help'\n",
                     argv[i]);
             return 2;
+        }
+        if (!scal_plugin_name_ok(argv[i])) {
+            json_decref(l.plugins), json_decref(l.broken_list), json_decref(not_found);
+            return not_a_name(argv[i]);
         }
     }
     for (int i = 1; i < argc; i++) {

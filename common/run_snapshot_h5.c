@@ -3,7 +3,6 @@
 // the writer made before snapshots existed, so the file is the same for every reader. Used by the
 // runner (one HDF5 for every run of a campaign) and by the writer program scal-run-writer.
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,16 +98,28 @@ static int put_in_place(const char *tmp, char *path, size_t len, const struct sc
     return SCAL_OK;
 }
 
+/* scal_safe_create_with's creation of the in-memory file: HDF5's core driver without a backing
+ * store creates nothing on disk, but every H5Fcreate first opens its name on disk to see whether
+ * the file is open already; at a fresh unpredictable name (never the run file's, which would be
+ * read in whole when it exists) that open finds nothing. */
+static int create_in_memory(const char *name, void *arg)
+{
+    hid_t *file = arg, fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0 && H5Pset_fapl_core(fapl, 64 << 10, 0) >= 0)
+        *file = H5Fcreate(name, H5F_ACC_EXCL, H5P_DEFAULT, fapl);
+    if (fapl >= 0) H5Pclose(fapl);
+    return *file < 0 ? scal__fail(SCAL_EHDF5, "cannot create an HDF5 file in memory") : SCAL_OK;
+}
+
 /* The file is built in memory (HDF5's core driver) and written with plain write(2): a full disk
  * or an I/O error is an error of ours, never an HDF5 file left half-open in this process. The
  * memory grows by 64 KiB (1 MiB steps made each run file cost ~10 ms more here). */
 static int build_image(struct scal_snap *s, void **image, size_t *size)
 {
-    int rc = SCAL_OK;
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file = H5I_INVALID_HID;
-    if (fapl < 0 || H5Pset_fapl_core(fapl, 64 << 10, 0) < 0 ||
-        (file = H5Fcreate(s->info.final_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0)
-        rc = scal__fail(SCAL_EHDF5, "cannot create an HDF5 file in memory");
+    char name[4300];
+    hid_t file = H5I_INVALID_HID;
+    int rc = scal_safe_create_with(s->info.final_path, true, name, sizeof(name), create_in_memory,
+                                   &file);
     if (rc == SCAL_OK) rc = scal_snap_replay(s, file);
     if (rc == SCAL_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
         rc = scal__fail(SCAL_EHDF5, "cannot flush the HDF5 file in memory");
@@ -118,14 +129,13 @@ static int build_image(struct scal_snap *s, void **image, size_t *size)
         rc = scal__fail(SCAL_EHDF5, "cannot take the HDF5 file's image (%zd bytes)", n);
     *size = n > 0 ? (size_t)n : 0;
     if (file >= 0) H5Fclose(file);
-    if (fapl >= 0) H5Pclose(fapl);
     return rc;
 }
 
-static int write_image(const char *tmp, const void *image, size_t size)
+/* Writes the image through fd, the descriptor of the file's exclusive creation (never a re-open by
+ * name), and closes it. */
+static int write_image(int fd, const char *tmp, const void *image, size_t size)
 {
-    int fd = open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) return scal__fail(SCAL_EIO, "cannot open '%s': %s", tmp, strerror(errno));
     const char *p = image;
     int rc = SCAL_OK;
     while (size && rc == SCAL_OK) {
@@ -152,10 +162,11 @@ int scal_snap_convert(const char *snapshot, unsigned flags, char *final, size_t 
     if (rc < 0) return rc;
     snprintf(path, sizeof(path), "%s", s.info.final_path);
     scal_h5_quiet();
-    rc = build_image(&s, &image, &size);
-    if (rc == SCAL_OK) rc = scal_safe_check_final(path, true);
-    if (rc == SCAL_OK) rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
-    if (rc == SCAL_OK) rc = write_image(tmp, image, size);
+    rc = scal_safe_check_final(path, true);
+    if (rc == SCAL_OK) rc = build_image(&s, &image, &size);
+    int fd = rc == SCAL_OK ? scal_safe_create_open(path, true, tmp, sizeof(tmp)) : rc;
+    if (fd < 0) rc = fd, tmp[0] = 0;
+    if (rc == SCAL_OK) rc = write_image(fd, tmp, image, size);
     free(image);
     if (rc == SCAL_OK) rc = put_in_place(tmp, path, sizeof(path), &s.info);
     if (rc < 0) {

@@ -35,38 +35,6 @@ int scal_safe_check_final(const char *final, bool replace)
     return SCAL_OK;
 }
 
-int scal_safe_create_temp(const char *final, bool replace, char *tmp, size_t len)
-{
-    int fd = scal_safe_create_open(final, replace, tmp, len);
-    if (fd < 0) return fd;
-    close(fd);
-    return SCAL_OK;
-}
-
-int scal_safe_create_open(const char *final, bool replace, char *tmp, size_t len)
-{
-    int rc = scal_safe_check_final(final, replace);
-    if (rc < 0) return rc;
-    const char *slash = strrchr(final, '/');
-    const char *base = slash ? slash + 1 : final;
-    int dirlen = slash ? (int)(slash - final + 1) : 0;
-    if ((size_t)snprintf(tmp, len, "%.*s.%s.XXXXXX", dirlen, final, base) >= len)
-        return scal__fail(SCAL_EINVAL, "path too long: '%s'", final);
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0)
-        return scal__fail(errno == EACCES || errno == EPERM ? SCAL_EPERM : SCAL_EIO,
-                          "cannot create a file next to '%s': %s", final, strerror(errno));
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) < 0) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        return scal__fail(SCAL_EIO, "cannot set the mode of '%s': %s", tmp, strerror(e));
-    }
-    return fd;
-}
-
 /* An unpredictable name in final's directory that does not exist yet: ".BASE.XXXXXXXXXXXX". */
 static int temp_name(const char *final, char *tmp, size_t len)
 {
@@ -97,10 +65,40 @@ int scal_safe_create_with(const char *final, bool replace, char *tmp, size_t len
                               final);
         if ((rc = temp_name(final, tmp, len)) < 0) break;
         if (lstat(tmp, &st) == 0 || errno != ENOENT) continue; /* taken: another name */
-        /* its own error (a name planted since is refused by the exclusive create, not opened) */
-        return create(tmp, ctx);
+        /* a name planted since is refused by the exclusive create, never opened: another name
+         * when create says so (SCAL_EEXIST), else its own error */
+        if ((rc = create(tmp, ctx)) != SCAL_EEXIST) return rc;
+        rc = SCAL_OK;
     }
     return rc;
+}
+
+struct created_fd {
+    int fd, err;
+};
+
+/* The file is opened where it is created, and only there: O_CREAT | O_EXCL refuses any name that
+ * exists (a link included, never followed), and the caller writes through this descriptor, never
+ * through a second open of the name (which could have been replaced in between). */
+static int create_fd(const char *tmp, void *arg)
+{
+    struct created_fd *c = arg;
+    c->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    c->err = c->fd < 0 ? errno : 0;
+    return c->err == EEXIST ? SCAL_EEXIST : c->err ? SCAL_EIO : SCAL_OK;
+}
+
+int scal_safe_create_open(const char *final, bool replace, char *tmp, size_t len)
+{
+    struct created_fd c = {-1, 0};
+    int rc = scal_safe_create_with(final, replace, tmp, len, create_fd, &c);
+    if (rc < 0) tmp[0] = 0; /* nothing of ours to remove */
+    if (rc < 0 && c.err)    /* the creation's own error, about the file the user named */
+        return scal__fail(c.err == EACCES || c.err == EPERM ? SCAL_EPERM
+                          : c.err == EEXIST                 ? SCAL_EEXIST
+                                                            : SCAL_EIO,
+                          "cannot create a file next to '%s': %s", final, strerror(c.err));
+    return rc < 0 ? rc : c.fd;
 }
 
 static int sync_path(const char *path)

@@ -694,10 +694,8 @@ static int save_snapshot(const struct scal_snap_builder *b, const char *path, ch
     snprintf(info.final_path, sizeof(info.final_path), "%s", path);
     snprintf(name, sizeof(name), "%s" SCAL_SNAP_SUFFIX, path);
     int rc = scal_safe_check_final(path, true);
-    if (rc == SCAL_OK) rc = scal_safe_create_temp(name, true, snap, len);
-    if (rc < 0) return rc;
-    int fd = open(snap, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) return scal__fail(SCAL_EIO, "cannot open '%s': %s", snap, strerror(errno));
+    int fd = rc == SCAL_OK ? scal_safe_create_open(name, true, snap, len) : rc;
+    if (fd < 0) return fd;
     rc = scal_snap_write(b, &info, fd, snap);
     if (close(fd) != 0 && rc == SCAL_OK)
         rc = scal__fail(SCAL_EIO, "cannot write '%s': %s", snap, strerror(errno));

@@ -20,9 +20,10 @@
 int scal_campaign_text_write(const char *path, const char *text)
 {
     char tmp[PATH_MAX + 128];
-    int rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
-    if (rc < 0) return rc;
-    FILE *f = fopen(tmp, "w");
+    int fd = scal_safe_create_open(path, true, tmp, sizeof(tmp));
+    if (fd < 0) return fd;
+    FILE *f = fdopen(fd, "w"); /* the exclusive creation's descriptor, never a re-open by name */
+    if (!f) close(fd);
     bool ok = f && fputs(text, f) >= 0;
     if (f && fclose(f) != 0) ok = false;
     if (!ok) {

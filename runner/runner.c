@@ -691,7 +691,10 @@ static int hold_reserve(struct campaign *c)
     char path[2 * PATH_MAX + 32];
     if (c->reserve_fd < 0) {
         snprintf(path, sizeof(path), "%s/reserve", c->rundir);
-        c->reserve_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+        /* a killed runner's reserve is removed, never opened: a file planted (hard-linked) at the
+         * name would be truncated */
+        unlink(path);
+        c->reserve_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (c->reserve_fd < 0)
             return scal__fail(SCAL_EIO, "cannot create '%s': %s", path, strerror(errno));
     }

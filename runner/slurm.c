@@ -704,31 +704,21 @@ static int submit_then_report(const struct submission *sub, char *jobid, size_t 
 
 static int write_script(const struct submission *sub)
 {
-    char path[sizeof(sub->ps.dir) + 16], tmp[sizeof(path) + 64];
+    char path[sizeof(sub->ps.dir) + 16];
     snprintf(path, sizeof(path), "%s/job.sh", sub->ps.dir);
-    int rc = scal_safe_create_temp(path, true, tmp, sizeof(tmp));
-    if (rc < 0) return rc;
-    FILE *f = fopen(tmp, "w");
-    bool ok =
-        f && fputs("#!/bin/sh\n"
-                   "# Written by scal run --slurm. Array task N runs piece N of the campaign:\n"
-                   "#   job.sh SCAL PIECES_DIR CAMPAIGN [OPTIONS]  ->\n"
-                   "#   SCAL run --resume PIECES_DIR/piece-NNNN.h5 [OPTIONS]\n"
-                   "# SCAL_PIECE_OF names the campaign in what the piece's runner suggests.\n"
-                   ": \"${SLURM_ARRAY_TASK_ID:?run by sbatch --array}\"\n"
-                   "scal=$1\n"
-                   "piece=$(printf '%s/piece-%04d.h5' \"$2\" \"$SLURM_ARRAY_TASK_ID\")\n"
-                   "SCAL_PIECE_OF=$3\n"
-                   "export SCAL_PIECE_OF\n"
-                   "shift 3\n"
-                   "exec \"$scal\" run --resume \"$piece\" \"$@\"\n",
-                   f) >= 0;
-    if (f && fclose(f) != 0) ok = false;
-    if (!ok) {
-        unlink(tmp);
-        return scal__fail(SCAL_EIO, "cannot write '%s': %s", path, strerror(errno));
-    }
-    return scal_safe_publish(tmp, path, true);
+    return scal_campaign_text_write(
+        path, "#!/bin/sh\n"
+              "# Written by scal run --slurm. Array task N runs piece N of the campaign:\n"
+              "#   job.sh SCAL PIECES_DIR CAMPAIGN [OPTIONS]  ->\n"
+              "#   SCAL run --resume PIECES_DIR/piece-NNNN.h5 [OPTIONS]\n"
+              "# SCAL_PIECE_OF names the campaign in what the piece's runner suggests.\n"
+              ": \"${SLURM_ARRAY_TASK_ID:?run by sbatch --array}\"\n"
+              "scal=$1\n"
+              "piece=$(printf '%s/piece-%04d.h5' \"$2\" \"$SLURM_ARRAY_TASK_ID\")\n"
+              "SCAL_PIECE_OF=$3\n"
+              "export SCAL_PIECE_OF\n"
+              "shift 3\n"
+              "exec \"$scal\" run --resume \"$piece\" \"$@\"\n");
 }
 
 /* Before the campaign file exists: what to submit, checked by sbatch. Returns -1 to go on, else the

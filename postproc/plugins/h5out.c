@@ -146,14 +146,25 @@ static void analysis_path(const char *campaign, char *out, size_t len)
     snprintf(out, len, "%.*s%s", (int)n, campaign, SCAL_ANALYSIS_SUFFIX);
 }
 
-/* Writes the analysis into a new file at tmp (created exclusively by the caller). */
-static int write_analysis(const char *tmp, const struct scal_pp_host *h, const char *campaign_base,
-                          size_t joinable)
+struct analysis {
+    const struct scal_pp_host *h;
+    const char *campaign_base;
+    size_t joinable;
+    bool created; /* the file exists: the caller removes it on error */
+};
+
+/* scal_safe_create_with's creation: the analysis in a new file at tmp, created exclusively. */
+static int write_analysis(const char *tmp, void *arg)
 {
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), a = -1, rg = -1;
+    struct analysis *an = arg;
+    const struct scal_pp_host *h = an->h;
+    hid_t f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), a = -1, rg = -1;
     double *sizes = NULL;
     int rc = SCAL_EHDF5;
-    if (f < 0) return SCAL_EHDF5;
+    if (f < 0) return scal__fail(SCAL_EHDF5, "cannot create %s", tmp);
+    an->created = true;
+    const char *campaign_base = an->campaign_base;
+    size_t joinable = an->joinable;
     scal_h5_attr_set_str(f, SCAL_ATTR_FORMAT, SCAL_FORMAT_ANALYSIS);
     scal_h5_attr_set_str(f, "campaign", campaign_base);
     if ((a = H5Gcreate2(f, "analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
@@ -170,7 +181,7 @@ out:
     if (rg >= 0) H5Gclose(rg);
     if (a >= 0) H5Gclose(a);
     if (H5Fclose(f) < 0) rc = SCAL_EHDF5;
-    return rc;
+    return rc < 0 ? scal__fail(rc, "cannot write the analysis into %s", tmp) : rc;
 }
 
 /* Whether the campaign's /analysis is already the external link to target:/analysis. */
@@ -215,11 +226,10 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     size_t joinable = joinable_regions(&file);
     bool linked = links_to(file.id, abase);
     scal_h5file_close(&file);
-    if ((rc = scal_safe_create_temp(apath, true, tmp, sizeof(tmp))) < 0)
+    struct analysis an = {h, cbase, joinable, false};
+    if ((rc = scal_safe_create_with(apath, true, tmp, sizeof(tmp), write_analysis, &an)) < 0) {
+        if (an.created) unlink(tmp);
         return scal__why(why, whylen, rc, "%s", scal__last_error(rc));
-    if (write_analysis(tmp, h, cbase, joinable) < 0) {
-        unlink(tmp);
-        return scal__why(why, whylen, SCAL_EHDF5, "cannot write the analysis into %s", tmp);
     }
     if ((rc = scal_safe_publish(tmp, apath, true)) < 0)
         return scal__why(why, whylen, rc, "%s", scal__last_error(rc));

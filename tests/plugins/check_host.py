@@ -171,6 +171,32 @@ def main():
     check("option unused (int, default 3)" in out, "options listed with type and default")
     p = subprocess.run([args.scal, "plugins", "nonexistent"], env=env, capture_output=True, text=True)
     check(p.returncode == 1 and "no plugin 'nonexistent'" in p.stderr, "unknown plugin name: exit 1 and message")
+    # plugins are named, never paths: a path is a usage error before anything is loaded (the
+    # noentry fixture's constructor says on stderr when it runs), whatever the file's state
+    noentry = os.path.join(args.fixtures, "libscal_noentry.so")
+    penv = dict(env, SCAL_TEST_CONSTRUCTOR="1")
+    p = subprocess.run([args.scal, "plugins", "noentry"], env=penv, capture_output=True, text=True)
+    check("constructor ran" in p.stderr and "noentry      BROKEN" not in p.stdout and p.returncode == 1,
+          "by name, the file is loaded (its constructor runs), then refused: %s" % p.stderr.strip())
+    for arg in (noentry, "./libscal_noentry.so", "../fixture-plugins/libscal_noentry.so"):
+        for extra in ([], ["--json"], ["--kind", "sensor"]):
+            p = subprocess.run([args.scal, "plugins"] + extra + [arg], env=penv, capture_output=True,
+                               text=True, cwd=args.fixtures)
+            check(p.returncode == 2 and p.stdout == "" and "constructor ran" not in p.stderr,
+                  "a path is a usage error and nothing is loaded: %s %s" % (extra, arg))
+            check("is a path" in p.stderr and "SCAL_PLUGIN_PATH" in p.stderr and "absolute" in p.stderr,
+                  "the message says how to make a plugin findable: %s" % p.stderr.strip())
+    for arg in ("no entry", "libscal_noentry.so", "x" * 49):
+        p = subprocess.run([args.scal, "plugins", "noentry", arg], env=penv, capture_output=True, text=True)
+        check(p.returncode == 2 and p.stdout == "" and "constructor ran" not in p.stderr and
+              "not a plugin name" in p.stderr, "not a name: a usage error, nothing loaded: %r" % arg)
+    p = subprocess.run([args.scal, "plugins", "counting"], env=env, capture_output=True, text=True)
+    check(p.returncode == 0 and "counting     sensor" in p.stdout and
+          "file: " + os.path.join(args.fixtures, "libscal_counting.so") in p.stdout,
+          "a plugin by name, found in SCAL_PLUGIN_PATH")
+    p = subprocess.run([args.scal, "plugins", "counting"], env=dict(env, SCAL_PLUGIN_PATH="."),
+                       capture_output=True, text=True, cwd=args.fixtures)
+    check(p.returncode == 1 and "no plugin 'counting'" in p.stderr, "a relative SCAL_PLUGIN_PATH entry is not searched")
     print("all plugin host checks passed")
 
 
