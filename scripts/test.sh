@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # The whole test suite on a fresh Debian machine: installs dependencies, builds, runs ctest, then
-# an ASan/UBSan build and its ctest run, a gcc build with the unit tests, then the clang-format check.
+# an ASan/UBSan build and its ctest run, a gcc build with the unit tests, the clang-format check,
+# and the aarch64 stage (cross build, identity tests under qemu-user).
 #
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --quick   the plain build and ctest only
 #   bash scripts/test.sh --tsan    adds a ThreadSanitizer pass
 #   bash scripts/test.sh --loaded  the plain build, then its ctest three times in a row with two
 #                                  CPU-burning processes beside it (timing-dependent tests fail here)
-#   bash scripts/test.sh --aarch64 only the aarch64 stage: scal and the tool's test programs
+#   bash scripts/test.sh --aarch64 only the aarch64 stage (also part of everything): scal and the tool's test programs
 #                                  cross-built against a Debian arm64 sysroot, the identity tests
 #                                  run under qemu-aarch64-static with one OpenMP thread
 set -euo pipefail
@@ -45,18 +46,23 @@ stage() { # name build-dir cmake-args... -- ctest-args...
 # itself and those whose driver runs scal (qemu-user cannot exec a foreign program: label runs_host),
 # those without REGION lines (nothing of identity to check), those that need several threads or
 # signals (the 2-thread task-accounting runs), and the writer's and plugins' own tests.
-if [ "$aarch64" -eq 1 ]; then
+aarch64_stage() {
+  local start
   start=$(date +%s)
-  bash scripts/install-deps.sh --aarch64 "$PWD/build-aarch64-sysroot"
+  bash scripts/install-deps.sh --aarch64 "$PWD/build-aarch64-sysroot" || return 1
   if stage "aarch64 (qemu-user)" build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
     -DSCAL_AARCH64_SYSROOT="$PWD/build-aarch64-sysroot" -DSCAL_ENABLE_PAPI=OFF -DSCAL_ENABLE_CAIRO=OFF \
     -DSCAL_ENABLE_BENCH=OFF -DSCAL_ENABLE_PYTHON=OFF -- -L '^tool$' -LE runs_host \
     -E 'untied_tasks(_cxx_clang|_cxx_gcc)?$|scal_exec|wrapped|disabled|bad_environment|without_tool|process_facts|driver|sigterm|signal|exit_in|memory_bounded|region_overflow|^writer|^build|^plugins'; then
-    echo "aarch64: passed in $(($(date +%s) - start)) s"
-    exit 0
+    echo "=== aarch64: passed in $(($(date +%s) - start)) s"
+    return 0
   fi
-  echo "aarch64: FAILED after $(($(date +%s) - start)) s"
-  exit 1
+  echo "=== aarch64: FAILED after $(($(date +%s) - start)) s"
+  return 1
+}
+if [ "$aarch64" -eq 1 ]; then
+  aarch64_stage
+  exit $?
 fi
 
 burners=()
@@ -97,6 +103,7 @@ if [ "$quick" -eq 0 ]; then
   if STAGE_CC=gcc stage "gcc" build-gcc -DSCAL_ENABLE_BENCH=OFF -- -L unit; then
     results+=("gcc: passed"); else results+=("gcc: FAILED"); fi
   if bash scripts/check-format.sh; then results+=("format: passed"); else results+=("format: FAILED"); fi
+  if aarch64_stage; then results+=("aarch64: passed"); else results+=("aarch64: FAILED"); fi
 fi
 if [ "$tsan" -eq 1 ]; then
   if TSAN_OPTIONS=ignore_noninstrumented_modules=1 stage "tsan" build-tsan -DSCAL_SANITIZE=thread -DSCAL_ENABLE_BENCH=OFF -- -LE "no_tsan|slow"; then
