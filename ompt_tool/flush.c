@@ -21,6 +21,7 @@
 #include "team.h"
 #include "tool.h"
 #include "fork_hook.h"
+#include "rank_wait.h"
 #include "tool_access.h"
 #include "writer_link.h"
 
@@ -212,14 +213,23 @@ static bool ends_process(size_t i)
  * program's end waiting for this flush (wait_for_flush) is let go after a signal that ends the
  * process, so that it cannot end the process first with its own exit status; before one that
  * runs a handler of the program's (which may never return here). */
-static void flush_done(int own)
+static bool any_ends_process(unsigned signals)
 {
-    atomic_store(&scal_tool_state.flushed, FLUSH_DONE);
-    unsigned waiting = atomic_exchange(&deferred, 0u);
-    if (own) waiting |= 1u << handled_index(own);
     bool ends = false;
     for (size_t i = 0; i < NSIG_HANDLED; i++)
-        if (waiting & (1u << i)) ends = ends || ends_process(i);
+        if (signals & (1u << i)) ends = ends || ends_process(i);
+    return ends;
+}
+
+static void flush_done(int own)
+{
+    unsigned own_bit = own ? 1u << handled_index(own) : 0u;
+    /* A rank about to die of a signal lets the other ranks keep their data first (rank_wait.h);
+     * signals arriving meanwhile are still deferred. */
+    if (any_ends_process(atomic_load(&deferred) | own_bit)) scal_rank_wait_for_others();
+    atomic_store(&scal_tool_state.flushed, FLUSH_DONE);
+    unsigned waiting = atomic_exchange(&deferred, 0u) | own_bit;
+    bool ends = any_ends_process(waiting);
     bool ready = atomic_load(&flush_ended_ready);
     if (ready && !ends) sem_post(&flush_ended);
     if (own) {
