@@ -33,9 +33,8 @@ static uint64_t now_ms(void)
 static bool written_here(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 &&
-           (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec * 1e-9 >=
-               (double)(int64_t)scal_tool_state.tool_start_unix;
+    return stat(path, &st) == 0 && (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec * 1e-9 >=
+                                       (double)(int64_t)scal_tool_state.tool_start_unix;
 }
 
 /* Whether every rank but this one has left its run file or its snapshot; *next: the first rank

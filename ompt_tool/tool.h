@@ -46,9 +46,9 @@ struct scal_config {
     bool verbose;           /* SCAL_VERBOSE: one line saying where the file went */
     bool wait_writer;       /* SCAL_WRITER=wait (default): the run file is written before exit */
     bool snapshot_only;     /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
-    uint32_t rank_wait_ms;  /* SCAL_RANK_WAIT_MS: a rank a signal ends waits for the others' files */
-    char plugins[1024];     /* SCAL_PLUGINS */
-    char messages[2048];    /* problems with SCAL_* values, printed once at initialisation */
+    uint32_t rank_wait_ms; /* SCAL_RANK_WAIT_MS: a rank a signal ends waits for the others' files */
+    char plugins[1024];    /* SCAL_PLUGINS */
+    char messages[2048];   /* problems with SCAL_* values, printed once at initialisation */
 };
 /* Reads SCAL_* from the environment; never fails (bad values fall back to defaults and are
  * described in cfg->messages). */
