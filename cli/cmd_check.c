@@ -1,322 +1,64 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // `scal check FILE...`: validates run and campaign files against schemas/ and checks their content
 // (string indices, region tree, references between tables).
-#include <stdarg.h>
+#include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "column_meta.h"
 #include "errmsg.h"
 #include "stdin_file.h"
 #include "h5util.h"
-#include "layout.h"
 #include "safe_open.h"
-#include "scal_format.h"
 #include "scal/status.h"
-#include "schema.h"
 #include "validate.h"
 
 struct checker {
     const char *path;
-    struct scal_h5file *f;
-    json_t *schema;
     unsigned problems;
-    json_t *list; /* --json: the problems' texts, else NULL (printed) */
+    json_t *list; /* --json: the problems' texts (the first 50), else NULL (printed) */
 };
 
 static json_t *json_out; /* --json: one object per file, printed at the end; NULL: text */
 
-static void problem(struct checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(struct checker *c, const char *fmt, ...)
+static void problem(void *arg, const char *text)
 {
-    va_list ap;
+    struct checker *c = arg;
     if (c->list) {
-        char text[2048];
-        va_start(ap, fmt);
-        vsnprintf(text, sizeof(text), fmt, ap);
-        va_end(ap);
-        json_array_append_new(c->list, json_string(text));
+        if (c->problems < 50) json_array_append_new(c->list, json_string(text));
     } else if (c->problems < 50) {
-        printf("%s: ", c->path);
-        va_start(ap, fmt);
-        vprintf(fmt, ap);
-        va_end(ap);
-        putchar('\n');
+        printf("%s: %s\n", c->path, text);
     } else if (c->problems == 50) {
         printf("%s: more problems not shown\n", c->path);
     }
     c->problems++;
 }
 
-/* The schema type name of an HDF5 member type ("u8" ... "f64"), or "other". */
-static const char *type_name(hid_t t)
+/* 0 ok, 1 problems. The open has read the whole file in a probe process (the validator's reads
+ * first): what follows cannot crash on a damaged file. Messages name the file as given (arg: "-"
+ * for standard input, whose private copy is path). */
+static int check_file(const char *path, const char *arg)
 {
-    H5T_class_t cls = H5Tget_class(t);
-    size_t size = H5Tget_size(t);
-    if (cls == H5T_FLOAT) return size == 8 ? "f64" : "other";
-    if (cls == H5T_ENUM) { /* regions.kind, runs.status: an enum over u8 is a u8 member */
-        hid_t base = H5Tget_super(t);
-        const char *name = base >= 0 ? type_name(base) : "other";
-        if (base >= 0) H5Tclose(base);
-        return name;
-    }
-    if (cls != H5T_INTEGER) return "other";
-    bool sign = H5Tget_sign(t) == H5T_SGN_2;
-    switch (size) {
-    case 1:
-        return sign ? "i8" : "u8";
-    case 4:
-        return sign ? "i32" : "u32";
-    case 8:
-        return sign ? "i64" : "u64";
-    }
-    return "other";
-}
-
-static const char *attr_kind(hid_t obj, const char *name)
-{
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = a >= 0 ? H5Aget_type(a) : -1;
-    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
-    if (t >= 0) H5Tclose(t);
-    if (a >= 0) H5Aclose(a);
-    return cls == H5T_STRING    ? "string"
-           : cls == H5T_INTEGER ? "int"
-           : cls == H5T_FLOAT   ? "float"
-                                : "other";
-}
-
-static void check_attributes(struct checker *c, hid_t obj, const char *where, json_t *attrs)
-{
-    size_t i;
-    json_t *a;
-    json_array_foreach(attrs, i, a)
-    {
-        const char *name = json_string_value(json_object_get(a, "name"));
-        const char *type = json_string_value(json_object_get(a, "type"));
-        bool required = json_is_true(json_object_get(a, "required"));
-        if (!name || !type) continue;
-        if (!scal_h5_attr_exists(obj, name)) {
-            if (required) problem(c, "%s: attribute '%s' is missing", where, name);
-            continue;
-        }
-        const char *kind = attr_kind(obj, name);
-        if (strcmp(kind, type) != 0 && !(strcmp(type, "float") == 0 && strcmp(kind, "int") == 0))
-            problem(c, "%s: attribute '%s' is %s, expected %s", where, name, kind, type);
-    }
-}
-
-/* A 1-D string attribute of a table (column_units, column_descriptions) as n strings, or NULL. */
-static char **read_string_attr(hid_t d, const char *name, size_t *n)
-{
-    hid_t a = H5Aopen(d, name, H5P_DEFAULT), s = a >= 0 ? H5Aget_space(a) : -1;
-    hid_t at = a >= 0 ? H5Aget_type(a) : -1, mt = H5Tcopy(H5T_C_S1);
-    hssize_t k = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
-    char **v = NULL;
-    H5Tset_size(mt, H5T_VARIABLE);
-    H5Tset_cset(mt, H5T_CSET_UTF8);
-    if (at >= 0 && H5Tget_class(at) == H5T_STRING && H5Tis_variable_str(at) > 0 && k > 0 &&
-        (v = calloc((size_t)k, sizeof(*v))) && H5Aread(a, mt, v) < 0) {
-        free(v);
-        v = NULL;
-    }
-    *n = v ? (size_t)k : 0;
-    H5Tclose(mt);
-    if (at >= 0) H5Tclose(at);
-    if (s >= 0) H5Sclose(s);
-    if (a >= 0) H5Aclose(a);
-    return v;
-}
-
-static void free_strings(char **v, size_t n)
-{
-    for (size_t i = 0; v && i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
-/* column_units / column_descriptions: optional (files written before them stay valid), but when
- * present a string per member, each the one the schema lists for that member. */
-static void check_column_meta(struct checker *c, const char *path, hid_t d, hid_t t,
-                              json_t *members)
-{
-    const char *names[] = {SCAL_ATTR_COLUMN_UNITS, SCAL_ATTR_COLUMN_DESCRIPTIONS};
-    const char *keys[] = {"units", "description"};
-    int nmembers = H5Tget_nmembers(t);
-    for (size_t k = 0; k < 2; k++) {
-        if (!scal_h5_attr_exists(d, names[k])) continue;
-        size_t n = 0;
-        char **v = read_string_attr(d, names[k], &n);
-        if (!v || n != (size_t)nmembers) {
-            problem(c, "/%s: attribute '%s' is not %d strings (one per member)", path, names[k],
-                    nmembers);
-            free_strings(v, n);
-            continue;
-        }
-        size_t i;
-        json_t *m;
-        json_array_foreach(members, i, m)
-        {
-            const char *name = json_string_value(json_object_get(m, "name"));
-            const char *want = json_string_value(json_object_get(m, keys[k]));
-            int idx = name ? H5Tget_member_index(t, name) : -1;
-            if (!want || idx < 0) continue;
-            /* a text an earlier version wrote ("former_descriptions") is still valid */
-            json_t *former = json_object_get(m, k ? "former_descriptions" : "former_units"), *f;
-            size_t j;
-            bool old = false;
-            json_array_foreach(former, j, f) old |=
-                !strcmp(v[idx] ? v[idx] : "", json_string_value(f));
-            if (!old && strcmp(v[idx] ? v[idx] : "", want))
-                problem(c, "/%s member '%s': %s is '%s', the schema says '%s'", path, name,
-                        names[k], v[idx] ? v[idx] : "", want);
-        }
-        free_strings(v, n);
-    }
-}
-
-/* A member the schema lists with an enum: an HDF5 enum holding exactly those names and values
- * (a plain integer member, as earlier versions wrote, is accepted). */
-static void check_enum(struct checker *c, const char *path, const char *name, hid_t mt,
-                       json_t *want)
-{
-    if (!json_is_object(want) || H5Tget_class(mt) != H5T_ENUM) return;
-    int n = H5Tget_nmembers(mt);
-    if (n != (int)json_object_size(want))
-        problem(c, "/%s member '%s': enum of %d names, the schema lists %zu", path, name, n,
-                json_object_size(want));
-    for (int k = 0; k < n; k++) {
-        char *label = H5Tget_member_name(mt, (unsigned)k);
-        long long value = -1;
-        unsigned char raw[8] = {0};
-        hid_t base = H5Tget_super(mt);
-        if (H5Tget_member_value(mt, (unsigned)k, raw) >= 0 && base >= 0 &&
-            H5Tconvert(base, H5T_NATIVE_LLONG, 1, raw, NULL, H5P_DEFAULT) >= 0)
-            memcpy(&value, raw, sizeof(value));
-        if (base >= 0) H5Tclose(base);
-        json_t *v = label ? json_object_get(want, label) : NULL;
-        if (!json_is_integer(v) || json_integer_value(v) != value)
-            problem(c, "/%s member '%s': enum name '%s' = %lld is not in the schema", path, name,
-                    label ? label : "?", value);
-        H5free_memory(label);
-    }
-}
-
-static void check_table_members(struct checker *c, const char *path, json_t *members)
-{
-    hid_t d = H5Dopen2(c->f->id, path, H5P_DEFAULT), t = d >= 0 ? H5Dget_type(d) : -1;
-    size_t i;
-    json_t *m;
-    if (t < 0 || H5Tget_class(t) != H5T_COMPOUND) {
-        problem(c, "/%s is not a table (compound dataset)", path);
-        goto done;
-    }
-    json_array_foreach(members, i, m)
-    {
-        const char *name = json_string_value(json_object_get(m, "name"));
-        const char *type = json_string_value(json_object_get(m, "type"));
-        int idx = H5Tget_member_index(t, name);
-        if (idx < 0 && json_is_true(json_object_get(m, "added_later")))
-            continue; /* a file written before the member was added */
-        if (idx < 0) {
-            problem(c, "/%s has no member '%s'", path, name);
-            continue;
-        }
-        hid_t mt = H5Tget_member_type(t, (unsigned)idx);
-        if (strcmp(type_name(mt), type) != 0)
-            problem(c, "/%s member '%s' is %s, expected %s", path, name, type_name(mt), type);
-        check_enum(c, path, name, mt, json_object_get(m, "enum"));
-        H5Tclose(mt);
-    }
-    check_column_meta(c, path, d, t, members);
-done:
-    if (t >= 0) H5Tclose(t);
-    if (d >= 0) H5Dclose(d);
-}
-
-static void check_against_schema(struct checker *c)
-{
-    size_t i;
-    json_t *g, *d, *t;
-    check_attributes(c, c->f->id, "/", json_object_get(c->schema, "attributes"));
-    json_array_foreach(json_object_get(c->schema, "groups"), i, g)
-    {
-        const char *path = json_string_value(json_object_get(g, "path"));
-        if (!scal_h5_exists(c->f->id, path)) {
-            if (json_is_true(json_object_get(g, "required")))
-                problem(c, "group /%s is missing", path);
-            continue;
-        }
-        hid_t gid = H5Gopen2(c->f->id, path, H5P_DEFAULT);
-        if (gid < 0) {
-            problem(c, "/%s is not a group", path);
-            continue;
-        }
-        char where[256];
-        snprintf(where, sizeof(where), "/%s", path);
-        check_attributes(c, gid, where, json_object_get(g, "attributes"));
-        H5Gclose(gid);
-        size_t k;
-        json_array_foreach(json_object_get(g, "datasets"), k, d)
-        {
-            const char *dpath = json_string_value(json_object_get(d, "path"));
-            if (!scal_h5_exists(c->f->id, dpath) && json_is_true(json_object_get(d, "required")))
-                problem(c, "dataset /%s is missing", dpath);
-        }
-    }
-    json_array_foreach(json_object_get(c->schema, "datasets"), i, d)
-    {
-        const char *path = json_string_value(json_object_get(d, "path"));
-        if (!scal_h5_exists(c->f->id, path) && json_is_true(json_object_get(d, "required")))
-            problem(c, "dataset /%s is missing", path);
-    }
-    json_array_foreach(json_object_get(c->schema, "tables"), i, t)
-    {
-        const char *path = json_string_value(json_object_get(t, "path"));
-        if (!scal_h5_exists(c->f->id, path)) {
-            if (json_is_true(json_object_get(t, "required")))
-                problem(c, "table /%s is missing", path);
-            continue;
-        }
-        check_table_members(c, path, json_object_get(t, "members"));
-    }
-}
-
-static void print_problem(void *arg, const char *text)
-{
-    problem(arg, "%s", text);
-}
-
-/* 0 ok, 1 problems. The open has read the whole file in a probe process: what follows cannot
- * crash on a damaged file. */
-static int check_file(const char *path)
-{
-    char err[1024];
+    char msg[2048];
     struct scal_h5file f;
-    struct checker c = {path, &f, NULL, 0, json_out ? json_array() : NULL};
-    json_t *o = json_out ? json_pack("{s:s}", "file", path) : NULL;
+    struct checker c = {arg, 0, json_out ? json_array() : NULL};
+    json_t *o = json_out ? json_pack("{s:s}", "file", arg) : NULL;
     if (o) json_array_append_new(json_out, o);
     int rc = scal_h5file_open(path, SCAL_OPEN_READ, &f);
     if (rc < 0) {
-        if (!o) printf("%s\n", scal__last_error(rc));
+        const char *e = strcmp(path, arg)
+                            ? stdin_file_msg(scal__last_error(rc), path, msg, sizeof(msg))
+                            : scal__last_error(rc);
+        if (!o) printf("%s\n", e);
         if (o) json_object_set_new(o, "ok", json_false());
-        if (o) json_object_set_new(o, "problems", json_pack("[s]", scal__last_error(rc)));
+        if (o) json_object_set_new(o, "problems", json_pack("[s]", e));
         json_decref(c.list);
         return 1;
     }
-    c.schema = schema_load(f.format, f.version, err, sizeof(err));
-    if (!c.schema) {
-        problem(&c, "%s", err);
-        if (o) json_object_set_new(o, "ok", json_false());
-        if (o) json_object_set_new(o, "problems", c.list);
-        scal_h5file_close(&f);
-        return 1;
-    }
-    check_against_schema(&c);
-    if (c.problems == 0) /* content checks need a well-formed layout */
-        scal_validate(&f, print_problem, &c);
-    if (o) { /* --json: what the text says, as members */
+    scal_validate(&f, problem, &c); /* the layout against the schema, then the content */
+    if (o) {                        /* --json: what the text says, as members */
         json_object_set_new(o, "ok", json_boolean(c.problems == 0));
         json_object_set_new(o, "format", json_string(f.format));
         json_object_set_new(o, "version", json_integer(f.version));
@@ -327,14 +69,13 @@ static int check_file(const char *path)
     } else if (c.problems == 0) {
         int64_t nregions = scal_h5_table_rows(f.id, "regions");
         if (!f.campaign)
-            printf("%s: ok (%s v%lld, %lld regions)\n", path, f.format, (long long)f.version,
+            printf("%s: ok (%s v%lld, %lld regions)\n", arg, f.format, (long long)f.version,
                    (long long)nregions);
         else
-            printf("%s: ok (%s v%lld, %lld runs, %lld regions)\n", path, f.format,
+            printf("%s: ok (%s v%lld, %lld runs, %lld regions)\n", arg, f.format,
                    (long long)f.version, (long long)scal_h5_table_rows(f.id, "runs"),
                    (long long)nregions);
     }
-    json_decref(c.schema);
     scal_h5file_close(&f);
     return c.problems ? 1 : 0;
 }
@@ -342,37 +83,52 @@ static int check_file(const char *path)
 int scal_cmd_check(int argc, char **argv)
 {
     int status = 0, nfiles = 0;
-    for (int i = 1; i < argc; i++) {
+    bool options = true;
+    for (int i = 1; i < argc && options; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: scal check [--json] FILE... (FILE '-': standard input)\n\n"
+            printf("usage: scal check [--json] [--] FILE... (FILE '-': standard input)\n\n"
                    "Validates run files and campaign files: the layout against "
                    "schemas/<format>-<version>.json\n"
                    "(attributes, groups, tables and their members' types), then the content "
                    "(string indices,\n"
-                   "the region tree, references between tables). Prints 'FILE: ok (...)' or one "
-                   "line per\n"
-                   "problem. Exit status: 0 all files ok, 1 a file has problems, 2 usage error.\n"
+                   "the region tree, references between tables, one run per configuration and "
+                   "repetition).\nPrints 'FILE: ok (...)' or one line per problem. Every reader "
+                   "(show, report, export,\nmerge, run --resume, the Python package) makes the "
+                   "same checks and refuses what check\nrejects. Exit status: 0 all files ok, 1 a "
+                   "file has problems, 2 usage error.\n"
                    "Schemas are read from $SCAL_SCHEMA_DIR or the install's "
                    "share/scal/schemas.\n"
                    "--json prints one array: per file {file, ok, format, version, regions, runs,\n"
-                   "problems}.\n");
+                   "problems} (the first 50 problems).\n");
             return 0;
         }
         if (!strcmp(argv[i], "--json")) continue;
+        if (!strcmp(argv[i], "--")) {
+            options = false;
+            continue;
+        }
         if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "scal check: unknown option '%s'; see 'scal check --help'\n", argv[i]);
             return 2;
         }
     }
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--json") && !json_out) json_out = json_array();
+    options = true;
+    for (int i = 1; i < argc && options; i++)
+        if (!strcmp(argv[i], "--json") && !json_out)
+            json_out = json_array();
+        else if (!strcmp(argv[i], "--"))
+            options = false;
+    options = true;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) continue;
+        if (options && (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--"))) {
+            options = strcmp(argv[i], "--") != 0;
+            continue;
+        }
         nfiles++;
         char tmp[4096] = "";
         const char *file = stdin_file(argv[i], tmp, sizeof(tmp)); /* "-": standard input */
         if (!file) fprintf(stderr, "scal check: %s\n", scal__last_error(SCAL_EIO));
-        if (!file || check_file(file)) status = 1;
+        if (!file || check_file(file, argv[i])) status = 1;
         stdin_file_done(argv[i], tmp);
     }
     if (!nfiles) {

@@ -39,7 +39,10 @@ static void usage(FILE *out)
             "gcc-built (libgomp) programs run against LLVM's libomp, whose GOMP layer has OMPT.\n"
             "The tool is preloaded (LD_PRELOAD), into wrappers too, so that it sees the program's\n"
             "first parallel region (not in sanitized builds of scal).\n"
-            "The exit status is the program's (128+N when killed by signal N).\n\n"
+            "The exit status is always the program's (128+N when killed by signal N), with or\n"
+            "without a run file (a program without OpenMP writes none: scal exec says so).\n"
+            "SCAL_IDENTITY_CACHE=DIR keeps region names found in DWARF for later runs of the\n"
+            "same binary (no cache when unset).\n\n"
             "options:\n"
             "  -o, --output FILE|DIR/  the run file (default: $SCAL_OUTPUT, else\n"
             "                          scal-PROGRAM-PID.h5 in the current directory)\n"
@@ -146,13 +149,22 @@ static struct file_id file_id_of(const char *path)
     return (struct file_id){true, st.st_dev, st.st_ino};
 }
 
-/* Says where this run's file is, or why there is none; returns whether there is one. */
-static bool report_run_file(const char *file, struct file_id before, int status, bool quiet)
+/* Says where this run's file is, or why there is none (never changing the exit status: it is the
+ * program's). */
+static void report_run_file(const char *file, struct file_id before, int status, bool quiet,
+                            bool no_openmp)
 {
     struct file_id after = file_id_of(file);
     if (after.exists && !(before.exists && before.dev == after.dev && before.ino == after.ino)) {
         if (!quiet) fprintf(stderr, "scal exec: run file: %s\n", file);
-        return true;
+        return;
+    }
+    if (no_openmp) {
+        fprintf(stderr,
+                "scal exec: this run wrote no run file at %s%s: no OpenMP runtime started the "
+                "tool (the program links none itself); the exit status is the program's\n",
+                file, before.exists ? " (the file there is an earlier run's)" : "");
+        return;
     }
     fprintf(stderr,
             "scal exec: this run wrote no run file at %s%s: the program %s before the OpenMP "
@@ -160,7 +172,6 @@ static bool report_run_file(const char *file, struct file_id before, int status,
             "above; a program that changed directory gets scal-PROGRAM-PID.h5 there)\n",
             file, before.exists ? " (the file there is an earlier run's)" : "",
             WIFSIGNALED(status) ? "was killed" : "ended");
-    return false;
 }
 
 /* scal_measure_env's setter in the child about to become the program. */
@@ -248,8 +259,8 @@ int scal_cmd_exec(int argc, char **argv)
                                             : EXEC_STATUS_NOT_RUNNABLE;
     if (run_file_path(o.output, &m, pid, file, sizeof(file)) < 0) {
         fprintf(stderr, "scal exec: %s\n", scal__last_error(SCAL_EIO));
-        return exit_status ? exit_status : 1;
+        return exit_status;
     }
-    if (!report_run_file(file, before, status, o.quiet) && exit_status == 0) exit_status = 1;
+    report_run_file(file, before, status, o.quiet, m.omp == SCAL_OMP_NONE);
     return exit_status;
 }

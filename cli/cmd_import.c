@@ -28,7 +28,9 @@ int scal_cmd_import(int argc, char **argv)
             printf("usage: scal import PASCAL.json -o CAMPAIGN.h5 [--force]\n\n"
                    "Converts a PaScal Viewer / SPERF JSON file (regions, executions per argument,\n"
                    "runs with threads and time) into a campaign file for `scal report`. An\n"
-                   "existing CAMPAIGN.h5 is replaced only with --force.\n");
+                   "existing CAMPAIGN.h5 is replaced only with --force. Exit status: 0 done, 2 a "
+                   "usage\n"
+                   "error or an input that is not PaScal JSON (at most 16 MB), 1 another error.\n");
             return 0;
         } else if (c == ':') {
             fprintf(stderr, "scal import: option '%s' needs a value\n", argv[optind - 1]);
@@ -52,7 +54,11 @@ int scal_cmd_import(int argc, char **argv)
     int rc = scal_import_pascal(argv[optind], out, force);
     if (rc < 0) {
         fprintf(stderr, "scal import: %s\n", scal__last_error(rc));
-        return 1;
+        /* a bad input (not JSON, not PaScal's layout, no runs) or output like a usage error */
+        return rc == SCAL_EFORMAT || rc == SCAL_EEMPTY || rc == SCAL_EINVAL || rc == SCAL_EEXIST ||
+                       rc == SCAL_ENOENT
+                   ? 2
+                   : 1;
     }
     return 0;
 }

@@ -9,8 +9,9 @@
 
 #include "commands.h"
 #include "errmsg.h"
-#include "suggest.h"
 #include "report.h"
+#include "stdin_file.h"
+#include "suggest.h"
 
 /* A mistyped or incomplete option: one line, with the closest option, exit status 2. */
 static int usage_error(const char *bad, bool missing_value, const struct option *longopts)
@@ -32,9 +33,10 @@ static void usage(FILE *out)
         "usage: scal report FILE... [-o DIR] [options]\n"
         "       scal report --compare BEFORE AFTER [-o DIR] [options]\n\n"
         "Speedup/efficiency matrices, findings and scalability diagrams of campaign files\n"
-        "(several are merged) or of a single run file (tables only).\n\n"
+        "(several are merged) or of a single run file (tables only). FILE '-': standard\n"
+        "input (once; nothing is written into it, as with --no-write).\n\n"
         "  -o, --output DIR        output directory (created; default: the first file's name\n"
-        "                          without .h5, plus -report)\n"
+        "                          without .h5, plus -report; stdin-report for '-')\n"
         "  -q, --quiet             no notes on standard error (summary.txt has them), only\n"
         "                          errors\n"
         "      --only LIST         run only these plugins (comma-separated)\n"
@@ -64,11 +66,20 @@ static void usage(FILE *out)
         "                          also SCAL_<P>_<O>=V in the environment\n");
 }
 
-static bool quiet; /* -q: no notes (they are in summary.txt); errors still shown */
+static bool quiet;            /* -q: no notes (they are in summary.txt); errors still shown */
+static char stdin_copy[4096]; /* "-": the private copy of standard input ("" when none) */
+
+/* A message on standard error, naming standard input "-" as the user did. */
+static void say(const char *what, const char *text)
+{
+    char buf[4096];
+    fprintf(stderr, "scal report: %s%s\n", what,
+            stdin_file_msg(text, stdin_copy, buf, sizeof(buf)));
+}
 
 static void print_note(void *arg, const char *text)
 {
-    if (!quiet) fprintf(stderr, "scal report: note: %s\n", text);
+    if (!quiet) say("note: ", text);
 }
 
 static void print_plugin(void *arg, const struct scal_report_plugin_info *p)
@@ -140,7 +151,7 @@ int scal_cmd_report(int argc, char **argv)
     struct scal_report_options o = {.mode = SCAL_PP_DISCRETE, .stat = "median"};
     bool list = false, compare = false, all = false;
     const char *opts[64];
-    char at_opt[300], scale_opt[64], format_opt[300], outbuf[4096];
+    char at_opt[300], model_at[300], scale_opt[64], format_opt[300], outbuf[4096];
     int c;
     optind = 1;
     opterr = 0; /* one line of ours instead of getopt's message and the whole usage text */
@@ -222,7 +233,9 @@ int scal_cmd_report(int argc, char **argv)
                 return 2;
             }
             snprintf(at_opt, sizeof(at_opt), "findings.at=%s", optarg);
-            if (o.nplugin_opts < sizeof(opts) / sizeof(opts[0])) opts[o.nplugin_opts++] = at_opt;
+            snprintf(model_at, sizeof(model_at), "model.at=%s", optarg); /* the models' too */
+            if (o.nplugin_opts + 1 < sizeof(opts) / sizeof(opts[0]))
+                opts[o.nplugin_opts++] = at_opt, opts[o.nplugin_opts++] = model_at;
             o.plugin_opts = opts;
             break;
         case O_MINSHARE: {
@@ -287,8 +300,18 @@ int scal_cmd_report(int argc, char **argv)
         fprintf(stderr, "scal report: no campaign or run file given (see 'scal report --help')\n");
         return 2;
     }
+    stdin_copy[0] = '\0';
+    int dash = -1; /* "-": standard input, copied once into a private file (cli/stdin_file.c) */
+    for (int i = optind; i < argc; i++)
+        if (!strcmp(argv[i], "-")) {
+            if (dash >= 0) {
+                fprintf(stderr, "scal report: standard input ('-') can be read only once\n");
+                return 2;
+            }
+            dash = i;
+        }
     if (!o.output_dir) { /* `scal report C.h5` writes C-report/ (the runner prints that line) */
-        const char *f = argv[optind];
+        const char *f = dash == optind ? "stdin" : argv[optind];
         size_t n = strlen(f);
         if (n > 3 && !strcmp(f + n - 3, ".h5")) n -= 3;
         snprintf(outbuf, sizeof(outbuf), "%.*s-%s", (int)n, f, compare ? "compare" : "report");
@@ -306,11 +329,18 @@ int scal_cmd_report(int argc, char **argv)
         fprintf(stderr, "scal report: --compare needs exactly two files, BEFORE and AFTER\n");
         return 2;
     }
+    if (dash >= 0) {
+        if (!stdin_file("-", stdin_copy, sizeof(stdin_copy))) {
+            stdin_copy[0] = '\0';
+            say("", scal__last_error(SCAL_EIO));
+            return 1;
+        }
+        argv[dash] = stdin_copy;
+        o.no_write = true; /* the analysis would go beside the copy, which is removed */
+    }
     int rc = compare ? scal_report_compare(&o, o.files[0], o.files[1], print_note, NULL)
                      : scal_report_run(&o, print_note, NULL);
-    if (rc < 0) {
-        fprintf(stderr, "scal report: %s\n", scal__last_error(rc));
-        return 1;
-    }
-    return 0;
+    if (rc < 0) say("", scal__last_error(rc));
+    if (dash >= 0) stdin_file_done("-", stdin_copy);
+    return rc < 0 ? 1 : 0;
 }

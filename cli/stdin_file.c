@@ -47,3 +47,18 @@ void stdin_file_done(const char *arg, const char *tmp)
 {
     if (!strcmp(arg, "-") && tmp[0]) unlink(tmp);
 }
+
+const char *stdin_file_msg(const char *msg, const char *tmp, char *out, size_t len)
+{
+    size_t n = strlen(tmp), used = 0;
+    if (!n || !strstr(msg, tmp) || !len) return msg;
+    for (const char *s = msg; *s && used + 1 < len;) {
+        if (!strncmp(s, tmp, n)) {
+            out[used++] = '-';
+            s += n;
+        } else
+            out[used++] = *s++;
+    }
+    out[used] = '\0';
+    return out;
+}

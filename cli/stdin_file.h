@@ -12,5 +12,9 @@
 const char *stdin_file(const char *arg, char *tmp, size_t len);
 /* Removes the temporary file of stdin_file, if one was made. */
 void stdin_file_done(const char *arg, const char *tmp);
+/* msg with the temporary copy's path (tmp, "" when none) replaced by "-", so that messages name
+ * standard input as the user did; out holds the result (len bytes), msg is returned unchanged
+ * when it does not name tmp. */
+const char *stdin_file_msg(const char *msg, const char *tmp, char *out, size_t len);
 
 #endif

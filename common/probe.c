@@ -5,12 +5,15 @@
 #include "probe.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,10 +26,46 @@ struct probe_result {
     char message[1024];
 };
 
-static void child(int (*fn)(void *), void *arg, int out, unsigned cpu_seconds)
+/* The child's exit status when it read more memory than the file can plausibly need. */
+#define PROBE_EXIT_MEMORY 42
+
+/* Resident pages of this process, from /proc/self/statm (no stdio: no locks, no allocation). */
+static long resident_pages(void)
+{
+    char buf[128];
+    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+    if (fd >= 0) close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    long size = 0, rss = -1;
+    return sscanf(buf, "%ld %ld", &size, &rss) == 2 ? rss : -1;
+}
+
+/* A damaged length can make HDF5 allocate and fill gigabytes for a small file: the child ends as
+ * soon as it holds more than its budget (its RSS, polled; RLIMIT_AS would also break the sanitizer
+ * runtimes, which reserve terabytes of address space). */
+static void *memory_watch(void *arg)
+{
+    long limit = (long)(intptr_t)arg;
+    struct timespec tick = {0, 2000000};
+    for (;;) {
+        long rss = resident_pages();
+        if (rss > limit) _exit(PROBE_EXIT_MEMORY);
+        nanosleep(&tick, NULL);
+    }
+    return NULL;
+}
+
+static void child(int (*fn)(void *), void *arg, int out, unsigned cpu_seconds, size_t budget)
 {
     struct rlimit cpu = {cpu_seconds, cpu_seconds + 1}; /* SIGXCPU, then SIGKILL */
     setrlimit(RLIMIT_CPU, &cpu);
+    long page = sysconf(_SC_PAGESIZE), base = resident_pages();
+    pthread_t watch;
+    if (base >= 0 && page > 0)
+        pthread_create(&watch, NULL, memory_watch,
+                       (void *)(intptr_t)(base + (long)(budget / (size_t)page)));
     int devnull = open("/dev/null", O_WRONLY);
     if (devnull >= 0) {
         dup2(devnull, STDOUT_FILENO);
@@ -41,8 +80,19 @@ static void child(int (*fn)(void *), void *arg, int out, unsigned cpu_seconds)
     _exit(w == (ssize_t)sizeof(r) ? 0 : 1);
 }
 
+/* Memory a read of the file at path may take: generous for its size (a table is read whole by
+ * the validator, inflated from its compressed chunks), far below what a damaged length asks. */
+static size_t memory_budget(const char *path)
+{
+    struct stat st;
+    uint64_t size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+    uint64_t budget = ((uint64_t)512 << 20) + 64 * size;
+    return budget > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)budget;
+}
+
 int scal_probe(int (*fn)(void *), void *arg, const char *path, unsigned cpu_seconds)
 {
+    size_t budget = memory_budget(path);
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) < 0)
         return scal__fail(SCAL_ECHILD, "cannot create a pipe for a probe: %s", strerror(errno));
@@ -55,7 +105,7 @@ int scal_probe(int (*fn)(void *), void *arg, const char *path, unsigned cpu_seco
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fn, arg, fds[1], cpu_seconds);
+        child(fn, arg, fds[1], cpu_seconds, budget);
     }
     close(fds[1]);
     struct probe_result r = {0};
@@ -77,6 +127,11 @@ int scal_probe(int (*fn)(void *), void *arg, const char *path, unsigned cpu_seco
                           "'%s' is damaged: the HDF5 library did not finish reading it in %u s of "
                           "CPU time (it loops on some damaged files)",
                           path, cpu_seconds);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_EXIT_MEMORY)
+        return scal__fail(SCAL_EFORMAT,
+                          "'%s' is damaged: reading it took more than %zu MB, far more than a "
+                          "file of its size needs",
+                          path, budget >> 20);
     if (WIFSIGNALED(status))
         return scal__fail(SCAL_EFORMAT,
                           "'%s' is damaged: the HDF5 library crashed reading it (signal %d)", path,

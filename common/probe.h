@@ -5,11 +5,12 @@
 #ifndef SCAL_PROBE_H
 #define SCAL_PROBE_H
 
-/* Runs fn(arg) in a child process with stdout and stderr discarded and at most cpu_seconds of CPU
- * time (HDF5 loops forever on some damaged files), and returns what fn returned, with its message
- * when negative (a problem the child found needs no second read). SCAL_EFORMAT ("'<path>' is
- * damaged: ...") when the child died of a signal or ran out of time, SCAL_ECHILD when no child
- * could be started. */
+/* Runs fn(arg) in a child process with stdout and stderr discarded, at most cpu_seconds of CPU
+ * time (HDF5 loops forever on some damaged files) and a memory budget of 512 MB plus 64 times the
+ * file's size (a damaged length makes HDF5 allocate gigabytes), and returns what fn returned, with
+ * its message when negative (a problem the child found needs no second read). SCAL_EFORMAT
+ * ("'<path>' is damaged: ...") when the child died of a signal or ran out of time or memory,
+ * SCAL_ECHILD when no child could be started. */
 int scal_probe(int (*fn)(void *), void *arg, const char *path, unsigned cpu_seconds);
 
 #endif

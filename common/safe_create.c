@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,7 +31,7 @@ int scal_safe_check_final(const char *final, bool replace)
                           : S_ISFIFO(st.st_mode) ? "a fifo"
                                                  : "a device or socket");
     if (!replace)
-        return scal__fail(SCAL_EEXIST, "'%s' exists: refused (give --force to replace it)", final);
+        return scal__fail(SCAL_EEXIST, "'%s' exists: refused, choose another output", final);
     return SCAL_OK;
 }
 
@@ -64,6 +65,42 @@ int scal_safe_create_open(const char *final, bool replace, char *tmp, size_t len
         return scal__fail(SCAL_EIO, "cannot set the mode of '%s': %s", tmp, strerror(e));
     }
     return fd;
+}
+
+/* An unpredictable name in final's directory that does not exist yet: ".BASE.XXXXXXXXXXXX". */
+static int temp_name(const char *final, char *tmp, size_t len)
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    unsigned char r[12];
+    const char *slash = strrchr(final, '/');
+    const char *base = slash ? slash + 1 : final;
+    int dirlen = slash ? (int)(slash - final + 1) : 0;
+    if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+        return scal__fail(SCAL_EIO, "cannot draw a temporary name: %s", strerror(errno));
+    char suffix[sizeof(r) + 1];
+    for (size_t i = 0; i < sizeof(r); i++)
+        suffix[i] = alphabet[r[i] % (sizeof(alphabet) - 1)];
+    suffix[sizeof(r)] = 0;
+    if ((size_t)snprintf(tmp, len, "%.*s.%s.%s", dirlen, final, base, suffix) >= len)
+        return scal__fail(SCAL_EINVAL, "path too long: '%s'", final);
+    return SCAL_OK;
+}
+
+int scal_safe_create_with(const char *final, bool replace, char *tmp, size_t len,
+                          int (*create)(const char *tmp, void *ctx), void *ctx)
+{
+    int rc = scal_safe_check_final(final, replace);
+    for (int tries = 0; rc == SCAL_OK; tries++) {
+        struct stat st;
+        if (tries == 100)
+            return scal__fail(SCAL_EEXIST, "cannot create a file next to '%s': 100 names taken",
+                              final);
+        if ((rc = temp_name(final, tmp, len)) < 0) break;
+        if (lstat(tmp, &st) == 0 || errno != ENOENT) continue; /* taken: another name */
+        /* its own error (a name planted since is refused by the exclusive create, not opened) */
+        return create(tmp, ctx);
+    }
+    return rc;
 }
 
 static int sync_path(const char *path)

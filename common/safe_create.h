@@ -15,6 +15,12 @@ int scal_safe_check_final(const char *final, bool replace);
  * mode 0666 minus the umask) and puts its name in tmp. The caller fills it and calls
  * scal_safe_publish, or unlinks tmp. */
 int scal_safe_create_temp(const char *final, bool replace, char *tmp, size_t len);
+/* Creation by a library that opens the file itself (HDF5): create(tmp, ctx) must create tmp
+ * exclusively (H5F_ACC_EXCL: O_CREAT | O_EXCL, never through a link, never re-opening a name made
+ * earlier) at an unpredictable name in final's directory, drawn again when it is taken. The name is
+ * in tmp; the caller publishes it, or unlinks it. */
+int scal_safe_create_with(const char *final, bool replace, char *tmp, size_t len,
+                          int (*create)(const char *tmp, void *ctx), void *ctx);
 /* Moves tmp to final (fsync'd first): without replace an existing final is refused and kept
  * (no window where it could be overwritten); a final that is not a regular file is always refused.
  * On error tmp is removed. */

@@ -265,6 +265,9 @@ static int probe_file(void *p)
     struct scal_h5file f = {.id = -1, .path = (char *)a->path};
     struct walk w = {a->path, SCAL_OK};
     int rc = open_checked(&f, a->flags & ~(unsigned)SCAL_OPEN_WRITE);
+    /* the validator's reads first, as the caller will make them after this probe (scal check, a
+     * reader's SCAL_OPEN_VALIDATE): HDF5 crashes on some damage only in that order */
+    if (rc == SCAL_OK) scal_validate(&f, NULL, NULL);
     if (rc == SCAL_OK) rc = read_object(f.id, ".", &w);
     if (rc == SCAL_OK && H5Lvisit(f.id, H5_INDEX_NAME, H5_ITER_NATIVE, visit_link, &w) < 0)
         rc = w.rc < 0
@@ -289,6 +292,18 @@ static void release(struct scal_h5file *f)
     f->id = H5I_INVALID_HID;
 }
 
+/* A damaged campaign whose plan and runs are kept beside it (scal run keeps them until the
+ * campaign is complete): the message says how to get it back. */
+static int name_recovery(const char *path, int rc)
+{
+    char kept[4200], msg[2048];
+    snprintf(kept, sizeof(kept), "%s.runs/plan.h5", path);
+    if (access(kept, F_OK) != 0) return rc;
+    snprintf(msg, sizeof(msg), "%s", scal__last_error(rc));
+    return scal__fail(rc, "%s; scal run --resume %s rebuilds it from the runs kept in %s.runs", msg,
+                      path, path);
+}
+
 int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f)
 {
     memset(f, 0, sizeof(*f));
@@ -304,6 +319,7 @@ int scal_h5file_open(const char *path, unsigned flags, struct scal_h5file *f)
         rc = scal__fail(SCAL_ENOMEM, "out of memory opening '%s'", path);
     if (rc == SCAL_OK) rc = open_checked(f, flags);
     if (rc == SCAL_OK && (flags & SCAL_OPEN_VALIDATE)) rc = scal_validate_file(f);
+    if (rc == SCAL_EFORMAT) rc = name_recovery(path, rc);
     if (rc < 0) release(f);
     return rc;
 }

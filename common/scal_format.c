@@ -109,7 +109,8 @@ int scal_campaign_file_create(const char *path, const struct scal_campaign_info 
 {
     *out = H5I_INVALID_HID;
     scal_h5_quiet();
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    /* exclusively: a name that exists (planted, or another's) is never opened */
+    hid_t f = H5Fcreate(path, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0) return scal__fail(SCAL_EIO, "cannot create campaign file '%s'", path);
     int rc = scal_format_write_root(f, SCAL_FORMAT_CAMPAIGN,
                                     info->tool_version ? info->tool_version : SCAL_VERSION_STRING);

@@ -66,8 +66,9 @@ struct scal_campaign_rows {
     size_t nstrings;
 };
 
-/* Creates (truncates) path as a campaign file: root attributes, /campaign, /strings and the
- * tables every campaign has. *out is the open file (caller closes); nothing is flushed. */
+/* Creates path, which must not exist (H5F_ACC_EXCL), as a campaign file: root attributes,
+ * /campaign, /strings and the tables every campaign has. *out is the open file (caller closes);
+ * nothing is flushed. */
 int scal_campaign_file_create(const char *path, const struct scal_campaign_info *info,
                               const struct scal_campaign_rows *rows, hid_t *out);
 

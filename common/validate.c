@@ -12,27 +12,26 @@
 #include "h5util.h"
 #include "layout.h"
 #include "scal_format.h"
+#include "validate_layout.h"
 #include "scal/status.h"
 
 struct validation {
     const struct scal_h5file *f;
-    void (*cb)(void *arg, const char *problem);
-    void *arg;
-    size_t problems;
+    struct scal__problems out;
 };
 
-static void problem(struct validation *v, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void problem(struct validation *v, const char *fmt, ...)
+void scal__problem(struct scal__problems *p, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    v->problems++;
-    if (v->cb) v->cb(v->arg, buf);
+    p->count++;
+    if (p->cb) p->cb(p->arg, buf);
 }
+
+#define problem(v, ...) scal__problem(&(v)->out, __VA_ARGS__)
 
 static void check_string(struct validation *v, const char *table, size_t row, const char *member,
                          uint32_t idx)
@@ -206,6 +205,33 @@ static void check_rank_tables(struct validation *v, const uint32_t *config_ids, 
     free(cr), free(rr), free(rs), free(sum), free(keys);
 }
 
+/* (config, repetition) of a run: one measurement of one configuration, never recorded twice (a
+ * rebuild that took a journal record twice would give two). */
+static int cmp_slot(const void *a, const void *b)
+{
+    const struct scal_run_row *x = *(const struct scal_run_row *const *)a,
+                              *y = *(const struct scal_run_row *const *)b;
+    if (x->config != y->config) return x->config < y->config ? -1 : 1;
+    return (x->repetition > y->repetition) - (x->repetition < y->repetition);
+}
+
+static void check_run_slots(struct validation *v, const struct scal_run_row *runs, size_t nruns)
+{
+    const struct scal_run_row **by = malloc((nruns + 1) * sizeof(*by));
+    if (!by) {
+        problem(v, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < nruns; i++)
+        by[i] = &runs[i];
+    qsort(by, nruns, sizeof(*by), cmp_slot);
+    for (size_t i = 1; i < nruns; i++)
+        if (cmp_slot(&by[i], &by[i - 1]) == 0)
+            problem(v, "/runs: runs %u and %u are both repetition %u of configuration %u",
+                    by[i - 1]->id, by[i]->id, by[i]->repetition, by[i]->config);
+    free(by);
+}
+
 static void check_campaign_content(struct validation *v)
 {
     struct scal_config_row *configs = NULL;
@@ -233,6 +259,7 @@ static void check_campaign_content(struct validation *v)
     }
     for (size_t i = 0; i < nconfigs; i++) {
         config_ids[i] = configs[i].id;
+        if (configs[i].id != i) problem(v, "/configs row %zu: id is %u", i, configs[i].id);
         check_string(v, "configs", i, "input_label", configs[i].input_label);
         check_string(v, "configs", i, "affinity", configs[i].affinity);
         check_string(v, "configs", i, "argv", configs[i].argv);
@@ -242,6 +269,10 @@ static void check_campaign_content(struct validation *v)
     qsort(config_ids, nconfigs, sizeof(*config_ids), cmp_u32);
     for (size_t i = 0; i < nruns; i++) {
         run_ids[i] = runs[i].id;
+        /* ids are given in order from 0 (scal_cw_add_run): one out of range is damage, and readers
+         * size their tables by it */
+        if (runs[i].id >= nruns)
+            problem(v, "/runs row %zu: id %u is out of range (%zu runs)", i, runs[i].id, nruns);
         if (!id_in(config_ids, nconfigs, runs[i].config))
             problem(v, "/runs row %zu: configuration %u does not exist", i, runs[i].config);
         if (runs[i].status > SCAL_RUN_NODATA)
@@ -251,6 +282,9 @@ static void check_campaign_content(struct validation *v)
         check_string(v, "runs", i, "stderr_tail", runs[i].stderr_tail);
     }
     qsort(run_ids, nruns, sizeof(*run_ids), cmp_u32);
+    for (size_t i = 1; i < nruns; i++)
+        if (run_ids[i] == run_ids[i - 1]) problem(v, "/runs: run id %u is used twice", run_ids[i]);
+    check_run_slots(v, runs, nruns);
     if (nregions) check_regions(v, regions, sizeof(*regions), nregions);
     for (size_t i = 0; i < nstats; i++) {
         if (!id_in(run_ids, nruns, stats[i].run))
@@ -271,12 +305,14 @@ done:
 size_t scal_validate(const struct scal_h5file *f, void (*cb)(void *arg, const char *problem),
                      void *arg)
 {
-    struct validation v = {f, cb, arg, 0};
+    struct validation v = {f, {cb, arg, 0}};
+    /* the content checks read the tables as the layout says they are */
+    if (scal__validate_layout(f, &v.out) > 0) return v.out.count;
     if (f->campaign)
         check_campaign_content(&v);
     else
         check_run_content(&v);
-    return v.problems;
+    return v.out.count;
 }
 
 static void keep_first(void *arg, const char *text)

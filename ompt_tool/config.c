@@ -101,6 +101,8 @@ void scal_config_load(struct scal_config *cfg)
     cfg->max_threads = env_count(cfg, "SCAL_MAX_THREADS", SCAL_DEFAULT_MAX_THREADS, 1, 1u << 20);
     cfg->max_depth = SCAL_MAX_DEPTH;
     cfg->resolve_lines = env_bool(cfg, "SCAL_RESOLVE", true);
+    v = getenv("SCAL_IDENTITY_CACHE");
+    snprintf(cfg->identity_cache, sizeof(cfg->identity_cache), "%s", v ? v : "");
     cfg->verbose = env_bool(cfg, "SCAL_VERBOSE", false);
     /* SCAL_WRITER=wait (default): the run file is complete when the process has ended;
      * detached: written after it ended, by a copy of the process (SCAL_WAIT_WRITER=0 before) */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "identity_cache.h"
 #include "outlined.h"
 #include "source_block.h"
 #include "tool.h"
@@ -68,43 +69,6 @@ void scal_resolver_close(struct scal_resolver *r)
     if (!r) return;
     if (r->dwfl) dwfl_end(r->dwfl);
     free(r);
-}
-
-struct build_id_search {
-    uintptr_t addr;
-    char *out;
-    size_t outlen;
-};
-
-static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
-{
-    struct build_id_search *s = data;
-    bool contains = false;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && s->addr >= lo && s->addr < lo + ph->p_memsz) contains = true;
-    }
-    if (!contains) return 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE) continue;
-        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
-                            *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            const unsigned char *desc = p + sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-                !memcmp(p + sizeof(*nh), "GNU", 4)) {
-                size_t o = 0;
-                for (unsigned k = 0; k < nh->n_descsz && o + 3 < s->outlen; k++)
-                    o += (size_t)snprintf(s->out + o, s->outlen - o, "%02x", desc[k]);
-                return 1;
-            }
-            p = desc + ((nh->n_descsz + 3) & ~3u);
-        }
-    }
-    return 1;
 }
 
 /* A line-table row of code: its address and line. An end-of-sequence row marks where a sequence
@@ -830,9 +794,7 @@ static void locate_body(uint64_t body, struct scal_resolved *out)
         ssize_t n = readlink("/proc/self/exe", out->module, sizeof(out->module) - 1);
         out->module[n > 0 ? n : 0] = '\0';
     }
-    struct build_id_search s = {(uintptr_t)body, out->build_id, sizeof(out->build_id)};
-    out->build_id[0] = '\0';
-    dl_iterate_phdr(find_build_id, &s);
+    scal_build_id_of(body, out->build_id, sizeof(out->build_id));
 }
 
 /* A parallel region's (or a gcc task's) call site read as code: the outlined body gives the
@@ -950,8 +912,7 @@ int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
     }
     out->offset = ra - lm->l_addr; /* module-relative, also right for non-PIE executables */
     if (info.dli_sname) snprintf(out->function, sizeof(out->function), "%s", info.dli_sname);
-    struct build_id_search s = {(uintptr_t)ra - 1, out->build_id, sizeof(out->build_id)};
-    dl_iterate_phdr(find_build_id, &s);
+    scal_build_id_of(ra - 1, out->build_id, sizeof(out->build_id));
     if (r && r->dwfl) {
         resolve_lines(r, ra, out);
         if (kind == SCAL_KIND_PARALLEL || kind == SCAL_KIND_TASK)

@@ -43,9 +43,11 @@ struct scal_config {
     uint32_t max_threads;   /* SCAL_MAX_THREADS */
     uint32_t max_depth;     /* nesting depth of the per-thread region stack */
     bool resolve_lines;     /* SCAL_RESOLVE (default on): DWARF lookups at flush */
-    bool verbose;           /* SCAL_VERBOSE: one line saying where the file went */
-    bool wait_writer;       /* SCAL_WRITER=wait (default): the run file is written before exit */
-    bool snapshot_only;     /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
+    char
+        identity_cache[4096]; /* SCAL_IDENTITY_CACHE: directory of the identity cache ("" = none) */
+    bool verbose;             /* SCAL_VERBOSE: one line saying where the file went */
+    bool wait_writer;         /* SCAL_WRITER=wait (default): the run file is written before exit */
+    bool snapshot_only;    /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
     uint32_t rank_wait_ms; /* SCAL_RANK_WAIT_MS: a rank a signal ends waits for the others' files */
     char plugins[1024];    /* SCAL_PLUGINS */
     char messages[2048];   /* problems with SCAL_* values, printed once at initialisation */
@@ -96,7 +98,15 @@ static inline uint64_t scal_now_ns(void)
     X(task_left_running,                                                                           \
       "explicit tasks whose end the tool did not see (their time after the last event is lost)")   \
     X(sensor_errors, "sensor plugin errors")                                                       \
-    X(write_errors, "errors while writing the output file")
+    X(write_errors, "errors while writing the output file")                                        \
+    X(identity_cache_hits,                                                                         \
+      "region identities taken from the identity cache (SCAL_IDENTITY_CACHE; informational)")      \
+    X(identity_cache_misses,                                                                       \
+      "region identities resolved from DWARF and added to the identity cache (informational)")     \
+    X(identity_cache_damaged,                                                                      \
+      "identity cache files or records ignored as damaged, or not regular files (rewritten)")      \
+    X(identity_cache_write_failed, "identity cache files that could not be written")               \
+    X(dwarf_opens, "DWARF sessions opened to resolve region identities (informational)")
 
 enum scal_diag_id {
 #define SCAL_DIAG_ENUM(name, text) SCAL_DIAG_##name,

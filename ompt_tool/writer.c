@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "identity_cache.h"
 #include "region_identity.h"
 #include "safe_create.h"
 #include "scal/export.h"
@@ -165,11 +166,15 @@ struct identity {
 
 static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct identity *ids)
 {
-    struct scal_resolver *r = scal_resolver_open(scal_tool_state.cfg.resolve_lines);
+    /* DWARF is opened at the first node the identity cache does not know (none when all hit) */
+    bool lines = scal_tool_state.cfg.resolve_lines;
+    struct scal_resolver *r = NULL;
+    struct scal_idcache *cache =
+        lines ? scal_idcache_open(scal_tool_state.cfg.identity_cache) : NULL;
     struct scal_resolved *res = malloc(sizeof(*res));
     char label[8192];
     if (!res) {
-        scal_resolver_close(r);
+        scal_idcache_close(cache);
         return SCAL_ENOMEM;
     }
     for (uint32_t id = 0; id < nnodes; id++) {
@@ -201,7 +206,18 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             *out = ids[same];
             continue;
         }
-        if (scal_resolve(r, n->key, n->body, n->kind, res) < 0) {
+        int cached = scal_idcache_lookup(cache, n->key, n->body, n->kind, res);
+        int rc = SCAL_OK;
+        if (cached != 1) {
+            if (!r) {
+                r = scal_resolver_open(lines);
+                if (lines) scal_diag_count(SCAL_DIAG_dwarf_opens);
+            }
+            rc = scal_resolve(r, n->key, n->body, n->kind, res);
+            if (rc == SCAL_OK && cached == 0)
+                scal_idcache_store(cache, n->key, n->body, n->kind, res);
+        }
+        if (rc < 0) {
             scal_diag_count(SCAL_DIAG_resolve_failed);
             res->offset = n->key; /* no module: the address keeps distinct regions distinct */
         } else if (res->line_first < 0)
@@ -238,6 +254,7 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
     }
     free(res);
     scal_resolver_close(r);
+    scal_idcache_close(cache);
     return SCAL_OK;
 }
 
@@ -572,6 +589,8 @@ static uint64_t diagnostics_total(void)
     for (int i = 0; i < SCAL_DIAG_COUNT; i++) {
         /* A documented bound and a property of the binary, not measurement errors. */
         if (i == SCAL_DIAG_trace_dropped || i == SCAL_DIAG_regions_without_source) continue;
+        /* how identities were found (the cache's own trouble is handled: it is rewritten) */
+        if (i >= SCAL_DIAG_identity_cache_hits && i <= SCAL_DIAG_dwarf_opens) continue;
         total += scal_diag_value(i);
     }
     return total;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "errmsg.h"
 #include "h5util.h"
@@ -287,14 +289,27 @@ static int build_stats(const struct imp *m, const uint32_t *first_run, struct im
     return SCAL_OK;
 }
 
+struct new_import {
+    const struct scal_campaign_info *info;
+    const struct scal_campaign_rows *rows;
+};
+
+/* scal_safe_create_with's creation: the whole imported campaign, closed. */
+static int create_imported(const char *tmp, void *ctx)
+{
+    const struct new_import *ni = ctx;
+    hid_t f;
+    int rc = scal_campaign_file_create(tmp, ni->info, ni->rows, &f);
+    if (rc == SCAL_OK && H5Fclose(f) < 0) rc = scal__fail(SCAL_EIO, "cannot close '%s'", tmp);
+    return rc;
+}
+
 /* Writes the campaign to an exclusive temporary name, then renames it into place (an existing
  * file only with force). */
 static int write_file(const struct imp *m, const struct imp_rows *r, const char *out,
                       const char *src, bool force)
 {
-    char tmp[4200];
-    int rc = scal_safe_create_temp(out, force, tmp, sizeof(tmp));
-    if (rc < 0) return rc;
+    char tmp[4200] = "";
     struct scal_campaign_info info = {
         .tool_version = "scal import",
         .program = src,
@@ -315,15 +330,11 @@ static int write_file(const struct imp *m, const struct imp_rows *r, const char 
                                       .nstats = r->ns,
                                       .strings = (const char *const *)m->st.strings,
                                       .nstrings = m->st.count};
-    hid_t f;
-    rc = scal_campaign_file_create(tmp, &info, &rows, &f);
+    struct new_import ni = {&info, &rows};
+    int rc = scal_safe_create_with(out, force, tmp, sizeof(tmp), create_imported, &ni);
     if (rc < 0) {
-        remove(tmp);
+        if (tmp[0]) remove(tmp);
         return rc;
-    }
-    if (H5Fclose(f) < 0) {
-        remove(tmp);
-        return scal__fail(SCAL_EIO, "cannot close '%s'", tmp);
     }
     return scal_safe_publish(tmp, out, force);
 }
@@ -343,16 +354,28 @@ static int write_campaign(struct imp *m, const char *out, const char *src, bool 
     return rc;
 }
 
+#define SCAL_IMPORT_MAX_BYTES (16 << 20)
+
 int scal_import_pascal(const char *json_path, const char *campaign_path, bool force)
 {
     struct imp m = {0};
     json_error_t err;
-    json_t *root = json_load_file(json_path, 0, &err);
-    int rc;
+    struct stat st;
+    /* before any work: an existing output is only replaced with --force */
+    int rc = scal_safe_check_final(campaign_path, force);
+    if (rc == SCAL_EEXIST && !force && access(campaign_path, F_OK) == 0 &&
+        lstat(campaign_path, &st) == 0 && S_ISREG(st.st_mode))
+        return scal__fail(rc, "'%s' exists: refused (give --force to replace it)", campaign_path);
+    if (rc < 0) return rc;
+    /* jansson holds the whole document, at about 20 times its size: bounded here */
+    if (stat(json_path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > SCAL_IMPORT_MAX_BYTES)
+        return scal__fail(SCAL_EFORMAT,
+                          "%s: %lld MB, more than the %d MB of JSON scal import reads (a PaScal "
+                          "Viewer file of that size is not one)",
+                          json_path, (long long)(st.st_size >> 20), SCAL_IMPORT_MAX_BYTES >> 20);
+    json_t *root = json_load_file(json_path, JSON_REJECT_DUPLICATES, &err);
     if (!root)
         return scal__fail(SCAL_EFORMAT, "%s:%d:%d: %s", json_path, err.line, err.column, err.text);
-    /* before any work: an existing output is only replaced with --force */
-    if ((rc = scal_safe_check_final(campaign_path, force)) < 0) goto out;
     if ((rc = scal_strtab_init(&m.st)) < 0) goto out;
     /* Region 0: the whole program. */
     int64_t wp = scal_strtab_add(&m.st, "whole program");

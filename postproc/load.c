@@ -660,9 +660,10 @@ static int ranks_threads_axes(struct pp_campaign *c, struct campaign_tables *t,
         return scal__fail(SCAL_EINVAL, "%s: no configuration has the input '%s'", t->f->path, only);
     return pp_campaign_note(c,
                             "%s: MPI campaign drawn with threads across and ranks up (--axes "
-                            "ranks,threads) for input '%s'; times are the critical path's (per "
+                            "ranks,threads) for %s%s%s; times are the critical path's (per "
                             "region the slowest rank)",
-                            t->f->path, only);
+                            t->f->path, *only ? "input '" : "its only input (unlabelled)", only,
+                            *only ? "'" : "");
 }
 
 /* An MPI campaign (/config_ranks): the thread axis becomes cores = ranks x threads (and a run's
@@ -708,9 +709,10 @@ static int mpi_cores_view(struct pp_campaign *c, struct campaign_tables *t,
         const struct scal_config_row *cf = &t->cfg[worst[best].config];
         rc = pp_campaign_note(c,
                               "rank imbalance: %s: the ranks' mean time is %.1f %% below the "
-                              "slowest rank's (critical path) at %d ranks x %d threads, input %s",
+                              "slowest rank's (critical path) at %d ranks x %d threads%s%s",
                               c->regions[best].label, 100.0 * worst[best].imbalance,
                               ranks_of_config(cr, ncr, cf->id), cf->threads,
+                              *scal_h5file_str(t->f, cf->input_label) ? ", input " : "",
                               scal_h5file_str(t->f, cf->input_label));
         worst[best].seen = false;
     }

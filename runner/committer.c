@@ -20,6 +20,7 @@
 #include "campaign_writer.h"
 #include "committer.h"
 #include "errmsg.h"
+#include "h5util.h"
 #include "safe_create.h"
 #include "safe_open.h"
 
@@ -411,8 +412,10 @@ int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *r
 /* ---- the kept runs: one append-only journal per campaign ----------------------------------- */
 
 /* A record: this head, then the run as the committer is sent it (len bytes, CRC-32 crc). The
- * head's own CRC covers what precedes it, so a torn or overwritten head ends the journal where it
- * is, as a torn body does: what follows the last whole record was never reported kept. */
+ * head's own CRC covers what precedes it. A damaged record (a flipped byte, an overwritten head) is
+ * skipped: the reader looks for the next head (its magic, then both CRCs), so every intact record
+ * after it is still found; what follows the last whole record (a record torn by a kill or a full
+ * disk) was never reported kept. */
 #define JOURNAL_MAGIC 0x4a4c4353u /* "SCLJ" */
 struct journal_head {
     uint32_t magic, slot;
@@ -429,15 +432,60 @@ static uint32_t crc_of(const void *p, size_t n)
 }
 
 struct journal_entry {
-    uint32_t slot;
+    uint32_t slot;     /* (config, repetition) as a plan slot, from the run's own row */
     size_t order;      /* legacy .commit files first, then journal records in their order */
     char *file;        /* a kept .commit file of an earlier scal, or NULL */
     uint64_t off, len; /* a journal record's body */
 };
 
-/* Calls fn for every whole record of the journal at fd (body read into memory); *end receives the
- * end of the last one. fn may be NULL. */
-static int journal_scan(int fd, const char *path, off_t *end,
+/* Whether a whole record starts at off (of a file of size bytes): head and body CRCs hold. The
+ * body is read into *body (grown as needed). */
+static bool record_at(int fd, uint64_t off, uint64_t size, struct journal_head *h,
+                      unsigned char **body, size_t *cap)
+{
+    if (size - off < sizeof(*h) || pread(fd, h, sizeof(*h), (off_t)off) != (ssize_t)sizeof(*h) ||
+        h->magic != JOURNAL_MAGIC ||
+        h->head_crc != crc_of(h, offsetof(struct journal_head, head_crc)) ||
+        h->len > size - off - sizeof(*h) || h->len > SNAPSHOT_MAX * 64)
+        return false;
+    if (h->len > *cap) {
+        unsigned char *grown = realloc(*body, (size_t)h->len);
+        if (!grown) return false;
+        *body = grown;
+        *cap = (size_t)h->len;
+    }
+    ssize_t got = h->len ? pread(fd, *body, (size_t)h->len, (off_t)(off + sizeof(*h))) : 0;
+    return got == (ssize_t)h->len && crc_of(*body, (size_t)h->len) == h->crc;
+}
+
+/* The offset of the next whole record after off, or size: the file is searched for the head's
+ * magic a window at a time. */
+static uint64_t next_record(int fd, uint64_t off, uint64_t size, unsigned char **body, size_t *cap)
+{
+    enum { WINDOW = 1 << 20 };
+    static const uint32_t magic = JOURNAL_MAGIC;
+    unsigned char *win = malloc(WINDOW);
+    uint64_t at = off + 1, found = size;
+    while (win && at + sizeof(struct journal_head) <= size && found == size) {
+        size_t want = size - at < WINDOW ? (size_t)(size - at) : WINDOW;
+        ssize_t got = pread(fd, win, want, (off_t)at);
+        if (got < (ssize_t)sizeof(magic)) break;
+        const unsigned char *p = win, *end = win + got;
+        while (found == size && (p = memmem(p, (size_t)(end - p), &magic, sizeof(magic)))) {
+            struct journal_head h;
+            if (record_at(fd, at + (uint64_t)(p - win), size, &h, body, cap))
+                found = at + (uint64_t)(p - win);
+            p++;
+        }
+        at += (uint64_t)got - (sizeof(magic) - 1); /* a magic across two windows is still seen */
+    }
+    free(win);
+    return found;
+}
+
+/* Calls fn for every whole record of the journal at fd (body read into memory), skipping damaged
+ * ones (counted in *damaged); *end receives the end of the last whole record. fn may be NULL. */
+static int journal_scan(int fd, const char *path, off_t *end, size_t *damaged,
                         int (*fn)(uint32_t slot, uint64_t off, const unsigned char *body,
                                   uint64_t len, void *ctx),
                         void *ctx)
@@ -445,54 +493,70 @@ static int journal_scan(int fd, const char *path, off_t *end,
     struct stat st;
     unsigned char *body = NULL;
     size_t cap = 0;
-    uint64_t off = 0;
+    uint64_t off = 0, last = 0;
     int rc = SCAL_OK;
+    *damaged = 0;
     if (fstat(fd, &st) < 0)
         return scal__fail(SCAL_EIO, "cannot read '%s': %s", path, strerror(errno));
-    for (;;) {
+    if (!S_ISREG(st.st_mode))
+        return scal__fail(SCAL_EIO, "'%s' is not a regular file: move it away", path);
+    uint64_t size = (uint64_t)st.st_size;
+    while (off < size) {
         struct journal_head h;
-        uint64_t size = (uint64_t)st.st_size;
-        if (size - off < sizeof(h) || pread(fd, &h, sizeof(h), (off_t)off) != (ssize_t)sizeof(h) ||
-            h.magic != JOURNAL_MAGIC ||
-            h.head_crc != crc_of(&h, offsetof(struct journal_head, head_crc)) ||
-            h.len > size - off - sizeof(h) || h.len > SNAPSHOT_MAX * 64)
-            break;
-        if (h.len > cap) {
-            unsigned char *grown = realloc(body, (size_t)h.len);
-            if (!grown) {
-                rc = scal__fail(SCAL_ENOMEM, "out of memory reading '%s'", path);
-                break;
-            }
-            body = grown;
-            cap = (size_t)h.len;
+        if (!record_at(fd, off, size, &h, &body, &cap)) {
+            uint64_t next = next_record(fd, off, size, &body, &cap);
+            if (next < size) ++*damaged; /* a torn end is no damaged record */
+            off = next;
+            continue;
         }
-        ssize_t got = h.len ? pread(fd, body, (size_t)h.len, (off_t)(off + sizeof(h))) : 0;
-        if (got != (ssize_t)h.len || crc_of(body, (size_t)h.len) != h.crc) break;
         if (fn && (rc = fn(h.slot, off + sizeof(h), body, h.len, ctx)) < 0) break;
         off += sizeof(h) + h.len;
+        last = off;
     }
     free(body);
-    *end = (off_t)off;
+    *end = (off_t)last;
     return rc;
+}
+
+/* The journal at path, opened to read without ever blocking (a fifo planted there) and refused when
+ * it is not a regular file; -1 with errno ENOENT when there is none. */
+static int open_journal(const char *path, int flags)
+{
+    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    if (fd >= 0) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+static int journal_error(const char *path)
+{
+    return errno == EINVAL ? scal__fail(SCAL_EIO, "'%s' is not a regular file: move it away", path)
+                           : scal__fail(SCAL_EIO, "cannot open '%s': %s", path, strerror(errno));
 }
 
 int scal_journal_open(struct scal_journal *j, const char *dir)
 {
     snprintf(j->path, sizeof(j->path), "%s/" SCAL_JOURNAL_FILE, dir);
-    j->fd = open(j->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    j->fd = open_journal(j->path, O_RDWR);
     bool created = false;
     if (j->fd < 0 && errno == ENOENT) {
         j->fd = open(j->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         created = j->fd >= 0;
     }
-    if (j->fd < 0) return scal__fail(SCAL_EIO, "cannot open '%s': %s", j->path, strerror(errno));
+    if (j->fd < 0) return journal_error(j->path);
     struct stat st;
     off_t end = 0;
-    int rc = fstat(j->fd, &st) < 0 || !S_ISREG(st.st_mode)
-                 ? scal__fail(SCAL_EIO, "'%s' is not a regular file", j->path)
-                 : journal_scan(j->fd, j->path, &end, NULL, NULL);
+    size_t damaged = 0;
+    int rc = fstat(j->fd, &st) < 0
+                 ? scal__fail(SCAL_EIO, "cannot read '%s': %s", j->path, strerror(errno))
+                 : journal_scan(j->fd, j->path, &end, &damaged, NULL, NULL);
     /* a record torn by a kill or a full disk was never reported kept: new records go in its place,
-     * never after it */
+     * never after it (damaged records before the last whole one stay: they are skipped) */
     if (rc == SCAL_OK && end != st.st_size && (ftruncate(j->fd, end) < 0 || fsync(j->fd) < 0))
         rc = scal__fail(SCAL_EIO, "cannot cut the torn end of '%s': %s", j->path, strerror(errno));
     if (rc == SCAL_OK && lseek(j->fd, end, SEEK_SET) < 0)
@@ -528,15 +592,17 @@ static int is_commit_file(const struct dirent *d)
     return d->d_name[0] != '.' && n > 7 && !strcmp(d->d_name + n - 7, ".commit");
 }
 
-bool scal_journal_has_runs(const char *dir)
+int scal_journal_has_runs(const char *dir)
 {
     char path[4200];
-    size_t n = 0;
+    size_t n = 0, damaged = 0;
     off_t end;
+    int rc = SCAL_OK;
     snprintf(path, sizeof(path), "%s/" SCAL_JOURNAL_FILE, dir);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open_journal(path, O_RDONLY);
+    if (fd < 0 && errno != ENOENT) return journal_error(path);
     if (fd >= 0) {
-        journal_scan(fd, path, &end, count_record, &n);
+        rc = journal_scan(fd, path, &end, &damaged, count_record, &n);
         close(fd);
     }
     struct dirent **list = NULL;
@@ -544,7 +610,7 @@ bool scal_journal_has_runs(const char *dir)
     for (int i = 0; i < legacy; i++)
         free(list[i]);
     free(list);
-    return n > 0 || legacy > 0;
+    return rc < 0 ? rc : n > 0 || legacy > 0 || damaged > 0;
 }
 
 static int sync_file(const char *file, void *ctx)
@@ -581,16 +647,23 @@ int scal_committer_keep(struct scal_journal *j, uint32_t slot, const struct scal
     h.head_crc = crc_of(&h, offsetof(struct journal_head, head_crc));
     memcpy(b.p, &h, sizeof(h));
     errno = 0;
+    /* the record's space first: a full disk stops here, before a byte of it is written */
+    int e = posix_fallocate(j->fd, j->end, (off_t)b.len);
+    if (e == ENOSPC || e == EDQUOT) {
+        free(b.p);
+        return scal__fail(SCAL_ENOSPC, "cannot write '%s': %s", j->path, strerror(e));
+    }
     rc = write_full(j->fd, b.p, b.len);
     free(b.p);
     /* one flush of the data (and the file's size) per run: the record is on disk before it counts
      */
     if (rc == SCAL_OK && fdatasync(j->fd) < 0) rc = SCAL_EIO;
     if (rc < 0) {
-        int e = errno ? errno : EIO;
+        e = errno ? errno : EIO;
         /* a torn record is cut now when possible (else by the next scal_journal_open) */
         if (ftruncate(j->fd, j->end) == 0) lseek(j->fd, j->end, SEEK_SET);
-        return scal__fail(SCAL_EIO, "cannot write '%s': %s", j->path, strerror(e));
+        return scal__fail(e == ENOSPC || e == EDQUOT ? SCAL_ENOSPC : SCAL_EIO,
+                          "cannot write '%s': %s", j->path, strerror(e));
     }
     j->end += (off_t)(sizeof(h) + h.len);
     return SCAL_OK;
@@ -599,10 +672,32 @@ int scal_committer_keep(struct scal_journal *j, uint32_t slot, const struct scal
 struct entries {
     struct journal_entry *v;
     size_t n, cap;
+    uint32_t nconfigs, repetitions; /* the plan's: a run outside it is no run of this campaign */
+    struct scal_journal_stats *stats;
 };
+
+/* The plan slot of a kept run, from the row its message carries (never from the record's own slot
+ * field, which a damaged or copied record may get wrong): UINT32_MAX when the message is not one
+ * or the run is not in the plan. */
+static uint32_t slot_of(const struct entries *e, const unsigned char *msg, size_t len)
+{
+    uint32_t hdr[2];
+    struct scal_run_row row;
+    if (len < sizeof(hdr) + sizeof(row)) return UINT32_MAX;
+    memcpy(hdr, msg, sizeof(hdr));
+    memcpy(&row, msg + sizeof(hdr), sizeof(row));
+    if (hdr[0] != COMMIT_MAGIC || row.config >= e->nconfigs || row.repetition >= e->repetitions)
+        return UINT32_MAX;
+    return row.config * e->repetitions + row.repetition;
+}
 
 static int add_entry(struct entries *e, struct journal_entry x)
 {
+    if (x.slot == UINT32_MAX) { /* not a run of this plan: left out, and said */
+        e->stats->foreign++;
+        free(x.file);
+        return SCAL_OK;
+    }
     if (scal_grow((void **)&e->v, &e->cap, e->n, sizeof(*e->v), 64) < 0)
         return scal__fail(SCAL_ENOMEM, "out of memory listing the kept runs");
     x.order = e->n;
@@ -613,8 +708,10 @@ static int add_entry(struct entries *e, struct journal_entry x)
 static int add_record(uint32_t slot, uint64_t off, const unsigned char *body, uint64_t len,
                       void *ctx)
 {
-    (void)body;
-    return add_entry(ctx, (struct journal_entry){.slot = slot, .off = off, .len = len});
+    (void)slot;
+    struct entries *e = ctx;
+    return add_entry(
+        e, (struct journal_entry){.slot = slot_of(e, body, (size_t)len), .off = off, .len = len});
 }
 
 static int by_slot_then_order(const void *a, const void *b)
@@ -637,7 +734,8 @@ static int replay_one(struct scal_cw *w, const struct journal_entry *e, int jour
         snprintf(where, sizeof(where), "%s", e->file);
         in.fd = open(e->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     } else {
-        snprintf(where, sizeof(where), "%s (run %u)", journal_path, e->slot + 1);
+        snprintf(where, sizeof(where), "%s (the record at byte %llu)", journal_path,
+                 (unsigned long long)e->off);
         body = malloc(e->len ? (size_t)e->len : 1);
         if (body && pread(journal, body, (size_t)e->len, (off_t)e->off) == (ssize_t)e->len) {
             in.mem = body;
@@ -663,47 +761,103 @@ static int replay_one(struct scal_cw *w, const struct journal_entry *e, int jour
     return got;
 }
 
-int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nruns)
+/* The plan's size, from the campaign file (a copy of the plan) the runs are replayed into. */
+static int plan_size(const char *campaign_path, struct entries *e)
+{
+    struct scal_h5file f;
+    int64_t reps = 0;
+    int rc = scal_h5file_open(campaign_path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_VALIDATE, &f);
+    if (rc < 0) return rc;
+    int64_t nconfigs = scal_h5_table_rows(f.id, "configs");
+    hid_t g = H5Gopen2(f.id, "campaign", H5P_DEFAULT);
+    if (g < 0 || scal_h5_attr_get_i64(g, "repetitions", &reps) < 0 || nconfigs < 1 || reps < 1 ||
+        nconfigs * reps > UINT32_MAX)
+        rc = scal__fail(SCAL_EFORMAT, "'%s': the plan has no readable size", campaign_path);
+    if (g >= 0) H5Gclose(g);
+    scal_h5file_close(&f);
+    e->nconfigs = (uint32_t)nconfigs;
+    e->repetitions = (uint32_t)reps;
+    return rc;
+}
+
+/* The legacy .commit files an earlier scal kept one per run, then this journal's records, each
+ * keyed by its (config, repetition); sorted so that the runs of one slot follow each other in the
+ * order they were kept. *journal is the journal's descriptor (-1 without one). */
+static int list_kept(const char *campaign_path, const char *dir, struct entries *e, int *journal,
+                     char *journal_path, size_t len)
 {
     struct dirent **list = NULL;
-    struct scal_cw *w = NULL;
-    struct entries e = {0};
-    char journal_path[4200];
     off_t end = 0;
-    *nruns = 0;
-    /* the .commit files an earlier scal kept one per run, then this journal's records; a run
-     * kept more than once (done again after a kill) counts once, as it was kept last */
-    int n = scandir(dir, &list, is_commit_file, alphasort);
+    *journal = -1;
+    int rc = plan_size(campaign_path, e);
+    int n = rc < 0 ? 0 : scandir(dir, &list, is_commit_file, alphasort);
     if (n < 0) return scal__fail(SCAL_EIO, "cannot read '%s': %s", dir, strerror(errno));
-    int rc = SCAL_OK;
     for (int i = 0; i < n && rc == SCAL_OK; i++) {
         char path[4200];
-        unsigned slot = 0;
+        unsigned char msg[8 + sizeof(struct scal_run_row)];
         snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        ssize_t got = fd >= 0 ? pread(fd, msg, sizeof(msg), 0) : -1;
+        if (fd >= 0) close(fd);
         char *file = strdup(path);
-        if (sscanf(list[i]->d_name, "run-%u.commit", &slot) != 1) slot = UINT32_MAX;
-        rc = file ? add_entry(&e, (struct journal_entry){.slot = slot, .file = file})
+        rc = file ? add_entry(e,
+                              (struct journal_entry){
+                                  .slot = slot_of(e, msg, got > 0 ? (size_t)got : 0), .file = file})
                   : scal__fail(SCAL_ENOMEM, "out of memory listing the kept runs");
-        if (rc < 0) free(file);
     }
-    snprintf(journal_path, sizeof(journal_path), "%s/" SCAL_JOURNAL_FILE, dir);
-    int journal = open(journal_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (rc == SCAL_OK && journal < 0 && errno != ENOENT)
-        rc = scal__fail(SCAL_EIO, "cannot read '%s': %s", journal_path, strerror(errno));
-    if (rc == SCAL_OK && journal >= 0)
-        rc = journal_scan(journal, journal_path, &end, add_record, &e);
-    if (rc == SCAL_OK) rc = scal_cw_open(campaign_path, SCAL_OPEN_NO_PROBE, &w);
-    if (e.n) qsort(e.v, e.n, sizeof(*e.v), by_slot_then_order);
-    for (size_t i = 0; i < e.n && rc == SCAL_OK; i++)
-        if (i + 1 == e.n || e.v[i + 1].slot != e.v[i].slot || e.v[i].slot == UINT32_MAX)
-            rc = replay_one(w, &e.v[i], journal, journal_path, nruns);
-    if (journal >= 0) close(journal);
-    for (size_t i = 0; i < e.n; i++)
-        free(e.v[i].file);
-    free(e.v);
     for (int i = 0; i < n; i++)
         free(list[i]);
     free(list);
+    snprintf(journal_path, len, "%s/" SCAL_JOURNAL_FILE, dir);
+    if (rc == SCAL_OK && (*journal = open_journal(journal_path, O_RDONLY)) < 0 && errno != ENOENT)
+        rc = journal_error(journal_path);
+    if (rc == SCAL_OK && *journal >= 0)
+        rc = journal_scan(*journal, journal_path, &end, &e->stats->damaged, add_record, e);
+    if (e->n) qsort(e->v, e->n, sizeof(*e->v), by_slot_then_order);
+    return rc;
+}
+
+static void free_entries(struct entries *e, int journal)
+{
+    if (journal >= 0) close(journal);
+    for (size_t i = 0; i < e->n; i++)
+        free(e->v[i].file);
+    free(e->v);
+}
+
+int scal_journal_kept(const char *campaign_path, const char *dir, uint8_t *kept, size_t nslots,
+                      struct scal_journal_stats *stats)
+{
+    struct entries e = {.stats = stats};
+    char journal_path[4200];
+    int journal;
+    memset(stats, 0, sizeof(*stats));
+    int rc = list_kept(campaign_path, dir, &e, &journal, journal_path, sizeof(journal_path));
+    for (size_t i = 0; rc == SCAL_OK && i < e.n; i++)
+        if (e.v[i].slot < nslots) kept[e.v[i].slot] = 1;
+    free_entries(&e, journal);
+    return rc;
+}
+
+int scal_committer_replay(const char *campaign_path, const char *dir, const uint8_t *skip,
+                          struct scal_journal_stats *stats)
+{
+    struct scal_cw *w = NULL;
+    struct entries e = {.stats = stats};
+    char journal_path[4200];
+    int journal;
+    memset(stats, 0, sizeof(*stats));
+    /* a run kept more than once (done again after a kill, or a record copied) counts once, as it
+     * was kept last */
+    int rc = list_kept(campaign_path, dir, &e, &journal, journal_path, sizeof(journal_path));
+    if (rc == SCAL_OK) rc = scal_cw_open(campaign_path, SCAL_OPEN_NO_PROBE, &w);
+    for (size_t i = 0; i < e.n && rc == SCAL_OK; i++) {
+        if (i + 1 < e.n && e.v[i + 1].slot == e.v[i].slot)
+            stats->duplicates++;
+        else if (!skip || !skip[e.v[i].slot])
+            rc = replay_one(w, &e.v[i], journal, journal_path, &stats->runs);
+    }
+    free_entries(&e, journal);
     if (w) {
         int crc = scal_cw_close(w);
         if (rc == SCAL_OK) rc = crc;

@@ -57,20 +57,35 @@ struct scal_journal {
     off_t end; /* of the last whole record */
     char path[4200];
 };
-/* Opens (creates) dir's journal to add records, cutting a record a kill or a full disk tore. */
+/* Opens (creates) dir's journal to add records, cutting a record a kill or a full disk tore. A
+ * journal that is not a regular file (a fifo planted there) is refused, never waited on. */
 int scal_journal_open(struct scal_journal *j, const char *dir);
 void scal_journal_close(struct scal_journal *j);
-/* Whether dir keeps runs (journal records, or the .commit files of an earlier scal). */
-bool scal_journal_has_runs(const char *dir);
-/* Keeps one run (slot: its place in the plan) before it is committed: appends its record and
- * flushes it to disk (a run file the record names is fsync'd first). */
+/* 1 when dir keeps runs (journal records, damaged ones included, or the .commit files of an earlier
+ * scal), 0 when not, negative when its journal is not a regular file or cannot be read. */
+int scal_journal_has_runs(const char *dir);
+/* Keeps one run (slot: its place in the plan) before it is committed: reserves the record's space
+ * (SCAL_ENOSPC when the disk is full, nothing written), appends the record and flushes it to disk
+ * (a run file the record names is fsync'd first). */
 int scal_committer_keep(struct scal_journal *j, uint32_t slot, const struct scal_run_row *row,
                         const char *message, const char *stdout_tail, const char *stderr_tail,
                         const struct scal_commit_data *data);
+/* What reading the kept runs found besides them: damaged records skipped (the records after them
+ * are still read), runs kept again (the last one counts), records of runs not in the plan. */
+struct scal_journal_stats {
+    size_t runs, damaged, duplicates, foreign;
+};
+/* Marks kept[slot] for every run kept in dir, slot = config * repetitions + repetition of the plan
+ * in the campaign file at campaign_path (nslots of them). */
+int scal_journal_kept(const char *campaign_path, const char *dir, uint8_t *kept, size_t nslots,
+                      struct scal_journal_stats *stats);
 /* Adds every run kept in dir (the journal's records, and .commit files an earlier scal kept one
- * per run) to the campaign file at campaign_path (a copy of the campaign's plan), in plan order,
- * a run kept twice (done again) as it was kept last; *nruns says how many. */
-int scal_committer_replay(const char *campaign_path, const char *dir, size_t *nruns);
+ * per run) to the campaign file at campaign_path (a copy of the campaign's plan, or the campaign
+ * with the slots skip marks already in it; skip may be NULL), in plan order, each (config,
+ * repetition) once, as it was kept last (keyed by the run's own row, not by the record's slot);
+ * stats->runs says how many were added. */
+int scal_committer_replay(const char *campaign_path, const char *dir, const uint8_t *skip,
+                          struct scal_journal_stats *stats);
 /* Closes the pipe and waits for the committer to close the file. */
 int scal_committer_finish(struct scal_committer *c);
 

@@ -126,7 +126,8 @@ static int load_source(struct source *s, const char *path)
     struct scal_h5file f;
     memset(s, 0, sizeof(*s));
     s->path = path;
-    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN, &f);
+    /* the content checks every reader makes (validate.h): the tables below are indexed by it */
+    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_VALIDATE, &f);
     if (rc < 0) return rc;
     s->strings = f.strings; /* kept with the source */
     s->nstrings = f.nstrings;
@@ -499,6 +500,19 @@ static int merge_input_sizes(const char *const *in, size_t nin, const struct mer
     return rc;
 }
 
+struct new_merged {
+    const struct scal_campaign_info *meta;
+    const struct merged *m;
+    struct scal_cw **w;
+};
+
+/* scal_safe_create_with's creation: the merged campaign's plan, left open to add the runs. */
+static int create_merged(const char *tmp, void *ctx)
+{
+    const struct new_merged *nm = ctx;
+    return scal_cw_create(tmp, nm->meta, nm->m->configs, nm->m->nconfigs, nm->w);
+}
+
 /* Writes the merged campaign to an exclusive temporary name, then moves it to out (never over an
  * existing file). */
 static int write_merged(const char *out, const char *const *in, size_t nin,
@@ -526,9 +540,10 @@ static int write_merged(const char *out, const char *const *in, size_t nin,
     int rc = numbers.next ? merge_input_sizes(in, nin, m, &sizes)
                           : scal__fail(SCAL_ENOMEM, "out of memory merging");
     meta.input_sizes = sizes;
-    if (rc == SCAL_OK) rc = scal_safe_create_temp(out, false, tmp, sizeof(tmp));
-    bool made = rc == SCAL_OK;
-    if (rc == SCAL_OK) rc = scal_cw_create(tmp, &meta, m->configs, m->nconfigs, &w);
+    struct new_merged nm = {&meta, m, &w};
+    tmp[0] = 0;
+    if (rc == SCAL_OK) rc = scal_safe_create_with(out, false, tmp, sizeof(tmp), create_merged, &nm);
+    bool made = tmp[0] != 0;
     for (size_t i = 0; i < nin && rc == SCAL_OK; i++)
         rc = add_runs(w, &src[i], cmap[i], &numbers);
     if (w) {

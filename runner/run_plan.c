@@ -26,19 +26,30 @@ static int push_int(int64_t **v, size_t *n, int64_t x)
     return SCAL_OK;
 }
 
+/* The next comma-separated item of *rest (NULL at the end); an empty item ("1,,2", "1,", ",1")
+ * is returned as "" so that the caller refuses it. */
+static char *next_item(char **rest)
+{
+    char *item = *rest;
+    if (!item) return NULL;
+    char *comma = strchr(item, ',');
+    if (comma) *comma = 0;
+    *rest = comma ? comma + 1 : NULL;
+    return item;
+}
+
 int scal_parse_int_list(const char *text, int64_t lo, int64_t hi, int64_t **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
-    char *copy = strdup(text ? text : ""), *save = NULL;
+    char *copy = strdup(text ? text : ""), *rest = copy;
     int rc = copy ? SCAL_OK : SCAL_ENOMEM;
-    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && rc == SCAL_OK;
-         item = strtok_r(NULL, ",", &save)) {
+    for (char *item = next_item(&rest); item && rc == SCAL_OK; item = next_item(&rest)) {
         char *end;
         errno = 0;
         long long a = strtoll(item, &end, 10), b = a, step = 1;
         bool doubling = false;
-        if (end == item) rc = SCAL_EINVAL;
+        if (end == item || isspace((unsigned char)*item)) rc = SCAL_EINVAL;
         if (rc == SCAL_OK && *end == '-') {
             char *e2;
             b = strtoll(end + 1, &e2, 10);
@@ -71,10 +82,9 @@ static int parse_freqs(const char *text, int64_t **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
-    char *copy = strdup(text), *save = NULL;
+    char *copy = strdup(text), *rest = copy;
     int rc = copy ? SCAL_OK : SCAL_ENOMEM;
-    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && rc == SCAL_OK;
-         item = strtok_r(NULL, ",", &save)) {
+    for (char *item = next_item(&rest); item && rc == SCAL_OK; item = next_item(&rest)) {
         char *end;
         double v = strtod(item, &end);
         double scale = !strcasecmp(end, "ghz")            ? 1e6
@@ -94,8 +104,11 @@ static int parse_freqs(const char *text, int64_t **out, size_t *n)
 
 static int add_input(struct scal_run_plan *p, const char *label, const char *value)
 {
-    struct scal_run_input *v = realloc(p->inputs, (p->ninputs + 1) * sizeof(*v));
-    if (!v) return SCAL_ENOMEM;
+    struct scal_run_input *v = p->inputs;
+    if ((p->ninputs & (p->ninputs - 1)) == 0) { /* doubled at each power of two: 10^6 lines fast */
+        v = realloc(p->inputs, (p->ninputs ? 2 * p->ninputs : 1) * sizeof(*v));
+        if (!v) return SCAL_ENOMEM;
+    }
     p->inputs = v;
     v[p->ninputs].label = strdup(label ? label : value);
     v[p->ninputs].value = strdup(value);
@@ -105,17 +118,35 @@ static int add_input(struct scal_run_plan *p, const char *label, const char *val
     return SCAL_OK;
 }
 
-/* One input per line: "VALUE" or "LABEL<TAB>VALUE"; blank lines and '#' comments are skipped. */
+/* One input per line: "VALUE" or "LABEL<TAB>VALUE"; blank lines and '#' comments are skipped. A
+ * NUL byte or a line longer than SCAL_PLAN_MAX_INPUT_LINE is refused with its line number (never
+ * split into several inputs or cut short). */
 static int read_inputs_file(struct scal_run_plan *p, const char *path)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     if (!f)
         return scal__fail(SCAL_EINVAL, "cannot read inputs file '%s': %s", path, strerror(errno));
-    char line[4096];
-    int rc = SCAL_OK, lineno = 0;
-    while (rc == SCAL_OK && fgets(line, sizeof(line), f)) {
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int rc = SCAL_OK;
+    size_t lineno = 0;
+    while (rc == SCAL_OK && (len = getline(&line, &cap, f)) >= 0) {
         lineno++;
+        if (memchr(line, 0, (size_t)len)) {
+            rc =
+                scal__fail(SCAL_EINVAL, "inputs file '%s', line %zu: a NUL byte (not a text file?)",
+                           path, lineno);
+            break;
+        }
         line[strcspn(line, "\r\n")] = 0;
+        if (strlen(line) > SCAL_PLAN_MAX_INPUT_LINE) {
+            rc = scal__fail(SCAL_EINVAL,
+                            "inputs file '%s', line %zu: %zu characters, more than the %d an input "
+                            "may have",
+                            path, lineno, strlen(line), SCAL_PLAN_MAX_INPUT_LINE);
+            break;
+        }
         char *s = line;
         while (isspace((unsigned char)*s))
             s++;
@@ -123,11 +154,17 @@ static int read_inputs_file(struct scal_run_plan *p, const char *path)
         char *tab = strchr(s, '\t');
         if (tab) *tab = 0;
         if (tab && !tab[1])
-            rc = scal__fail(SCAL_EINVAL, "inputs file '%s', line %d: a label without a value", path,
-                            lineno);
+            rc = scal__fail(SCAL_EINVAL, "inputs file '%s', line %zu: a label without a value",
+                            path, lineno);
+        else if (p->ninputs >= SCAL_PLAN_MAX_SLOTS)
+            rc = scal__fail(SCAL_EINVAL, "inputs file '%s', line %zu: more than %d inputs", path,
+                            lineno, SCAL_PLAN_MAX_SLOTS);
         else
             rc = tab ? add_input(p, s, tab + 1) : add_input(p, NULL, s);
     }
+    if (rc == SCAL_OK && ferror(f))
+        rc = scal__fail(SCAL_EINVAL, "cannot read inputs file '%s': %s", path, strerror(errno));
+    free(line);
     fclose(f);
     if (rc == SCAL_OK && lineno && !p->ninputs)
         rc = scal__fail(SCAL_EINVAL, "inputs file '%s' holds no input", path);
@@ -285,11 +322,28 @@ static int add_plugin_opt(struct scal_run_plan *p, const char *v)
     return (o[p->nplugin_opts++] = strdup(v)) ? SCAL_OK : SCAL_ENOMEM;
 }
 
+/* --cores: N (1 to 65536) or smt=off|on, checked here so that --dry-run refuses what a run would.
+ */
+static bool valid_cores(const char *v)
+{
+    char *end;
+    if (!strcmp(v, "smt=off") || !strcmp(v, "smt=on")) return true;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    return isdigit((unsigned char)*v) && !*end && !errno && n >= 1 && n <= 65536;
+}
+
 /* One option a with its value v; -c's list goes to threads (int64 until the plan's copy). */
 static int parse_option(struct scal_run_plan *p, const char *a, const char *v, int64_t **threads,
                         size_t *nthreads)
 {
     char *end = NULL, **text = text_option(p, a);
+    if (text && !strcmp(a, "--cores") && !valid_cores(v))
+        return scal__fail(SCAL_EINVAL,
+                          "bad --cores '%s': N (CPUs 0..N-1 online, 1 to 65536), smt=off or smt=on",
+                          v);
+    if (text && !*v && strcmp(a, "--launcher"))
+        return scal__fail(SCAL_EINVAL, "an empty %s names nothing", a);
     if (text) return dup_opt(text, v);
     if (!strcmp(a, "-c") || !strcmp(a, "--threads")) {
         free(*threads);
@@ -336,8 +390,9 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
         double d = strtod(v, &end);
         if (!p->ninputs)
             return scal__fail(SCAL_EINVAL, "--size '%s' must follow the -i it sizes", v);
-        if (end == v || *end || !isfinite(d))
-            return scal__fail(SCAL_EINVAL, "bad --size '%s': the input's size as a number", v);
+        if (end == v || *end || !isfinite(d) || d <= 0)
+            return scal__fail(SCAL_EINVAL,
+                              "bad --size '%s': the input's size as a number greater than 0", v);
         p->inputs[p->ninputs - 1].size = d;
         return SCAL_OK;
     } else if (!strcmp(a, "--inputs-file")) {
@@ -362,8 +417,11 @@ static int parse_option(struct scal_run_plan *p, const char *a, const char *v, i
             return scal__fail(SCAL_EINVAL, "bad --order '%s': 'given' or 'shuffled'", v);
         p->shuffled = !strcmp(v, "shuffled");
     } else if (!strcmp(a, "--seed")) {
+        errno = 0;
         p->seed = strtoull(v, &end, 10);
-        if (*end || !*v) return scal__fail(SCAL_EINVAL, "bad --seed '%s': an integer", v);
+        if (*end || !isdigit((unsigned char)*v) || errno == ERANGE)
+            return scal__fail(SCAL_EINVAL, "bad --seed '%s': an integer from 0 to %llu", v,
+                              (unsigned long long)UINT64_MAX);
     } else {
         return unknown_option(a);
     }
@@ -437,18 +495,33 @@ static int build_stored_argv(struct scal_run_plan *p, bool threads_given)
     return rc;
 }
 
+static int cmp_label(const void *a, const void *b)
+{
+    const struct scal_run_input *x = *(const struct scal_run_input *const *)a,
+                                *y = *(const struct scal_run_input *const *)b;
+    int c = strcmp(x->label, y->label);
+    return c ? c : (x > y) - (x < y);
+}
+
 /* Labels name inputs in the campaign file and the report: two inputs with one label would be
- * mixed up. */
+ * mixed up. Sorted, so that 10^6 inputs are checked at once. */
 static int unique_labels(const struct scal_run_plan *p)
 {
+    const struct scal_run_input **by = malloc((p->ninputs + 1) * sizeof(*by));
+    if (!by) return SCAL_ENOMEM;
     for (size_t i = 0; i < p->ninputs; i++)
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(p->inputs[i].label, p->inputs[j].label))
-                return scal__fail(SCAL_EINVAL,
-                                  "two inputs have the label '%s' (inputs %zu and %zu): give each "
-                                  "a different --label",
-                                  p->inputs[i].label, j + 1, i + 1);
-    return SCAL_OK;
+        by[i] = &p->inputs[i];
+    qsort(by, p->ninputs, sizeof(*by), cmp_label);
+    int rc = SCAL_OK;
+    for (size_t i = 1; i < p->ninputs && rc == SCAL_OK; i++)
+        if (!strcmp(by[i]->label, by[i - 1]->label))
+            rc = scal__fail(SCAL_EINVAL,
+                            "two inputs have the label '%s' (inputs %zu and %zu): give each "
+                            "a different --label",
+                            by[i]->label, (size_t)(by[i - 1] - p->inputs) + 1,
+                            (size_t)(by[i] - p->inputs) + 1);
+    free(by);
+    return rc;
 }
 
 /* Once every option is read: the program is given, and threads, inputs and frequencies have their
@@ -488,8 +561,7 @@ static int complete_plan(struct scal_run_plan *p, int64_t **threads, size_t *nth
         return scal__fail(SCAL_EINVAL, "cannot read --stdin '%s': %s", p->stdin_path,
                           strerror(errno));
     p->nconfigs = p->nranks * p->nthreads * p->ninputs * p->nfreqs;
-    if (p->ninputs > SCAL_PLAN_MAX_LIST || p->nconfigs > SCAL_PLAN_MAX_SLOTS ||
-        p->nconfigs * p->repetitions > SCAL_PLAN_MAX_SLOTS)
+    if (p->nconfigs > SCAL_PLAN_MAX_SLOTS || p->nconfigs * p->repetitions > SCAL_PLAN_MAX_SLOTS)
         return scal__fail(SCAL_EINVAL, "the campaign would have %zu runs: at most %d",
                           p->nconfigs * p->repetitions, SCAL_PLAN_MAX_SLOTS);
     if (!p->resume && (rc = build_stored_argv(p, threads_given)) < 0) return rc;

@@ -59,6 +59,7 @@ const char *scal_run_plan_default_launcher(void);
 #define SCAL_PLAN_MAX_LIST 4096         /* entries of a thread, frequency or exit-status list */
 #define SCAL_PLAN_MAX_SLOTS 10000000    /* runs of one campaign */
 #define SCAL_PLAN_MAX_SECONDS 2678400.0 /* --idle, --timeout: 31 days */
+#define SCAL_PLAN_MAX_INPUT_LINE 8192   /* characters of an --inputs-file line */
 
 /* Parses `scal run` arguments (argv[0] is "run"). On a usage error returns SCAL_EINVAL with the
  * message recorded by scal__fail (scal__last_error). The plan is freed by scal_run_plan_free, also

@@ -61,6 +61,13 @@ struct campaign {
     char **config_argv, **config_affinity;
     /* --resume: the stored `scal run` arguments the plan points into, and the runs already done */
     bool resuming;
+    /* this run made FILE.runs/, the plan's copy in it; the campaign file is in place */
+    bool made_rundir, made_plan_copy, published;
+    /* FILE.runs/reserve: disk space held while a run is measured and kept, released for its commit
+     * so that a filling disk stops the campaign before the campaign file is written, not in it */
+    int reserve_fd;
+    off_t reserve_bytes;
+    bool disk_full;
     char **stored, **resume_args;
     size_t nstored;
     struct scal_run_row *runs;
@@ -140,7 +147,7 @@ static int read_resume(const char *path, char ***args, size_t *nargs, struct sca
 {
     struct scal_h5file f;
     /* the committer of an interrupted campaign may still be closing the file: wait for it */
-    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_WAIT, &f);
+    int rc = scal_h5file_open(path, SCAL_OPEN_CAMPAIGN | SCAL_OPEN_WAIT | SCAL_OPEN_VALIDATE, &f);
     if (rc < 0) return rc;
     if (!scal_h5_exists(f.id, "campaign/runner_argv"))
         rc = scal__fail(SCAL_EFORMAT,
@@ -436,6 +443,21 @@ static int store_absolute_program(struct scal_run_plan *p)
     return SCAL_OK;
 }
 
+struct new_plan {
+    const struct scal_campaign_info *meta;
+    const struct scal_cw_config *configs;
+    size_t nconfigs;
+};
+
+/* scal_safe_create_with's creation: the campaign file with its plan and no runs, closed. */
+static int create_plan(const char *tmp, void *ctx)
+{
+    const struct new_plan *np = ctx;
+    struct scal_cw *w = NULL;
+    int rc = scal_cw_create(tmp, np->meta, np->configs, np->nconfigs, &w);
+    return rc == SCAL_OK ? scal_cw_close(w) : rc;
+}
+
 /* A new campaign file: the matrix, and the `scal run` arguments --resume rebuilds it from. */
 static int create_file(struct campaign *c)
 {
@@ -490,16 +512,17 @@ static int create_file(struct campaign *c)
                                                            : "none found in the program"};
     /* complete (plan stored) under an exclusive temporary name, then renamed: a kill at any
      * moment leaves either no campaign file or one that --resume continues */
-    struct scal_cw *w = NULL;
-    char tmp[PATH_MAX + 64];
-    int rc = scal_safe_create_temp(c->output, false, tmp, sizeof(tmp));
+    char tmp[PATH_MAX + 64] = "";
+    struct new_plan np = {&m, c->configs, p->nconfigs};
+    int rc = scal_safe_create_with(c->output, false, tmp, sizeof(tmp), create_plan, &np);
+    if (rc < 0 && tmp[0]) unlink(tmp);
     if (rc == SCAL_OK) {
-        rc = scal_cw_create(tmp, &m, c->configs, p->nconfigs, &w);
-        if (rc == SCAL_OK) rc = scal_cw_close(w);
         /* the plan alone, kept beside the runs: what a damaged campaign file is rebuilt on */
         if (rc == SCAL_OK) rc = copy_file(tmp, c->plan_copy);
+        c->made_plan_copy = rc == SCAL_OK;
+        if (rc == SCAL_OK) rc = scal_safe_publish(tmp, c->output, false);
         if (rc == SCAL_OK)
-            rc = scal_safe_publish(tmp, c->output, false);
+            c->published = true;
         else
             unlink(tmp);
     }
@@ -658,6 +681,48 @@ static void purge_stale_runs(const struct campaign *c)
     if (d) closedir(d);
 }
 
+#define RESERVE_MIN ((off_t)1 << 20)
+
+/* Holds c->reserve_bytes in FILE.runs/reserve: SCAL_ENOSPC when the disk cannot give them. */
+static int hold_reserve(struct campaign *c)
+{
+    char path[2 * PATH_MAX + 32];
+    if (c->reserve_fd < 0) {
+        snprintf(path, sizeof(path), "%s/reserve", c->rundir);
+        c->reserve_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+        if (c->reserve_fd < 0)
+            return scal__fail(SCAL_EIO, "cannot create '%s': %s", path, strerror(errno));
+    }
+    int e = posix_fallocate(c->reserve_fd, 0, c->reserve_bytes);
+    if (e == ENOSPC || e == EDQUOT) return scal__fail(SCAL_ENOSPC, "%s", strerror(e));
+    return SCAL_OK; /* a file system without fallocate: no reserve, the journal still keeps runs */
+}
+
+/* The reserve's space, for the commit that follows. */
+static void release_reserve(struct campaign *c)
+{
+    if (c->reserve_fd >= 0 && ftruncate(c->reserve_fd, 0) < 0) {
+    }
+}
+
+static void drop_reserve(struct campaign *c)
+{
+    char path[2 * PATH_MAX + 32];
+    if (c->reserve_fd < 0) return;
+    close(c->reserve_fd);
+    c->reserve_fd = -1;
+    snprintf(path, sizeof(path), "%s/reserve", c->rundir);
+    unlink(path);
+}
+
+/* The program ran, but the tool could not write its measurements for want of space: scal's own
+ * failure, never the program's; the run is not recorded and --resume runs it again. */
+static bool tool_out_of_space(const struct scal_run_result *r, bool has_data)
+{
+    const char *lost = has_data ? NULL : strstr(r->stderr_tail, "scal: measurements lost: ");
+    return lost && (strstr(lost, strerror(ENOSPC)) || strstr(lost, strerror(EDQUOT)));
+}
+
 /* One run: actuators, launch, result, commit. Returns 1 when the campaign must stop, 2 when it
  * must stop because the run could not be recorded. */
 static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_index,
@@ -677,6 +742,10 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
                                .team_observed = -1,
                                .frequency_observed_khz = -1};
     config_text(c, config, rep, cfg, sizeof(cfg));
+    if (hold_reserve(c) == SCAL_ENOSPC) { /* nothing of this run is written yet */
+        c->disk_full = true;
+        return 2;
+    }
     snprintf(runfile, sizeof(runfile), "%s/run-%06u.h5", c->rundir, slot);
     snprintf(snapfile, sizeof(snapfile), "%s" SCAL_SNAP_SUFFIX, runfile);
     /* (an MPI run's rank files left by an earlier attempt went with purge_stale_runs) */
@@ -688,6 +757,10 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     /* the tool leaves the run's snapshot: written into HDF5 here, with the HDF5 this process has
      * loaded anyway, instead of every run loading it */
     if (rc == SCAL_OK) rc = l.api.set_env(&l.api, "SCAL_SNAPSHOT_ONLY", "1");
+    /* region identities resolved once per binary: the cache lives with the campaign's runs
+     * (a SCAL_IDENTITY_CACHE of the user's, "" for none, stands) */
+    if (rc == SCAL_OK && !getenv("SCAL_IDENTITY_CACHE"))
+        rc = l.api.set_env(&l.api, "SCAL_IDENTITY_CACHE", c->rundir);
     l.stdin_path = p->stdin_path;
     memset(&r, 0, sizeof(r));
     if (rc < 0) {
@@ -735,6 +808,20 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
             snprintf(message + used, sizeof(message) - used, "%sits run file is not kept: %s",
                      used ? "; " : "", scal__last_error(rc));
         }
+    if (tool_out_of_space(&r, snaps.n || scal_cw_run_files_exist(runfile))) {
+        scal_cw_run_files_each(runfile, "", unlink_run_file, NULL);
+        scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, unlink_run_file, NULL);
+        free_snapshots(&snaps);
+        scal_progress_end(pg, cfg,
+                          "NOT RECORDED: the tool could not write its measurements (disk "
+                          "full)");
+        c->disk_full = true;
+        return 2;
+    }
+    off_t need = RESERVE_MIN;
+    for (size_t i = 0; i < snaps.n; i++)
+        need += 4 * (off_t)snaps.v[i].len;
+    if (need > c->reserve_bytes) c->reserve_bytes = need; /* held from the next run on */
     struct scal_commit_ack ack = {0};
     /* a run file the tool wrote itself (it was not told to leave a snapshot), or none */
     struct scal_commit_data data = {snaps.n || scal_cw_run_files_exist(runfile) ? runfile : "",
@@ -744,23 +831,24 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
     rc = scal_committer_keep(&c->journal, slot, &row, message, r.stdout_tail, r.stderr_tail, &data);
     for (size_t i = 0; rc == SCAL_OK && i < snaps.n; i++) /* the kept record holds them now */
         unlink(snaps.v[i].name);
+    if (rc == SCAL_ENOSPC) c->disk_full = true;
     if (rc < 0) {
-        snprintf(outcome, sizeof(outcome), "NOT RECORDED (run %u, %s): %s", slot + 1, cfg,
-                 scal__last_error(rc));
+        snprintf(outcome, sizeof(outcome), "NOT RECORDED (%s): %s", cfg, scal__last_error(rc));
         scal_progress_end(pg, cfg, outcome);
         if (pg->quiet || pg->tty) fprintf(stderr, "scal run: %s\n", outcome);
         free_snapshots(&snaps);
         return 2;
     }
+    release_reserve(c); /* the commit's space */
     rc = scal_committer_commit(com, &row, message, r.stdout_tail, r.stderr_tail, &data, true, &ack);
     free_snapshots(&snaps);
     if (ack.nodata) row.status = SCAL_RUN_NODATA;
     if (rc < 0) {
         snprintf(outcome, sizeof(outcome),
-                 "run %u (%s) is kept in %s but could not be committed to the campaign file: %s; "
+                 "the run (%s) is kept in %s but could not be committed to the campaign file: %s; "
                  "once that is fixed (e.g. disk space freed), scal run --resume %s rebuilds the "
                  "campaign file from the kept runs",
-                 slot + 1, cfg, kept, ack.message, c->output);
+                 cfg, kept, ack.message, c->output);
         scal_progress_end(pg, cfg, outcome);
         if (pg->quiet || pg->tty) fprintf(stderr, "scal run: %s\n", outcome);
         return 2;
@@ -838,10 +926,12 @@ static bool help_requested(int argc, char **argv)
 /* The directory of the runs' own files: only this user can write into it, so nobody can plant a
  * symlink where the tool writes a run file. An existing one (kept runs) must be this user's own
  * directory, not a symlink, writable by nobody else. */
-static int private_dir(const char *dir)
+static int private_dir_made(const char *dir, bool *made)
 {
     struct stat st;
-    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+    bool mk = mkdir(dir, 0700) == 0;
+    if (made) *made = mk;
+    if (!mk && errno != EEXIST)
         return scal__fail(SCAL_EIO, "cannot create '%s': %s", dir, strerror(errno));
     if (lstat(dir, &st) < 0)
         return scal__fail(SCAL_EIO, "cannot look at '%s': %s", dir, strerror(errno));
@@ -851,6 +941,11 @@ static int private_dir(const char *dir)
                           "else's, or writable by others): refused, remove it or choose another -o",
                           dir);
     return SCAL_OK;
+}
+
+static int private_dir(const char *dir)
+{
+    return private_dir_made(dir, NULL);
 }
 
 int scal_runner_private_dir(const char *dir)
@@ -867,20 +962,59 @@ static int run_dir(struct campaign *c)
         return scal__fail(SCAL_EIO, "cannot read the current directory: %s", strerror(errno));
     snprintf(c->rundir, sizeof(c->rundir), "%s%s%s.runs", cwd, cwd[0] ? "/" : "", c->output);
     snprintf(c->plan_copy, sizeof(c->plan_copy), "%s/plan.h5", c->rundir);
-    return private_dir(c->rundir);
+    bool made = false;
+    int rc = private_dir_made(c->rundir, &made);
+    c->made_rundir |= made;
+    return rc;
+}
+
+/* A campaign that could not begin leaves nothing behind: the plan's copy of a creation that failed
+ * and FILE.runs/ when this run made it (kept runs are never touched: rmdir removes an empty
+ * directory only). */
+static void undo_run_dir(const struct campaign *c)
+{
+    if (!c->rundir[0]) return;
+    if (c->made_plan_copy && !c->published) unlink(c->plan_copy);
+    if (c->made_rundir) rmdir(c->rundir);
 }
 
 /* The campaign file again from the plan's copy and the kept runs, put in place of the damaged one
  * only when complete. */
-static int rebuild(struct campaign *c, size_t *n)
+/* With done (the slots the campaign file holds), the kept runs it lacks are added to a copy of it
+ * instead. */
+static int rebuild(struct campaign *c, const char *why, const uint8_t *done)
 {
     char tmp[2 * PATH_MAX + 32];
+    struct scal_journal_stats st;
     snprintf(tmp, sizeof(tmp), "%s/rebuild.h5", c->rundir);
-    int rc = copy_file(c->plan_copy, tmp);
-    if (rc == SCAL_OK) rc = scal_committer_replay(tmp, c->rundir, n);
-    if (rc == SCAL_OK) return scal_safe_publish(tmp, c->output, true);
-    unlink(tmp);
-    return rc;
+    unlink(tmp); /* an earlier rebuild's, killed */
+    int rc = copy_file(done ? c->output : c->plan_copy, tmp);
+    if (rc == SCAL_OK) rc = scal_committer_replay(tmp, c->rundir, done, &st);
+    if (rc == SCAL_OK) rc = scal_safe_publish(tmp, c->output, true);
+    if (rc < 0) {
+        unlink(tmp);
+        return rc;
+    }
+    if (done)
+        fprintf(stderr, "scal run: %s: added them from %s\n", why, c->rundir);
+    else
+        fprintf(stderr, "scal run: %s; rebuilt it from the plan and the %zu runs kept in %s\n", why,
+                st.runs, c->rundir);
+    if (st.damaged)
+        fprintf(stderr,
+                "scal run: warning: %zu damaged record%s in %s/" SCAL_JOURNAL_FILE
+                " skipped (every intact record after %s is kept); %s run again\n",
+                st.damaged, st.damaged > 1 ? "s" : "", c->rundir, st.damaged > 1 ? "them" : "it",
+                st.damaged > 1 ? "their runs are" : "its run is");
+    if (st.duplicates)
+        fprintf(stderr,
+                "scal run: note: %zu run%s kept more than once (the same configuration and "
+                "repetition): the last one kept counts, the others are ignored\n",
+                st.duplicates, st.duplicates > 1 ? "s were" : " was");
+    if (st.foreign)
+        fprintf(stderr, "scal run: warning: %zu kept record%s no run of this plan: ignored\n",
+                st.foreign, st.foreign > 1 ? "s name" : " names");
+    return SCAL_OK;
 }
 
 /* After a complete campaign whose file opens through the safe open: the kept runs, the plan's copy
@@ -920,6 +1054,51 @@ void scal_runner_drop_kept_runs(const char *output, bool keep_runs)
     drop_kept_runs_in(output, rundir, keep_runs);
 }
 
+/* done[] and ndone from the runs the campaign file holds. */
+static int mark_done(struct campaign *c)
+{
+    memset(c->done, 0, c->plan.nslots ? c->plan.nslots : 1);
+    c->ndone = 0;
+    for (size_t i = 0; i < c->nruns; i++) {
+        const struct scal_run_row *r = &c->runs[i];
+        if (r->config >= c->plan.nconfigs || r->repetition >= c->plan.repetitions)
+            return scal__fail(SCAL_EFORMAT, "'%s': run %u does not fit the stored plan", c->output,
+                              r->id);
+        size_t slot = (size_t)r->config * c->plan.repetitions + r->repetition;
+        if (!c->done[slot]) c->ndone++;
+        c->done[slot] = 1;
+    }
+    return SCAL_OK;
+}
+
+/* Runs kept but missing from the campaign file (the committer was killed between keeping a run and
+ * committing it): they are added from the kept records, instead of being measured again. */
+static int add_kept_runs(struct campaign *c)
+{
+    struct scal_journal_stats st;
+    uint8_t *kept = calloc(c->plan.nslots ? c->plan.nslots : 1, 1);
+    if (!kept) return SCAL_ENOMEM;
+    int rc = scal_journal_kept(c->plan_copy, c->rundir, kept, c->plan.nslots, &st);
+    size_t missing = 0;
+    for (size_t i = 0; rc == SCAL_OK && i < c->plan.nslots; i++)
+        if (kept[i] && !c->done[i]) missing++;
+    free(kept);
+    if (rc < 0 || !missing) return rc;
+    char why[300];
+    snprintf(why, sizeof(why), "%zu run%s kept but not in the campaign file", missing,
+             missing > 1 ? "s were" : " was");
+    if ((rc = rebuild(c, why, c->done)) < 0) return rc;
+    /* the runs again (the stored arguments stay: the plan points into them) */
+    char **args = NULL, *identity = NULL;
+    size_t nargs = 0;
+    free(c->runs);
+    c->runs = NULL;
+    rc = read_resume(c->output, &args, &nargs, &c->runs, &c->nruns, &identity);
+    scal_h5_free_strings(args, nargs);
+    free(identity);
+    return rc < 0 ? rc : mark_done(c);
+}
+
 /* --resume: the plan stored in the campaign file, exactly as it was given (the command line's
  * --quiet and --dry-run still count), and which of its runs are already done. */
 static int plan_resume(struct campaign *c)
@@ -931,16 +1110,27 @@ static int plan_resume(struct campaign *c)
     if (rc == SCAL_OK)
         rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns,
                          &c->stored_identity);
-    if (rc == SCAL_EFORMAT && access(c->plan_copy, R_OK) == 0) {
-        /* damaged (a full disk, an I/O error): every committed run is kept on its own */
-        char why[1024];
-        size_t n = 0;
-        snprintf(why, sizeof(why), "%s", scal__last_error(rc));
-        if ((rc = rebuild(c, &n)) < 0) return rc;
-        fprintf(stderr, "scal run: %s; rebuilt it from the plan and the %zu runs kept in %s\n", why,
-                n, c->rundir);
+    bool kept_plan = access(c->plan_copy, R_OK) == 0;
+    if ((rc == SCAL_EFORMAT || rc == SCAL_ENOENT || rc == SCAL_ESCHEMA) && kept_plan) {
+        /* damaged (a full disk, an I/O error) or deleted: every committed run is kept on its own */
+        char why[1200];
+        struct stat st;
+        if (lstat(c->output, &st) < 0)
+            snprintf(why, sizeof(why), "'%s' is gone", c->output);
+        else
+            snprintf(why, sizeof(why), "%s", scal__last_error(rc));
+        char *hint = strstr(why, "; scal run --resume "); /* what this is doing */
+        if (hint) *hint = 0;
+        if ((rc = rebuild(c, why, NULL)) < 0) return rc;
         rc = read_resume(c->output, &c->stored, &c->nstored, &c->runs, &c->nruns,
                          &c->stored_identity);
+    } else if (rc == SCAL_EFORMAT || rc == SCAL_ESCHEMA) {
+        char why[1200];
+        snprintf(why, sizeof(why), "%s", scal__last_error(rc));
+        return scal__fail(rc,
+                          "%s; it cannot be resumed: no plan and runs are kept beside it (%s), "
+                          "nothing to rebuild it from",
+                          why, c->rundir);
     }
     if (rc < 0) return rc;
     c->resume_args = calloc(c->nstored + 2, sizeof(*c->resume_args));
@@ -954,15 +1144,8 @@ static int plan_resume(struct campaign *c)
     c->plan.program_changed_ok = changed_ok;
     c->done = calloc(c->plan.nslots ? c->plan.nslots : 1, 1);
     if (!c->done) return SCAL_ENOMEM;
-    for (size_t i = 0; i < c->nruns; i++) {
-        const struct scal_run_row *r = &c->runs[i];
-        if (r->config >= c->plan.nconfigs || r->repetition >= c->plan.repetitions)
-            return scal__fail(SCAL_EFORMAT, "'%s': run %u does not fit the stored plan", c->output,
-                              r->id);
-        size_t slot = (size_t)r->config * c->plan.repetitions + r->repetition;
-        if (!c->done[slot]) c->ndone++;
-        c->done[slot] = 1;
-    }
+    if ((rc = mark_done(c)) < 0) return rc;
+    if (kept_plan && (rc = add_kept_runs(c)) < 0) return rc;
     /* a slice of a campaign (a Slurm array task's piece) runs its own slots only */
     return scal_campaign_slice_apply(c->output, &c->plan, c->done, &c->ndone);
 }
@@ -1007,9 +1190,64 @@ static void warn_oversubscription(const struct scal_run_plan *p)
                 (int)most, cpus, cpus);
 }
 
+/* The actuators a --plugin-opt may name (add_actuators): their options are checked when loaded. */
+static const char *const actuator_names[] = {"threads",  "input", "frequency",
+                                             "affinity", "cores", NULL};
+
+/* Sensors are named plugins of the search path (never paths), each loadable as a sensor with the
+ * options given to it; every --plugin-opt names a sensor of -s or an actuator. Checked before
+ * anything is created, for --dry-run as for a run: a usage error, never a silent run without. */
+static int check_sensors(const struct campaign *c)
+{
+    const struct scal_run_plan *p = &c->plan;
+    char *list = strdup(p->sensors ? p->sensors : ""), *rest = list;
+    int rc = list ? SCAL_OK : SCAL_ENOMEM;
+    while (rc == SCAL_OK && rest && p->sensors) {
+        char *name = rest, *comma = strchr(rest, ',');
+        if (comma) *comma = 0;
+        rest = comma ? comma + 1 : NULL;
+        const char *settings[32];
+        char why[SCAL_PLUGIN_WHY_MAX] = "";
+        struct scal_loaded_plugin lp;
+        if (!scal_plugin_name_ok(name)) {
+            rc = scal__fail(SCAL_EINVAL,
+                            "bad --sensors entry '%s': sensors are named (papi, rapl, rusage, "
+                            "proc; see scal plugins), never paths",
+                            name);
+            break;
+        }
+        size_t n = scal_plugin_settings_for((const char *const *)p->plugin_opts, p->nplugin_opts,
+                                            name, settings, 31);
+        if ((rc = scal_plugin_load(name, SCAL_PLUGIN_SENSOR, settings, n, &lp, why, sizeof(why))) <
+            0) {
+            rc = scal__fail(SCAL_EINVAL, "sensor '%s': %s", name, why);
+            break;
+        }
+        scal_plugin_unload(&lp);
+    }
+    free(list);
+    for (size_t i = 0; rc == SCAL_OK && i < p->nplugin_opts; i++) {
+        const char *o = p->plugin_opts[i];
+        size_t len = (size_t)(strchr(o, '.') - o);
+        bool known = false;
+        for (size_t k = 0; actuator_names[k] && !known; k++)
+            known = strlen(actuator_names[k]) == len && !strncmp(o, actuator_names[k], len);
+        for (const char *s = p->sensors; s && !known;
+             s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
+            known = !strncmp(s, o, len) && (s[len] == ',' || !s[len]);
+        if (!known)
+            rc = scal__fail(SCAL_EINVAL,
+                            "--plugin-opt '%s': no plugin '%.*s' in this campaign (the sensors of "
+                            "-s, or an actuator: threads, input, frequency, affinity, cores)",
+                            o, (int)len, o);
+    }
+    return rc;
+}
+
 static int prepare_campaign(struct campaign *c)
 {
-    int rc = find_runtime_and_tool(c);
+    int rc = check_sensors(c);
+    if (rc == SCAL_OK) rc = find_runtime_and_tool(c);
     if (rc == SCAL_OK && c->resuming) rc = check_program_unchanged(c);
     if (rc == SCAL_OK) rc = add_actuators(c);
     if (rc < 0) return rc;
@@ -1030,11 +1268,13 @@ static int prepare_campaign(struct campaign *c)
 static int no_earlier_runs(const struct campaign *c)
 {
     /* a plan.h5 alone is a creation that was killed before the campaign file appeared */
-    if (!scal_journal_has_runs(c->rundir)) return SCAL_OK;
+    int has = scal_journal_has_runs(c->rundir);
+    if (has <= 0) return has;
     return scal__fail(SCAL_EEXIST,
                       "'%s' holds the kept runs of an earlier campaign named '%s' whose file is "
-                      "gone: move or remove that directory, or choose another file with -o",
-                      c->rundir, c->output);
+                      "gone: scal run --resume %s rebuilds it from them; or move that directory "
+                      "away, or choose another file with -o",
+                      c->rundir, c->output, c->output);
 }
 
 /* A new campaign file (an existing one is only continued by --resume) and the directory of the
@@ -1164,12 +1404,17 @@ static int run_campaign(struct campaign *c)
     if (scal_actuators_restore(&c->act, rwhy, sizeof(rwhy)) < 0)
         fprintf(stderr, "scal run: WARNING: %s\n", rwhy);
     scal_journal_close(&c->journal);
+    drop_reserve(c);
     if ((rc = scal_committer_finish(&com)) < 0)
         fprintf(stderr, "scal run: %s\n", scal__last_error(rc));
     else if (c->ndone + t.attempted == c->plan.nslots)
         drop_kept_runs(c);
     restore_signals(&old);
     if (stop == 2 && why[0]) fprintf(stderr, "scal run: %s\n", why);
+    if (c->disk_full)
+        fprintf(stderr,
+                "scal run: disk full (%s): %zu runs kept, free space and scal run --resume %s\n",
+                strerror(ENOSPC), c->ndone + t.attempted, c->output);
     summary(c, &t, &pg, stop_flag != 0, todo - t.attempted);
     return stop_flag ? 130 : stop == 2 ? 2 : t.ok == t.attempted ? 0 : 1;
 }
@@ -1186,8 +1431,11 @@ int scal_campaign_plan(int argc, char **argv, struct scal_campaign **out)
     struct scal_campaign *k = calloc(1, sizeof(*k));
     *out = k;
     if (!k) return scal__fail(SCAL_ENOMEM, "out of memory for a campaign");
+    k->c.reserve_fd = -1;
+    k->c.reserve_bytes = RESERVE_MIN;
     int rc = plan_campaign(&k->c, argc, argv);
     if (rc == SCAL_OK) rc = prepare_campaign(&k->c);
+    if (rc < 0) undo_run_dir(&k->c);
     k->view = (struct scal_campaign_view){&k->c.plan, k->c.done, k->c.output, k->c.resuming};
     return rc;
 }
@@ -1199,7 +1447,9 @@ const struct scal_campaign_view *scal_campaign_view(const struct scal_campaign *
 
 int scal_campaign_create(struct scal_campaign *k)
 {
-    return open_output(&k->c);
+    int rc = open_output(&k->c);
+    if (rc < 0) undo_run_dir(&k->c); /* a campaign that cannot begin leaves nothing behind */
+    return rc;
 }
 
 int scal_campaign_dry_run(struct scal_campaign *k)

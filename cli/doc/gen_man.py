@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Writes the man page scal(1) from the help texts themselves (scal --help, scal COMMAND --help), so
-# the page never says something --help does not: gen_man.py SCAL OUT.1
+# the page never says something --help does not: gen_man.py SCAL OUT.1 [EMULATOR...] (a cross
+# build runs SCAL under its emulator, e.g. qemu-aarch64-static -L SYSROOT)
 import datetime
 import os
 import re
@@ -9,10 +10,11 @@ import subprocess
 import sys
 
 scal, out = sys.argv[1:3]
+emulator = sys.argv[3:]
 
 
 def run(*args):
-    p = subprocess.run([scal, *args], capture_output=True, text=True, timeout=60)
+    p = subprocess.run([*emulator, scal, *args], capture_output=True, text=True, timeout=60)
     # where this build's tool is says nothing about an installed one
     return re.sub(r"OMP_TOOL_LIBRARIES=/\S*/libscal_ompt\.so", "OMP_TOOL_LIBRARIES=PREFIX/lib/libscal_ompt.so", p.stdout)
 

@@ -32,7 +32,8 @@ extern "C" {
     X(EINTR, -17, "interrupted")                                                                   \
     X(ECONFLICT, -18, "conflicting data")                                                          \
     X(EEMPTY, -19, "no data")                                                                      \
-    X(EINIT, -20, "initialisation failed")
+    X(EINIT, -20, "initialisation failed")                                                         \
+    X(ENOSPC, -21, "no space left on device")
 
 typedef enum {
 #define SCAL_STATUS_ENUM(name, value, text) SCAL_##name = value,

@@ -3,10 +3,12 @@
 // operation table against this host's ABI (version and struct_size) and fills the defaults of
 // optional operations; every failure names the file, the symbol and the reason.
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <link.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,12 +26,20 @@
 #define SCAL_PLUGIN_INSTALL_REL_DIR "lib/scal/plugins"
 #endif
 
+/* A directory plugins may come from: this user's or root's, writable by nobody else (whoever can
+ * write into it chooses the code scal and the measured program run). */
+static bool trusted_dir(const struct stat *sb)
+{
+    return S_ISDIR(sb->st_mode) && !(sb->st_mode & (S_IWGRP | S_IWOTH)) &&
+           (sb->st_uid == 0 || sb->st_uid == geteuid());
+}
+
 static void append_dir(char *out, size_t len, const char *dir)
 {
     if (!dir || !*dir) return;
     char real[PATH_MAX];
     struct stat sb;
-    if (!realpath(dir, real) || stat(real, &sb) != 0 || !S_ISDIR(sb.st_mode)) return;
+    if (!realpath(dir, real) || stat(real, &sb) != 0 || !trusted_dir(&sb)) return;
     /* skip duplicates: the build tree's bin/ and lib/ lead to the same plugin directory */
     size_t n = strlen(real);
     for (const char *p = out; (p = strstr(p, real)) != NULL; p += n)
@@ -58,20 +68,22 @@ static bool append_relative(char *out, size_t len, const char *file)
     return strlen(out) > before;
 }
 
-static void append_list(char *out, size_t len, const char *list)
+/* With absolute_only (SCAL_PLUGIN_PATH), a relative entry ("." or "") is left out: it would resolve
+ * against whatever directory the measured program runs in. */
+static void append_list(char *out, size_t len, const char *list, bool absolute_only)
 {
     if (!list) return;
     char *copy = strdup(list), *save = NULL;
     for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save))
-        append_dir(out, len, d);
+        if (d[0] == '/' || !absolute_only) append_dir(out, len, d);
     free(copy);
 }
 
 void scal_plugin_search_path(char *out, size_t len, const char *extra)
 {
     out[0] = 0;
-    append_list(out, len, getenv("SCAL_PLUGIN_PATH"));
-    append_list(out, len, extra);
+    append_list(out, len, getenv("SCAL_PLUGIN_PATH"), true);
+    append_list(out, len, extra, false);
     Dl_info self;
     struct link_map *map = NULL;
     bool found = false;
@@ -133,6 +145,14 @@ int scal_plugin_foreach_file(const char *extra,
     return 0;
 }
 
+bool scal_plugin_name_ok(const char *name)
+{
+    if (!name || !*name || strlen(name) > 48) return false;
+    for (const char *c = name; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') return false;
+    return true;
+}
+
 static int find_by_name(const char *name, char *path, size_t len, char *why, size_t whylen)
 {
     char dirs[8192];
@@ -145,33 +165,49 @@ static int find_by_name(const char *name, char *path, size_t len, char *why, siz
         if (access(path, F_OK) == 0) return SCAL_OK;
     }
     snprintf(why, whylen,
-             "no plugin '%s': libscal_%s.so is in none of the plugin directories (%s); set "
-             "SCAL_PLUGIN_PATH or give the file's path",
+             "no plugin '%s': libscal_%s.so is in none of the plugin directories (%s); add its "
+             "directory to SCAL_PLUGIN_PATH (absolute, owned by you or root, writable by nobody "
+             "else)",
              name, name, dirs[0] ? dirs : "none found");
     return SCAL_ENOENT;
 }
 
 /* A plugin runs inside scal and the measured program: only a regular file of this user or root
- * that nobody else can change. */
-static int trusted_file(const char *path, char *why, size_t whylen)
+ * that nobody else can change, in a directory nobody else can change. The file is opened once, its
+ * directory and itself checked through descriptors, and loaded from that descriptor: nothing can
+ * replace it between the check and the load. Returns the descriptor. */
+static int open_trusted(const char *path, char *why, size_t whylen)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(why, whylen, "plugin file '%s': %s", path, strerror(errno));
-        return SCAL_ENOENT;
+    char dir[SCAL_PLUGIN_PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path + (slash == path)) : 1,
+             slash ? path : ".");
+    struct stat ds, st;
+    int d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = d >= 0 ? openat(d, slash ? slash + 1 : path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    int e = errno;
+    bool dir_ok = d >= 0 && fstat(d, &ds) == 0 && trusted_dir(&ds);
+    if (d >= 0) close(d);
+    if (fd < 0) {
+        snprintf(why, whylen, "plugin file '%s': %s", path,
+                 e == ELOOP ? "a symbolic link (refused)" : strerror(e));
+        return e == ENOENT ? SCAL_ENOENT : SCAL_EPERM;
     }
-    if (!S_ISREG(st.st_mode) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
-        (st.st_uid != 0 && st.st_uid != geteuid())) {
+    const char *bad = fstat(fd, &st) != 0                        ? strerror(errno)
+                      : !S_ISREG(st.st_mode)                     ? "not a regular file"
+                      : (st.st_mode & (S_IWGRP | S_IWOTH))       ? "writable by group or others"
+                      : st.st_uid != 0 && st.st_uid != geteuid() ? "owned by another user"
+                      : !dir_ok ? "its directory is writable by others or owned by another user"
+                                : NULL;
+    if (bad) {
+        close(fd);
         snprintf(why, whylen,
                  "plugin file '%s' refused: %s (a plugin runs inside scal and the measured "
                  "program)",
-                 path,
-                 !S_ISREG(st.st_mode)                 ? "not a regular file"
-                 : (st.st_mode & (S_IWGRP | S_IWOTH)) ? "writable by group or others"
-                                                      : "owned by another user");
+                 path, bad);
         return SCAL_EPERM;
     }
-    return SCAL_OK;
+    return fd;
 }
 
 static const char *kind_name(int kind)
@@ -409,8 +445,14 @@ int scal_plugin_load(const char *name_or_path, int want, const char *const *sett
     } else if ((rc = find_by_name(name_or_path, p->path, sizeof(p->path), why, whylen)) < 0) {
         return rc;
     }
-    if ((rc = trusted_file(p->path, why, whylen)) < 0) return rc;
-    p->handle = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
+    int fd = open_trusted(p->path, why, whylen);
+    if (fd < 0) return fd;
+    char by_fd[64];
+    snprintf(by_fd, sizeof(by_fd), "/proc/self/fd/%d", fd);
+    p->handle = dlopen(by_fd, RTLD_NOW | RTLD_LOCAL);
+    /* kept open while the plugin is mapped (always, see scal_plugin_unload): the loader knows
+     * objects by name, and a closed descriptor's number, reused, would name this one again */
+    if (!p->handle) close(fd);
     if (!p->handle) {
         snprintf(why, whylen, "cannot load '%s' (not a loadable shared object?): %s", p->path,
                  dlerror());
@@ -437,6 +479,7 @@ int scal_plugin_load(const char *name_or_path, int want, const char *const *sett
     return SCAL_OK;
 fail:
     dlclose(p->handle);
+    close(fd);
     p->handle = NULL;
     p->desc = NULL;
     return rc;

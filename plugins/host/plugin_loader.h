@@ -47,12 +47,19 @@ struct scal_loaded_plugin {
 };
 
 /* The directories searched for plugins by name, in order, separated by ':' into out:
- * $SCAL_PLUGIN_PATH, then extra (a ':'-separated list, may be NULL: `--plugin-dir`), then the
- * built-in directory next to the calling library or program (<libdir>/scal/plugins), then the
- * install directory. */
+ * $SCAL_PLUGIN_PATH (absolute entries only), then extra (a ':'-separated list, may be NULL:
+ * `--plugin-dir`), then the built-in directory next to the calling library or program
+ * (<libdir>/scal/plugins), then the install directory; a directory writable by others or owned by
+ * another user is left out. */
 void scal_plugin_search_path(char *out, size_t len, const char *extra);
 
+/* Whether name can name a plugin: letters, digits, '_' and '-' (never a path). What users give
+ * (-s, SCAL_PLUGINS) is a name; paths are for the callers that list the search path's files. */
+bool scal_plugin_name_ok(const char *name);
+
 /* Loads a plugin by name ("papi": libscal_papi.so in the search path) or by path (contains '/').
+ * The file and its directory must be this user's or root's and writable by nobody else; it is
+ * opened once and loaded from that descriptor.
  * want is the kind required (0: any). settings are "option=value" strings for this plugin; options
  * also come from the environment as SCAL_<PLUGIN>_<OPTION> (settings win). The sysfs root handed
  * to the plugin (env.sysfs_root) follows one rule: the plugin's own `sysfs_root` option when set

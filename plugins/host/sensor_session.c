@@ -30,6 +30,13 @@ static uint64_t env_u64(const char *name, uint64_t def, uint64_t lo, uint64_t hi
 static void start_plugin(struct scal_sensor_session *s, const char *name)
 {
     struct scal_sensor_plugin *p = &s->plugins[s->nplugins++];
+    if (!scal_plugin_name_ok(name)) { /* a path would load any file into the measured program */
+        p->status = SCAL_EINVAL;
+        snprintf(p->why, sizeof(p->why),
+                 "'%s' is not a sensor name (sensors are named, never paths)", name);
+        snprintf(p->lp.name, sizeof(p->lp.name), "%s", name);
+        return;
+    }
     p->status = scal_plugin_load(name, SCAL_PLUGIN_SENSOR, NULL, 0, &p->lp, p->why, sizeof(p->why));
     if (p->status < 0) {
         snprintf(p->lp.name, sizeof(p->lp.name), "%s", name); /* as the user named it */

@@ -78,6 +78,22 @@ static struct verdict judge(const struct scal_pp_matrix *m, size_t col0)
     return v;
 }
 
+/* The words of the row axis: inputs, or MPI rank counts (pp_rows_are_ranks). */
+struct rows {
+    const char *at;      /* before a row's label: "input " or "" ("2 ranks" names itself) */
+    const char *grows;   /* "input size" or "the rank count" */
+    const char *growing; /* "the input grows" or "ranks are added" */
+    const char *fixed;   /* "input" or "rank count" (at a fixed ..., per ...) */
+    const char *with;    /* "input" or "ranks" (threads and ... grow together) */
+};
+
+static struct rows rows_of(const struct scal_pp_host *h)
+{
+    return pp_rows_are_ranks(h)
+               ? (struct rows){"", "the rank count", "ranks are added", "rank count", "ranks"}
+               : (struct rows){"input ", "input size", "the input grows", "input", "input"};
+}
+
 static const char *row_name(const struct scal_pp_host *h, const struct scal_pp_matrix *m, size_t y)
 {
     return (m->shape == SCAL_PP_INPUT_STEP || m->shape == SCAL_PP_BOTH_STEP) ? h->inputs[y + 1]
@@ -85,18 +101,19 @@ static const char *row_name(const struct scal_pp_host *h, const struct scal_pp_m
 }
 
 /* "the largest drop -0.31 at input i2, 4->8 threads" */
-static void worst_cell(const struct scal_pp_host *h, const struct scal_pp_matrix *m,
-                       const struct verdict *v, char *out, size_t len)
+static void worst_cell(const struct scal_pp_host *h, const struct rows *w,
+                       const struct scal_pp_matrix *m, const struct verdict *v, char *out,
+                       size_t len)
 {
     size_t y = v->wy, x = v->wx;
     switch (m->shape) {
     case SCAL_PP_INPUT_STEP:
-        snprintf(out, len, "largest drop %+.2f from input %s to %s at %d threads", v->worst,
+        snprintf(out, len, "largest drop %+.2f from %s%s to %s at %d threads", v->worst, w->at,
                  h->inputs[y], h->inputs[y + 1], h->threads[x]);
         break;
     case SCAL_PP_THREAD_STEP:
-        snprintf(out, len, "largest drop %+.2f at input %s, %d->%d threads", v->worst, h->inputs[y],
-                 h->threads[x], h->threads[x + 1]);
+        snprintf(out, len, "largest drop %+.2f at %s%s, %d->%d threads", v->worst, w->at,
+                 h->inputs[y], h->threads[x], h->threads[x + 1]);
         break;
     default:
         snprintf(out, len, "largest drop %+.2f from (%s, %d threads) to (%s, %d threads)", v->worst,
@@ -108,6 +125,7 @@ static void findings(const struct scal_pp_host *h, size_t r, size_t s, size_t b)
 {
     char buf[900], pre[64] = "", cell[200];
     if (h->nslices > 1) snprintf(pre, sizeof(pre), "[%s] ", h->slices[s]);
+    const struct rows w = rows_of(h);
     const struct scal_pp_matrix *in = h->get(h, r, s, "diff_input");
     const struct scal_pp_matrix *st = h->get(h, r, s, "diff_strong");
     const struct scal_pp_matrix *wk = h->get(h, r, s, "diff_weak");
@@ -124,50 +142,51 @@ static void findings(const struct scal_pp_host *h, size_t r, size_t s, size_t b)
     }
     if (in) {
         struct verdict v = judge(in, b + 1 < in->cols ? b + 1 : 0);
-        worst_cell(h, in, &v, cell, sizeof(cell));
+        worst_cell(h, &w, in, &v, cell, sizeof(cell));
         if (v.rows_data == 0)
             ;
         else if (!v.drop)
             snprintf(buf, sizeof(buf),
-                     "%sscales with input size (efficiency does not drop as the input grows, at "
-                     "any thread count; rests on %zu cells, inputs %s to %s)",
-                     pre, v.cells, h->inputs[v.y0], h->inputs[v.y1 + 1]);
+                     "%sscales with %s (efficiency does not drop as %s, at any thread count; "
+                     "rests on %zu cells, %s%s to %s)",
+                     pre, w.grows, w.growing, v.cells, *w.at ? "inputs " : "", h->inputs[v.y0],
+                     h->inputs[v.y1 + 1]);
         else if (v.from < in->rows)
             snprintf(buf, sizeof(buf),
-                     "%sscales with input size from %s on (rests on %zu cells; before: %s)", pre,
+                     "%sscales with %s from %s on (rests on %zu cells; before: %s)", pre, w.grows,
                      h->inputs[v.from], v.cells, cell);
         else
-            snprintf(buf, sizeof(buf), "%sdoes not scale with input size (%s)", pre, cell);
+            snprintf(buf, sizeof(buf), "%sdoes not scale with %s (%s)", pre, w.grows, cell);
         if (v.rows_data) h->note(h, (long)r, buf);
     }
     if (st) {
         struct verdict v = judge(st, b);
-        worst_cell(h, st, &v, cell, sizeof(cell));
+        worst_cell(h, &w, st, &v, cell, sizeof(cell));
         size_t n = 0;
         for (size_t i = 0; i < (size_t)st->rows * st->cols; i++)
             n += (i % st->cols) >= b && !isnan(st->values[i]);
         if (v.rows_data && v.drop)
             snprintf(buf, sizeof(buf),
                      "%snot strongly scalable (efficiency drops as threads are added at a fixed "
-                     "input; %s)",
-                     pre, cell);
+                     "%s; %s)",
+                     pre, w.fixed, cell);
         else if (v.rows_data)
             snprintf(buf, sizeof(buf),
-                     "%sstrongly scalable (efficiency holds as threads are added at a fixed input; "
+                     "%sstrongly scalable (efficiency holds as threads are added at a fixed %s; "
                      "rests on %zu cells)",
-                     pre, n);
+                     pre, w.fixed, n);
         if (v.rows_data) h->note(h, (long)r, buf);
     }
     if (wk) {
         struct verdict v = judge(wk, b);
-        worst_cell(h, wk, &v, cell, sizeof(cell));
+        worst_cell(h, &w, wk, &v, cell, sizeof(cell));
         if (v.rows_data == 0)
             ;
         else if (!v.drop)
             snprintf(buf, sizeof(buf),
-                     "%sweakly scalable (no efficiency drop when threads and input grow together; "
+                     "%sweakly scalable (no efficiency drop when threads and %s grow together; "
                      "rests on %zu cells)",
-                     pre, v.cells);
+                     pre, w.with, v.cells);
         else if (v.from < wk->rows)
             snprintf(buf, sizeof(buf),
                      "%sweakly scalable from %s on (rests on %zu cells; before: %s)", pre,
@@ -207,8 +226,8 @@ static void findings(const struct scal_pp_host *h, size_t r, size_t s, size_t b)
             len += n > 0 ? (size_t)n : 0;
         }
         snprintf(buf, sizeof(buf),
-                 "%s%s (last thread count with efficiency >= %.2f) per input: %.600s", pre,
-                 any ? "efficiency limit at" : "no efficiency limit", SCAL_FIND_EFF, list);
+                 "%s%s (last thread count with efficiency >= %.2f) per %s: %.600s", pre,
+                 any ? "efficiency limit at" : "no efficiency limit", SCAL_FIND_EFF, w.fixed, list);
         h->note(h, (long)r, buf);
     }
     /* Cells whose observed team differs from the requested thread count. */
@@ -221,10 +240,10 @@ static void findings(const struct scal_pp_host *h, size_t r, size_t s, size_t b)
         }
     if (mism) {
         snprintf(buf, sizeof(buf),
-                 "%steam size differs from the requested thread count in %zu cell(s) (first: input "
-                 "%s, %d threads requested, %.0f observed): efficiency uses the observed team; "
-                 "these cells are marked",
-                 pre, mism, h->inputs[my], h->threads[mx], pp_at(team, my, mx));
+                 "%steam size differs from the requested thread count in %zu cell(s) (first: %s%s, "
+                 "%d threads requested, %.0f observed): efficiency uses the observed team; these "
+                 "cells are marked",
+                 pre, mism, w.at, h->inputs[my], h->threads[mx], pp_at(team, my, mx));
         h->note(h, (long)r, buf);
     }
 }
@@ -416,8 +435,8 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     if (ax != SIZE_MAX)
         snprintf(buf, sizeof(buf),
                  "regions are ranked by their share of the whole program's lost time at %d "
-                 "threads, input %s (%.6g core-seconds beyond the baseline)",
-                 h->threads[ax], h->inputs[ay], total);
+                 "threads, %s%s (%.6g core-seconds beyond the baseline)",
+                 h->threads[ax], rows_of(h).at, h->inputs[ay], total);
     else
         snprintf(buf, sizeof(buf),
                  "regions are ranked by their share of the whole program's lost core-seconds "

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "h5model.h"
 #include "h5util.h"
 #include "layout.h"
 #include "region_identity.h"
@@ -83,9 +84,21 @@ static size_t joinable_regions(const struct scal_h5file *file)
     return ok;
 }
 
-/* One slice's matrices of region r into group sg (names with '/' made flat). */
-static void write_slice(hid_t sg, const struct scal_pp_host *h, size_t r, size_t s)
+/* The region's model of time and its predictions (group model; sizes NULL: none written). */
+static void write_model(hid_t sg, const struct scal_pp_host *h, size_t r, size_t s,
+                        const double *sizes)
 {
+    struct scal_region_model rm;
+    if (!sizes || h->nthreads < 2 || scal_model_region(h, r, s, "time", sizes, &rm) < 0) return;
+    scal_model_h5_write(sg, h, &rm, sizes);
+    scal_region_model_free(&rm);
+}
+
+/* One slice's matrices of region r into group sg (names with '/' made flat), and its model. */
+static void write_slice(hid_t sg, const struct scal_pp_host *h, size_t r, size_t s,
+                        const double *sizes)
+{
+    write_model(sg, h, r, s, sizes);
     for (const char *const *m = h->metrics(h, r, s); *m; m++) {
         char name[300];
         snprintf(name, sizeof(name), "%s", *m);
@@ -96,7 +109,8 @@ static void write_slice(hid_t sg, const struct scal_pp_host *h, size_t r, size_t
 }
 
 /* /analysis/regions/<slug>: the region's attributes, findings and matrices (per slice). */
-static void write_region(hid_t rg, const struct scal_pp_host *h, size_t r, size_t joinable)
+static void write_region(hid_t rg, const struct scal_pp_host *h, size_t r, size_t joinable,
+                         const double *sizes)
 {
     hid_t g = H5Gcreate2(rg, h->regions[r].slug, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return;
@@ -110,7 +124,7 @@ static void write_region(hid_t rg, const struct scal_pp_host *h, size_t r, size_
     scal_h5_write_strings(g, "findings", notes, nn);
     for (size_t s = 0; s < h->nslices; s++) {
         if (h->nslices == 1) {
-            write_slice(g, h, r, s);
+            write_slice(g, h, r, s, sizes);
             continue;
         }
         char sname[32];
@@ -118,7 +132,7 @@ static void write_region(hid_t rg, const struct scal_pp_host *h, size_t r, size_
         hid_t sg = H5Gcreate2(g, sname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         if (sg < 0) continue;
         scal_h5_attr_set_str(sg, "slice", h->slices[s]);
-        write_slice(sg, h, r, s);
+        write_slice(sg, h, r, s, sizes);
         H5Gclose(sg);
     }
     H5Gclose(g);
@@ -137,6 +151,7 @@ static int write_analysis(const char *tmp, const struct scal_pp_host *h, const c
                           size_t joinable)
 {
     hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), a = -1, rg = -1;
+    double *sizes = NULL;
     int rc = SCAL_EHDF5;
     if (f < 0) return SCAL_EHDF5;
     scal_h5_attr_set_str(f, SCAL_ATTR_FORMAT, SCAL_FORMAT_ANALYSIS);
@@ -144,10 +159,14 @@ static int write_analysis(const char *tmp, const struct scal_pp_host *h, const c
     if ((a = H5Gcreate2(f, "analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
     if (write_header(a, h) < 0) goto out;
     if ((rg = H5Gcreate2(a, "regions", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0) goto out;
+    sizes = malloc((h->ninputs + 1) * sizeof(*sizes));
+    if (sizes && scal_model_input_sizes(h, sizes) < 0) free(sizes), sizes = NULL;
+    if (sizes) scal_h5_attr_set_f64_n(a, "input_sizes", sizes, h->ninputs);
     for (size_t r = 0; r < h->nregions; r++)
-        write_region(rg, h, r, joinable);
+        write_region(rg, h, r, joinable, sizes);
     rc = SCAL_OK;
 out:
+    free(sizes);
     if (rg >= 0) H5Gclose(rg);
     if (a >= 0) H5Gclose(a);
     if (H5Fclose(f) < 0) rc = SCAL_EHDF5;

@@ -42,6 +42,22 @@ static void breakdown(FILE *f, const struct scal_pp_host *h, size_t r)
     fprintf(f, "\n");
 }
 
+/* The model plugin's ranking (model_rank): regions by the core-seconds their models predict they
+ * lose at its target configuration (named in its note); nothing without the model plugin. */
+static void model_ranking(FILE *f, const struct scal_pp_host *h)
+{
+    size_t shown = 0;
+    for (size_t k = 1; k < h->nregions && shown < (h->top ? h->top : 20); k++)
+        for (size_t r = 1; r < h->nregions; r++)
+            if (scalar(h, r, "model_rank") == (double)k) {
+                if (!shown++)
+                    fprintf(f, "\nregions by predicted lost core-seconds (models; rank, "
+                               "core-seconds, label):\n");
+                fprintf(f, "  %3zu  %10.4g  %s\n", k, scalar(h, r, "model_lost"),
+                        h->regions[r].label);
+            }
+}
+
 static int run(const struct scal_pp_host *h, char *why, size_t whylen)
 {
     FILE *f = pp_create(h, "summary.txt", why, whylen);
@@ -50,13 +66,16 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
     fprintf(f, "scal report summary\n\nsources:");
     for (const char *const *s = h->sources; s && *s; s++)
         fprintf(f, " %s", *s);
-    fprintf(f, "\nstatistic of repetitions: %s; inputs: %zu; thread counts:", h->stat, h->ninputs);
+    fprintf(f, "\nstatistic of repetitions: %s; %s: %zu; thread counts:", h->stat,
+            pp_rows_are_ranks(h) ? "rank counts (MPI, --axes ranks,threads)" : "inputs",
+            h->ninputs);
     for (size_t t = 0; t < h->nthreads; t++)
         fprintf(f, " %d", h->threads[t]);
-    fprintf(f, "\nbaseline: %s\n",
-            *h->baseline_note ? h->baseline_note
-                              : "the 1-thread run of "
-                                "each input");
+    fprintf(f, "\nbaseline: %s%s\n",
+            *h->baseline_note ? h->baseline_note : "the 1-thread run of each ",
+            *h->baseline_note      ? ""
+            : pp_rows_are_ranks(h) ? "rank count"
+                                   : "input");
     size_t n = h->notes(h, -1, &notes);
     if (n) fprintf(f, "\nnotes:\n");
     for (size_t i = 0; i < n; i++)
@@ -75,6 +94,7 @@ static int run(const struct scal_pp_host *h, char *why, size_t whylen)
         fprintf(f, "  (none: %s)\n",
                 h->nthreads < 2 ? "needs at least two thread counts"
                                 : "no region has lost time beyond its baseline");
+    model_ranking(f, h);
     fprintf(f, "\nfindings:\n");
     for (size_t r = 0; r < h->nregions; r++) {
         if (!h->selected(h, r)) continue;

@@ -15,6 +15,20 @@
 #include "plugin_util.h" /* plugins/common: scal__why */
 #include "scal/postproc.h"
 
+/* Whether the rows are MPI rank counts rather than inputs: scal report --axes ranks,threads labels
+ * them "R ranks" (postproc/load.c); the page's script applies the same test. */
+static inline bool pp_rows_are_ranks(const struct scal_pp_host *h)
+{
+    for (size_t y = 0; y < h->ninputs; y++) {
+        int end = 0;
+        unsigned ranks;
+        if (sscanf(h->inputs[y], "%u ranks%n", &ranks, &end) != 1 || end <= 0 ||
+            h->inputs[y][end] != '\0')
+            return false;
+    }
+    return h->ninputs > 0;
+}
+
 /* The running plugin's option as text (its default when unset), or NULL. */
 static inline const char *pp_option(const struct scal_pp_host *h, const char *name)
 {

@@ -42,6 +42,15 @@ def _rows(ds, inputs, threads):
     return out
 
 
+def _attr_value(v):
+    """An attribute as Python: text, a number, or a list (e.g. @input_sizes, one per input)."""
+    if isinstance(v, (bytes, str)):
+        return _text(v)
+    if isinstance(v, np.ndarray) and v.size != 1:
+        return [_text(x) if isinstance(x, (bytes, str)) else x.item() for x in v.ravel()]
+    return v.item() if hasattr(v, "item") else v
+
+
 def analysis(path):
     """The matrices ``scal report`` wrote for a campaign, as one DataFrame with a row per cell.
 
@@ -54,7 +63,8 @@ def analysis(path):
     scalar such as ``rank``), ``value`` (NaN: a missing cell, never 0).
 
     ``df.attrs`` holds the analysis' attributes (``statistic``, ``baseline_threads``,
-    ``baseline_note``, ``noise_cv``, ``created_utc``) and its campaign-wide ``notes``; findings are
+    ``baseline_note``, ``noise_cv``, ``created_utc``, ``input_sizes`` as a list) and its
+    campaign-wide ``notes``; findings are
     in ``df.attrs["findings"]`` by region label.
 
     Raises FileNotFoundError for a missing file and scal.ScalFileError (naming the file) for a file
@@ -80,15 +90,17 @@ def analysis(path):
             rid = int(rg.attrs["region_id"]) if "region_id" in rg.attrs else None
             if "findings" in rg:
                 findings[label] = [_text(s) for s in rg["findings"][()]]
-            groups = [(rg, "")] + [(rg[k], _text(rg[k].attrs.get("slice", k))) for k in rg if isinstance(rg[k], h5py.Group)]
+            # sub-groups are frequency slices, except each one's `model` group (read with h5py:
+            # schemas/README-analysis.md, "Models")
+            groups = [(rg, "")] + [(rg[k], _text(rg[k].attrs.get("slice", k))) for k in rg
+                                   if isinstance(rg[k], h5py.Group) and k != "model"]
             for grp, sl in groups:
                 for name, ds in grp.items():
-                    if not isinstance(ds, h5py.Dataset) or name == "findings":
+                    if not isinstance(ds, h5py.Dataset) or name == "findings" or ds.dtype.kind not in "fiu":
                         continue
                     unit = _text(ds.attrs.get("unit", ""))
                     rows += [(label, rid, sl, name, unit) + cell for cell in _rows(ds, inputs, threads)]
-        attrs = {k: (_text(v) if isinstance(v, (bytes, str)) else v.item() if hasattr(v, "item") else v)
-                 for k, v in g.attrs.items()}
+        attrs = {k: _attr_value(v) for k, v in g.attrs.items()}
         attrs["notes"] = [_text(s) for s in g["notes"][()]] if "notes" in g else []
         attrs["findings"] = findings
     df = pd.DataFrame(rows, columns=list(COLUMNS))

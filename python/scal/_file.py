@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Opening a scal file: telling run files from campaigns, refusing anything else with the file's name
-# in the message, and reading tables and the string table.
+# Opening a scal file: validated first by scal's own validator (`scal check --json`, in its own
+# process: HDF5 can crash or allocate gigabytes on a damaged file), then read through h5py; anything
+# wrong is a ScalFileError naming the file.
 import errno
+import json
 import os
+import shutil
+import subprocess
 
 import h5py
 import numpy as np
@@ -26,6 +30,43 @@ class ScalFileError(ValueError):
         self.path = path
 
 
+def _scal_executable():
+    """scal: $SCAL_EXECUTABLE, the install tree this package is in (PREFIX/bin/scal), or $PATH."""
+    env = os.environ.get("SCAL_EXECUTABLE")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))  # PREFIX/lib/python3/dist-packages/scal
+    installed = os.path.normpath(os.path.join(here, "..", "..", "..", "..", "bin", "scal"))
+    if os.access(installed, os.X_OK):
+        return installed
+    return shutil.which("scal")
+
+
+def validate(path):
+    """Runs scal's validator on path (the checks every scal reader makes); raises ScalFileError with
+    its first problems when the file is damaged or not a scal file."""
+    exe = _scal_executable()
+    if not exe:
+        raise ScalFileError(path, "cannot validate it: scal is not found (set SCAL_EXECUTABLE to the scal program, or put it on PATH)")
+    try:
+        p = subprocess.run([exe, "check", "--json", "--", path], capture_output=True, text=True, errors="replace", stdin=subprocess.DEVNULL)
+    except OSError as e:
+        raise ScalFileError(path, "cannot validate it: cannot run %s (%s)" % (exe, e)) from None
+    try:
+        verdict = json.loads(p.stdout)[0]
+        ok, problems = bool(verdict["ok"]), [str(x) for x in verdict["problems"]]
+    except (ValueError, IndexError, KeyError, TypeError):
+        raise ScalFileError(path, "cannot validate it: %s check ended with status %d (%s)" % (exe, p.returncode, p.stderr.strip()[-300:])) from None
+    if ok and p.returncode == 0:
+        return
+    more = " (and %d more problems: scal check %s lists them)" % (len(problems) - 1, path) if len(problems) > 1 else ""
+    first = problems[0] if problems else "rejected by scal check"
+    for prefix in (path + ": ", "'%s': " % path):  # the file is named once, by ScalFileError
+        if first.startswith(prefix):
+            first = first[len(prefix):]
+    raise ScalFileError(path, first + more)
+
+
 def _text(value):
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
@@ -38,19 +79,32 @@ class ScalFile:
         self.path = os.fspath(path)
         if not os.path.exists(self.path):
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), self.path)
+        validate(self.path)
         try:
             self.h5 = h5py.File(self.path, "r")
-        except OSError as e:
+        except (OSError, ValueError) as e:
             raise ScalFileError(self.path, "not an HDF5 file scal can open (%s)" % e) from None
         try:
             self._check()
-            strings = self.h5["strings"].asstr()[()] if "strings" in self.h5 else []
+            strings = self._read(lambda: self.h5["strings"].asstr()[()] if "strings" in self.h5 else [])
             self.strings = np.array([s if s is not None else "" for s in strings] + [""], dtype=object)
         except BaseException:
             self.h5.close()
             raise
 
+    def _read(self, what):
+        """what() with h5py's errors on a file changed since it was validated as ScalFileError."""
+        try:
+            return what()
+        except ScalFileError:
+            raise
+        except (OSError, KeyError, ValueError, TypeError, IndexError, MemoryError, RuntimeError) as e:
+            raise ScalFileError(self.path, "cannot be read (%s: %s)" % (type(e).__name__, e)) from None
+
     def _check(self):
+        self._read(self._check_root)
+
+    def _check_root(self):
         fmt = self.h5.attrs.get("scal_format")
         if fmt is None:
             raise ScalFileError(self.path, "not a scal file (no root attribute scal_format)")
@@ -77,9 +131,7 @@ class ScalFile:
 
     def table(self, name):
         """The dataset ``name`` as a numpy structured array (empty when the file has none)."""
-        if name not in self.h5:
-            return None
-        return self.h5[name][()]
+        return self._read(lambda: self.h5[name][()] if name in self.h5 else None)
 
     def text(self, indices):
         """Decodes string indices (any integer array) into a numpy object array of str; an index
@@ -90,12 +142,8 @@ class ScalFile:
 
     def str_list(self, name):
         """A 1-D string dataset as a list of str ([] when absent)."""
-        if name not in self.h5:
-            return []
-        return [_text(s) for s in self.h5[name][()]]
+        return self._read(lambda: [_text(s) for s in self.h5[name][()]] if name in self.h5 else [])
 
     def attrs(self, group):
         """The attributes of ``group`` as a dict of Python values ({} when absent)."""
-        if group not in self.h5:
-            return {}
-        return {k: (_text(v) if isinstance(v, (bytes, str)) else v) for k, v in self.h5[group].attrs.items()}
+        return self._read(lambda: {k: (_text(v) if isinstance(v, (bytes, str)) else v) for k, v in self.h5[group].attrs.items()} if group in self.h5 else {})

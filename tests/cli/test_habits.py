@@ -48,8 +48,40 @@ for args in (["show", "--csv"], ["export", "--format", "csv"], ["check"]):
     with open(camp, "rb") as f:
         piped = run(*args[:1], "-", *args[1:], stdin=f)
     named = run(*args[:1], "c.h5", *args[1:])
-    same = piped.stdout == named.stdout if args[0] != "check" else piped.stdout.endswith(named.stdout[len("c.h5"):])
-    check(piped.returncode == 0 and same, "scal %s - reads standard input: %r" % (args[0], piped.stderr[-100:]))
+    same = piped.stdout == named.stdout if args[0] != "check" else piped.stdout == "-" + named.stdout[len("c.h5"):]
+    check(piped.returncode == 0 and same, "scal %s - reads standard input: %r" % (args[0], piped.stdout[-100:]))
+# scal report -: the same report as from the file (default directory stdin-report), nothing written
+with open(camp, "rb") as f:
+    piped = run("report", "-", stdin=f)
+named = run("report", "c.h5", "--no-write", "-o", "named")
+
+
+def report_files(d):
+    out = {}
+    for sub, _, files in os.walk(os.path.join(work, d)):
+        for n in files:
+            if n.endswith((".csv", ".txt")):
+                with open(os.path.join(sub, n)) as f:
+                    rel = os.path.relpath(os.path.join(sub, n), os.path.join(work, d))
+                    out[rel] = [l for l in f if not l.startswith("sources:")]
+    return out
+
+
+pf, nf = report_files("stdin-report"), report_files("named")
+check(piped.returncode == 0 and len(pf) > 5 and pf == nf,
+      "scal report - writes stdin-report/, the report of the file (%d files, %r)"
+      % (len(pf), sorted(k for k in set(pf) | set(nf) if pf.get(k) != nf.get(k))[:3]))
+check("scal-stdin" not in piped.stderr, "scal report -: notes name no temporary copy")
+r = run("report", "-", "-", "-o", "twice")
+check(r.returncode == 2 and "only once" in r.stderr, "scal report - -: a usage error (%r)" % r.stderr)
+# damaged standard input: the messages name "-", not the temporary copy
+for args in (["check", "-"], ["check", "--json", "-"], ["report", "-", "-o", "junk"]):
+    r = run(*args, stdin=open(man, "rb"))
+    said = r.stdout + r.stderr
+    check(r.returncode == 1 and "'-'" in said and "scal-stdin" not in said,
+          "scal %s on a file that is not HDF5 names '-': %r" % (" ".join(args), said.strip()[-160:]))
+check(json.loads(run("check", "--json", "-", stdin=open(camp, "rb")).stdout)[0]["file"] == "-",
+      "scal check --json -: the file is '-'")
 check(not [n for n in os.listdir(os.environ.get("TMPDIR", "/tmp")) if n.startswith("scal-stdin-")],
       "no temporary copy of standard input is left behind")
 csvr = run("export", "c.h5", "--format", "csv").stdout.split("\n")

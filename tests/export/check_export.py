@@ -61,6 +61,7 @@ root = [r for r in rows if r["kind"] == "root"]
 check(all(r["parent_id"] == "" and r["file"] == "" for r in root), "csv: missing values are empty cells")
 check(all(r["rusage.utime [s]"] != "" for r in root), "csv: sensor columns carry the unit and the value")
 try:
+    os.environ.setdefault("SCAL_EXECUTABLE", args.scal)  # the package validates through scal check
     import scal as scalpy  # the Python package: the two tidy tables must agree
     df = scalpy.load(camp)
     check(list(df.columns)[:27] == list(rows[0].keys())[:27], "csv: the columns of scal.load()")

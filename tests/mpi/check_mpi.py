@@ -8,6 +8,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -295,10 +296,18 @@ def scenario_campaign(args):
         rows = [l.strip().split(",") for l in f]
     check(rows[0][1:] == ["1", "2"] and [r[0] for r in rows[1:]] == ["1 ranks", "2 ranks"],
           "--axes ranks,threads: threads 1, 2 across, 1 and 2 ranks up: %s" % rows)
+    with open(os.path.join(args.work, "c-axes", "summary.txt")) as f:
+        summary = f.read()
+    check("rank counts (MPI, --axes ranks,threads): 2;" in summary and "inputs:" not in summary,
+          "--axes ranks,threads: summary.txt counts rank counts, not inputs")
+    empty = [l for l in summary.splitlines() if re.search(r"input\s*$|input ''|\binput \d+ ranks", l)]
+    check(not empty, "--axes ranks,threads: no note ends in an empty input label or calls ranks an input: %s"
+          % empty[:3])
     p = scal(args, "report", "c.h5", "--axes", "threads", "--no-write", "-o", "c-bad", expect=2)
     check("bad --axes 'threads'" in p.stderr, "a bad --axes is a usage error")
     # the Python package
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    os.environ.setdefault("SCAL_EXECUTABLE", args.scal)  # the package validates through scal check
     import scal as scalpy
     df = scalpy.load(os.path.join(args.work, "c.h5"))
     check(sorted(df.groupby("run")["ranks"].first().tolist()) == [1, 1, 2, 2], "scal.load: a ranks column per run")

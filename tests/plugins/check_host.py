@@ -72,7 +72,7 @@ def main():
                 "notso": "not a loadable shared object",
                 "nonexistent": "no plugin 'nonexistent'",
                 "manymetrics": "65 metrics: more than the 64",
-                os.path.join(args.fixtures, "missing-file.so"): "No such file",
+                os.path.join(args.fixtures, "missing-file.so"): "sensors are named, never paths",
             }
             for name, phrase in expect_reason.items():
                 check(name in plugins, "plugin %s recorded" % name)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "h5util.h"
 #include "layout.h"
@@ -210,6 +211,7 @@ int main(int argc, char **argv)
                                       .strings = (const char *const *)st.strings,
                                       .nstrings = st.count};
     hid_t f;
+    unlink(argv[1]); /* created exclusively: a test's file of an earlier run goes first */
     int rc = scal_campaign_file_create(argv[1], &info, &rows, &f);
     if (rc < 0) return 1;
     if (schema != SCAL_SCHEMA_VERSION)

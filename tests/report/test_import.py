@@ -56,7 +56,7 @@ closed = n * n / (p * (n * n / p + np.log2(p)))  # medians: k=1 scales both time
 assert np.allclose(eff, closed, rtol=1e-9), eff
 assert os.path.exists(os.path.join(out, "diagrams/r002-app.c_15-20.png"))
 
-# bad JSON: a clear message naming the file, no campaign written
+# bad JSON: exit 2, a clear message naming the file, no campaign written
 for name, text, pat in [("syntax.json", "[{", "syntax.json:"),
                         ("noexec.json", '[{"region": "1, 2"}]', "executions"),
                         ("neg.json", json.dumps([{"region": "1, 2", "executions": [[{"argument": "a", "runs": [{"threads": 1, "time": -1}]}]]}]), "not positive"),
@@ -64,7 +64,7 @@ for name, text, pat in [("syntax.json", "[{", "syntax.json:"),
     path = os.path.join(work, name)
     open(path, "w").write(text)
     r = subprocess.run([scal, "import", path, "-o", path + ".h5"], capture_output=True, text=True)
-    assert r.returncode == 1 and pat in r.stderr, (name, r.stderr)
+    assert r.returncode == 2 and pat in r.stderr, (name, r.stderr)  # a bad input: exit 2
     assert not os.path.exists(path + ".h5")
 
 # A single run file (scal-run): tables only, with the note that diagrams need several configurations.
@@ -86,6 +86,32 @@ for k, v in dict(id=1, parent=0, depth=1, kind=1, name=2, module=3, offset=0x40,
                  time_total_s=1.5).items():
     rows[1][k] = v
 run = os.path.join(work, "run.h5")
+
+
+def schema_complete(f):
+    """Fills what the run schema requires and the test does not set (readers validate against it)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    schema = json.load(open(os.path.join(here, "..", "..", "schemas", "scal-run-1.json")))
+    value = {"string": "", "int": 0, "float": 0.0}
+    numpy_type = {"u8": "u1", "i8": "i1", "u32": "u4", "i32": "i4", "u64": "u8", "i64": "i8", "f64": "f8"}
+
+    def attrs(obj, wanted):
+        for a in wanted or []:
+            if a.get("required") and a["name"] not in obj.attrs:
+                obj.attrs[a["name"]] = value[a["type"]]
+    attrs(f, schema["attributes"])
+    for g in schema["groups"]:
+        if g.get("required"):
+            attrs(f.require_group(g["path"]), g.get("attributes"))
+            for d in g.get("datasets") or []:
+                if d.get("required") and d["path"] not in f:
+                    f.create_dataset(d["path"], data=[""], dtype=h5py.string_dtype())
+    for t in schema["tables"]:
+        if t.get("required") and t["path"] not in f:
+            dt = np.dtype([(m["name"], numpy_type[m["type"]]) for m in t["members"]])
+            f.create_dataset(t["path"], shape=(0,), maxshape=(None,), dtype=dt)
+
+
 with h5py.File(run, "w") as f:
     f.attrs["scal_format"] = "scal-run"
     f.attrs["scal_schema_version"] = 1
@@ -93,6 +119,7 @@ with h5py.File(run, "w") as f:
                      dtype=h5py.string_dtype())
     f.create_dataset("regions", data=rows)
     f.create_group("meta").attrs["requested_threads"] = 4
+    schema_complete(f)
 out = os.path.join(work, "runout")
 r = subprocess.run([scal, "report", run, "-o", out], capture_output=True, text=True)
 assert r.returncode == 0, r.stderr

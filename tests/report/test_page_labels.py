@@ -3,7 +3,9 @@
 # 800 and 1,400 px): axis titles, a legend naming every input and the ideal line, y ticks, the tree's
 # column headers, the lost-time colour key, within-noise cells marked "~" exactly where the PNG
 # diagrams mark them, notes folded behind one line, no efficiency for a region with only 1-thread
-# runs, and both default panels inside the window with no text cut. Skips (77) without chromium.
+# runs, both default panels inside the window with no text cut, and the model's predictions in the
+# charts (dashed, with their interval band) for a clear law but not for pure noise. Skips (77) without
+# chromium.
 import html, json, os, re, shutil, subprocess, sys
 
 scal, gen, work = sys.argv[1:4]
@@ -51,10 +53,11 @@ for svg in charts:
     titles = re.findall(r'class="axis-title"[^>]*>([^<]*)<', svg)
     legend = re.findall(r'class="legend"[^>]*>([^<]*)<', svg)
     ticks = re.findall(r'class="ytick"[^>]*>([^<]*)<', svg)
-    check("threads" in titles and any(t.startswith(what) for t in titles),
+    check(any(t.startswith("threads") for t in titles) and any(t.startswith(what) for t in titles),
           "%s chart: axis titles %r" % (what, titles))
-    check(legend == ["ideal"] + data["inputs"], "%s chart: the legend names the ideal and every input %r"
-          % (what, legend))
+    check(legend[:len(data["inputs"]) + 1] == ["ideal"] + data["inputs"]
+          and legend[len(data["inputs"]) + 1:] in ([], ["model (90 % interval)"], ["no reliable model"]),
+          "%s chart: the legend names the ideal, every input and the model %r" % (what, legend))
     check(len(ticks) >= 4 and len(set(ticks)) == len(ticks), "%s chart: %d distinct y ticks" % (what, len(ticks)))
     check('class="ideal"' in svg or "ideal" not in legend, "%s chart: the ideal line is drawn" % what)
 for svg in re.findall(r'(<svg[^>]*class="diagram".*?</svg>)', dom, re.S):
@@ -119,6 +122,61 @@ rdom = browse(os.path.join(work, "ranked-out", "index.html"), 1400, "--dump-dom"
 rtitles = set(re.findall(r'<svg[^>]*class="diagram".*?class="axis-title"[^>]*>[^<]*<.*?class="axis-title"[^>]*>([^<]*)<',
                          rdom, re.S))
 check(rtitles == {"ranks"} and "rows: MPI ranks" in rdom, "rows of rank counts are titled ranks: %r" % rtitles)
+# ... and so does summary.txt: its header, the baseline, and the findings' words
+rsum = open(os.path.join(work, "ranked-out", "summary.txt")).read() if r.returncode == 0 else ""
+rhead = rsum.split("\nnotes:")[0]
+check("rank counts (MPI, --axes ranks,threads): 4;" in rhead and "inputs:" not in rhead
+      and "each rank count" in rhead, "summary.txt: the rows are rank counts %r" % rhead[-200:])
+rfind = [l for l in rsum.splitlines() if l.startswith("  - ") and "ranks" in l]
+check(rfind and not [l for l in rfind if re.search(r"\binputs? \d+ ranks|input size|fixed input|per input", l)]
+      and any("at a fixed rank count" in l for l in rfind) and any("per rank count: 2 ranks" in l for l in rfind),
+      "summary.txt: findings speak of rank counts, not inputs %r"
+      % [l for l in rfind if re.search(r"\binputs? \d+ ranks|input size|fixed input|per input", l)][:3])
+
+# the model's predictions (tests/model/synth.py: campaigns of known laws made with scal import): the
+# charts go on to 2, 4 and 8 x the largest thread count, dashed, with the 90 % interval as a band, for
+# a clear law; nothing is drawn for pure noise, and the legend says why
+sys.path.insert(0, os.path.join(here, "..", "model"))
+from synth import campaign_json, make_campaign  # noqa: E402
+
+
+def chart_svgs(dom):
+    return re.findall(r'(<svg[^>]*data-chart="(?:speedup|efficiency)".*?</svg>)', dom, re.S)
+
+
+law_pages = {}
+for name, regions in (("law", campaign_json(["amdahl"], noise=0.02)),
+                      ("noise", campaign_json([], pure_noise=("noise",)))):
+    h5 = os.path.join(work, name + ".h5")
+    make_campaign(scal, os.path.join(work, name + ".json"), h5, regions)
+    o = os.path.join(work, name + "-out")
+    r = subprocess.run([scal, "report", h5, "-o", o], capture_output=True, text=True)
+    check(r.returncode == 0, "scal report of the %s campaign: %s" % (name, r.stderr[-300:]))
+    law_pages[name] = os.path.join(o, "index.html")
+    svgs = chart_svgs(browse(law_pages[name], 1400, "--dump-dom"))
+    check(len(svgs) == 4, "%s: two charts in each of the two panels (%d)" % (name, len(svgs)))
+    for svg in svgs:
+        what = re.search(r'data-chart="(\w+)"', svg).group(1)
+        lines = re.findall(r'<polyline[^>]*class="model"', svg)
+        bands = re.findall(r'<polygon[^>]*class="model-band"', svg)
+        legend = re.findall(r'class="legend[^"]*"[^>]*>([^<]*)<', svg)
+        predicted = re.findall(r'class="xtick predicted"[^>]*>([^<]*)<', svg)
+        if name == "law":
+            check(len(lines) == 4 and len(bands) == 4 and all('stroke-dasharray' in l for l in lines),
+                  "law, %s chart: one dashed prediction and one band per input (%d, %d)"
+                  % (what, len(lines), len(bands)))
+            check(predicted == ["16", "32", "64"], "law, %s chart: predicted thread counts %r" % (what, predicted))
+            check(legend[-1] == "model (90 % interval)", "law, %s chart: the model in the legend %r" % (what, legend))
+        else:
+            why = re.search(r'class="legend model-key"[^>]*>no reliable model<title>([^<]*)<', svg)
+            check(not lines and not bands and not predicted,
+                  "noise, %s chart: no prediction drawn (%d, %d, %r)" % (what, len(lines), len(bands), predicted))
+            check(why and "noisy" in why.group(1), "noise, %s chart: the legend says why there is no model: %r"
+                  % (what, why.group(1) if why else legend))
+for width in (800, 1400):
+    shot = os.path.join(work, "law-%d.png" % width)
+    browse(law_pages["law"], width, "--screenshot=" + shot)
+    check(os.path.exists(shot) and os.path.getsize(shot) > 10000, "screenshot saved: " + shot)
 
 # layout at two widths: no panel beyond the window, no text cut, the two panels side by side at 1,400
 probe = open(os.path.join(here, "layout_probe.js")).read()

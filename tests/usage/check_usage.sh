@@ -19,15 +19,16 @@ expect_usage_error "did you mean 'scal show'?" shwo
 expect_usage_error "did you mean 'scal run'?" rn
 expect_usage_error "'frobnicate' is not a scal command; see 'scal --help'" frobnicate
 # every command: an unknown option and a missing argument are one line and exit 2
-for c in run merge report import show plugins check exec export; do
+for c in run merge report model import show plugins check exec export; do
   expect_usage_error "unknown" "$c" --bogus
 done
-for c in run merge report import show check exec export; do
+for c in run merge report model import show check exec export; do
   expect_usage_error "scal $c:" "$c"
 done
 expect_usage_error "did you mean '--threads'?" run --thread 2 -- true
 expect_usage_error "did you mean '--diff-scale'?" report --diff-scael own x.h5
 expect_usage_error "did you mean '--output'?" import --outptu x.h5 in.json
 expect_usage_error "needs a value" report x.h5 -o
+expect_usage_error "did you mean '--predict'?" model --predcit threads=4 x.h5
 expect_usage_error "did you mean 'chrome'?" export x.h5 --format chrom
 echo "PASS: usage errors"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The machine-readable schemas (schemas/<format>-<version>.json) as the CLI uses them. */
-#ifndef SCAL_CLI_SCHEMA_H
-#define SCAL_CLI_SCHEMA_H
+/* The machine-readable schemas (schemas/<format>-<version>.json) as scal check and every reader
+ * (validate.h) use them. */
+#ifndef SCAL_SCHEMA_H
+#define SCAL_SCHEMA_H
 
 #include <jansson.h>
 #include <stdint.h>

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The identity cache: a region node's resolution (resolve.c: file, lines, function, module, kind
+// of call) depends only on its module's code and DWARF, the positions of its call site and
+// outlined body in their modules, its kind, whether the process has a C++ demangler and the source
+// file read for the block's end. Keyed by all of these, position-independently, it is the same in
+// every run of a binary: a campaign of many runs reads the binary's DWARF once.
+//
+// On disk, in SCAL_IDENTITY_CACHE (scal run: the campaign's private FILE.runs/), one file per
+// module of the call sites, named after its build id (without one: a hash of its path, size and
+// modification time): a header, then records [magic, length, CRC-32, payload]. A record that does
+// not check out ends the reading (counted, never trusted; the file is rewritten). Writers (MPI
+// ranks, other runs) each put a new complete file under an exclusive temporary name and rename it
+// over the old one: a reader sees one whole file or the other, and a lost update only costs a
+// later miss. A reader opens without following links and without blocking, and reads only a
+// regular file of bounded size.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "identity_cache.h"
+#include "safe_create.h"
+#include "tool.h"
+
+#define FILE_MAGIC "SCALIDC1"
+#define RECORD_MAGIC 0x52434953u     /* "SICR" */
+#define MAX_FILE_BYTES (4u << 20)    /* a file beyond this is not read, and kept below it */
+#define MAX_RECORD_BYTES (32u << 10) /* the key's two paths and the value's strings */
+#define MAX_MODULES 64               /* module files one flush looks at */
+
+/* ---- build ids ----------------------------------------------------------------------------- */
+
+struct build_id_search {
+    uintptr_t addr;
+    char *out;
+    size_t outlen;
+    bool found;
+};
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct build_id_search *s = data;
+    bool contains = false;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && s->addr >= lo && s->addr < lo + ph->p_memsz) contains = true;
+    }
+    if (!contains) return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE) continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
+                            *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            const unsigned char *desc = p + sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                !memcmp(p + sizeof(*nh), "GNU", 4)) {
+                size_t o = 0;
+                for (unsigned k = 0; k < nh->n_descsz && o + 3 < s->outlen; k++)
+                    o += (size_t)snprintf(s->out + o, s->outlen - o, "%02x", desc[k]);
+                s->found = o > 0;
+                return 1;
+            }
+            p = desc + ((nh->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1;
+}
+
+bool scal_build_id_of(uint64_t addr, char *out, size_t len)
+{
+    struct build_id_search s = {(uintptr_t)addr, out, len, false};
+    if (len) out[0] = '\0';
+    dl_iterate_phdr(find_build_id, &s);
+    return s.found;
+}
+
+/* ---- byte buffers -------------------------------------------------------------------------- */
+
+struct buf {
+    unsigned char *p;
+    size_t len, cap;
+    bool failed;
+};
+
+static void put(struct buf *b, const void *data, size_t n)
+{
+    if (b->failed) return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1024;
+        while (cap < b->len + n)
+            cap *= 2;
+        unsigned char *p = realloc(b->p, cap);
+        if (!p) {
+            b->failed = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+static void put_u64(struct buf *b, uint64_t v)
+{
+    put(b, &v, sizeof(v));
+}
+static void put_u32(struct buf *b, uint32_t v)
+{
+    put(b, &v, sizeof(v));
+}
+
+static void put_str(struct buf *b, const char *s)
+{
+    uint32_t n = (uint32_t)strnlen(s, 8192);
+    put_u32(b, n);
+    put(b, s, n);
+}
+
+/* A reader over a record's bytes: every get fails once one ran past the end. */
+struct cursor {
+    const unsigned char *p, *end;
+    bool bad;
+};
+
+static void get(struct cursor *c, void *out, size_t n)
+{
+    if (c->bad || (size_t)(c->end - c->p) < n) {
+        c->bad = true;
+        memset(out, 0, n);
+        return;
+    }
+    memcpy(out, c->p, n);
+    c->p += n;
+}
+
+static uint64_t get_u64(struct cursor *c)
+{
+    uint64_t v;
+    get(c, &v, sizeof(v));
+    return v;
+}
+
+static uint32_t get_u32(struct cursor *c)
+{
+    uint32_t v;
+    get(c, &v, sizeof(v));
+    return v;
+}
+
+static void get_str(struct cursor *c, char *out, size_t len)
+{
+    uint32_t n = get_u32(c);
+    if (c->bad || n >= len || (size_t)(c->end - c->p) < n) {
+        c->bad = true;
+        out[0] = '\0';
+        return;
+    }
+    memcpy(out, c->p, n);
+    out[n] = '\0';
+    c->p += n;
+}
+
+/* ---- keys and values ----------------------------------------------------------------------- */
+
+/* The module holding addr, as the resolver would name it (NULL when it was unloaded since or
+ * another module took its addresses: such nodes are resolved from the file on disk, uncached). */
+static const struct link_map *loaded_module(uint64_t addr, uint64_t key_addr)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    const char *noted = NULL;
+    uint64_t noted_base = 0;
+    bool was_noted = scal_module_of(key_addr, &noted, &noted_base);
+    if (!dladdr1((void *)(uintptr_t)addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return NULL;
+    if (was_noted && (lm->l_addr != noted_base ||
+                      (lm->l_name && lm->l_name[0] && strcmp(lm->l_name, noted) != 0)))
+        return NULL;
+    return lm;
+}
+
+/* A module's path and identity: its build id, else a hash of its path, size and modification time
+ * (a rebuilt module without build id differs in one of them). False when it cannot be told. */
+static bool module_identity(const struct link_map *lm, uint64_t addr, char *path, size_t plen,
+                            char *id, size_t idlen)
+{
+    if (lm->l_name && lm->l_name[0]) {
+        snprintf(path, plen, "%s", lm->l_name);
+    } else {
+        ssize_t n = readlink("/proc/self/exe", path, plen - 1);
+        if (n <= 0) return false;
+        path[n] = '\0';
+    }
+    if (scal_build_id_of(addr, id, idlen)) return true;
+    struct stat st;
+    if (stat(path, &st) < 0) return false;
+    uint32_t h = (uint32_t)crc32(0L, (const Bytef *)path, (uInt)strlen(path));
+    snprintf(id, idlen, "p%08x-%llx-%llx", h, (unsigned long long)st.st_size,
+             (unsigned long long)st.st_mtim.tv_sec * 1000000000ull +
+                 (unsigned long long)st.st_mtim.tv_nsec);
+    return true;
+}
+
+/* The key of a node into k (and its call site's module identity into ra_id): false when the node
+ * cannot be cached. */
+static bool make_key(uint64_t ra, uint64_t body, int kind, struct buf *k, char *ra_id, size_t idlen)
+{
+    static char path[4096];
+    char id[96];
+    const struct link_map *lm = loaded_module(ra - 1, ra);
+    if (!lm || !module_identity(lm, ra - 1, path, sizeof(path), ra_id, idlen)) return false;
+    bool demangler = dlsym(RTLD_DEFAULT, "__cxa_demangle") != NULL;
+    put_u32(k, (uint32_t)kind | (demangler ? 0x100u : 0u) | (body ? 0x200u : 0u));
+    put_u64(k, ra - lm->l_addr);
+    put_str(k, path);
+    put_str(k, ra_id);
+    if (body) {
+        Dl_info di;
+        struct link_map *blm = NULL;
+        if (!dladdr1((void *)(uintptr_t)body, &di, (void **)&blm, RTLD_DL_LINKMAP) || !blm ||
+            !module_identity(blm, body, path, sizeof(path), id, sizeof(id)))
+            return false;
+        put_u64(k, body - blm->l_addr);
+        put_str(k, path);
+        put_str(k, id);
+    }
+    return !k->failed;
+}
+
+/* What the source file read for the block's end looked like (a changed source misses). */
+struct stamp {
+    uint64_t present, dev, ino, size, mtime_ns;
+};
+
+static struct stamp stamp_of(const char *file)
+{
+    struct stamp s = {0, 0, 0, 0, 0};
+    struct stat st;
+    if (file[0] && stat(file, &st) == 0)
+        s = (struct stamp){1, (uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
+                           (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
+                               (uint64_t)st.st_mtim.tv_nsec};
+    return s;
+}
+
+static void put_value(struct buf *b, const struct scal_resolved *r)
+{
+    struct stamp s = stamp_of(r->file);
+    put_str(b, r->module);
+    put_str(b, r->build_id);
+    put_u64(b, r->offset);
+    put_str(b, r->file);
+    put_u32(b, (uint32_t)r->line_first);
+    put_u32(b, (uint32_t)r->line_last);
+    put_str(b, r->function);
+    put_u32(b, (r->via_tail_call ? 1u : 0u) | (r->gomp ? 2u : 0u));
+    put(b, &s, sizeof(s));
+}
+
+/* Decodes a value; false when it is malformed or its source file changed. */
+static bool get_value(struct cursor *c, struct scal_resolved *r, bool *malformed)
+{
+    struct stamp s, now;
+    get_str(c, r->module, sizeof(r->module));
+    get_str(c, r->build_id, sizeof(r->build_id));
+    r->offset = get_u64(c);
+    get_str(c, r->file, sizeof(r->file));
+    r->line_first = (int)get_u32(c);
+    r->line_last = (int)get_u32(c);
+    get_str(c, r->function, sizeof(r->function));
+    uint32_t flags = get_u32(c);
+    r->via_tail_call = flags & 1u;
+    r->gomp = flags & 2u;
+    get(c, &s, sizeof(s));
+    *malformed = c->bad || c->p != c->end;
+    if (*malformed) return false;
+    now = stamp_of(r->file);
+    return !memcmp(&s, &now, sizeof(s));
+}
+
+/* ---- module files -------------------------------------------------------------------------- */
+
+struct record {
+    unsigned char *p; /* payload: u32 key length, key, value */
+    uint32_t len;
+    bool fresh; /* resolved in this process */
+};
+
+struct module_file {
+    char id[96];
+    struct record *rec;
+    size_t n, cap;
+    bool dirty; /* to write back: new records, or damage seen */
+};
+
+struct scal_idcache {
+    char dir[4096];
+    struct module_file mod[MAX_MODULES];
+    size_t nmod;
+    struct buf key; /* the last lookup's */
+    char key_id[96];
+    struct module_file *key_mod;
+};
+
+static void path_of(const struct scal_idcache *c, const char *id, char *out, size_t len)
+{
+    snprintf(out, len, "%s/idcache-%s.bin", c->dir, id);
+}
+
+static bool add_record(struct module_file *m, const unsigned char *payload, uint32_t len,
+                       bool fresh)
+{
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        struct record *r = realloc(m->rec, cap * sizeof(*r));
+        if (!r) return false;
+        m->rec = r;
+        m->cap = cap;
+    }
+    unsigned char *p = malloc(len ? len : 1);
+    if (!p) return false;
+    memcpy(p, payload, len);
+    m->rec[m->n++] = (struct record){p, len, fresh};
+    return true;
+}
+
+/* Reads a module file's records: never through a link, never blocking on a fifo, only a regular
+ * file of bounded size; what does not check out is counted and dropped (the file is rewritten). */
+static void load(struct scal_idcache *c, struct module_file *m)
+{
+    char path[4200];
+    struct stat st;
+    path_of(c, m->id, path, sizeof(path));
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno != ENOENT) { /* a link (ELOOP), or unreadable */
+            scal_diag_count(SCAL_DIAG_identity_cache_damaged);
+            m->dirty = true;
+        }
+        return;
+    }
+    unsigned char *data = NULL;
+    size_t got = 0;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)MAX_FILE_BYTES ||
+        !(data = malloc((size_t)st.st_size + 1))) {
+        scal_diag_count(SCAL_DIAG_identity_cache_damaged);
+        m->dirty = true;
+        close(fd);
+        return;
+    }
+    while (got < (size_t)st.st_size) {
+        ssize_t r = read(fd, data + got, (size_t)st.st_size - got);
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    bool damaged = got < sizeof(FILE_MAGIC) - 1 || memcmp(data, FILE_MAGIC, sizeof(FILE_MAGIC) - 1);
+    size_t at = damaged ? got : sizeof(FILE_MAGIC) - 1;
+    while (at < got) {
+        uint32_t hdr[3];
+        if (got - at < sizeof(hdr)) {
+            damaged = true;
+            break;
+        }
+        memcpy(hdr, data + at, sizeof(hdr));
+        at += sizeof(hdr);
+        if (hdr[0] != RECORD_MAGIC || hdr[1] < 4 || hdr[1] > MAX_RECORD_BYTES ||
+            got - at < hdr[1] || (uint32_t)crc32(0L, data + at, hdr[1]) != hdr[2]) {
+            damaged = true;
+            break;
+        }
+        if (!add_record(m, data + at, hdr[1], false)) break;
+        at += hdr[1];
+    }
+    if (damaged) {
+        scal_diag_count(SCAL_DIAG_identity_cache_damaged);
+        m->dirty = true;
+    }
+    free(data);
+}
+
+static struct module_file *module_file(struct scal_idcache *c, const char *id)
+{
+    for (size_t i = 0; i < c->nmod; i++)
+        if (!strcmp(c->mod[i].id, id)) return &c->mod[i];
+    if (c->nmod == MAX_MODULES) return NULL;
+    struct module_file *m = &c->mod[c->nmod++];
+    memset(m, 0, sizeof(*m));
+    snprintf(m->id, sizeof(m->id), "%s", id);
+    load(c, m);
+    return m;
+}
+
+/* The record of a key (its index), or -1. */
+static long find(const struct module_file *m, const struct buf *key)
+{
+    for (size_t i = m->n; i-- > 0;) { /* the newest first */
+        uint32_t klen;
+        if (m->rec[i].len < 4) continue;
+        memcpy(&klen, m->rec[i].p, 4);
+        if (klen == key->len && klen <= m->rec[i].len - 4 && !memcmp(m->rec[i].p + 4, key->p, klen))
+            return (long)i;
+    }
+    return -1;
+}
+
+static void drop(struct module_file *m, size_t i)
+{
+    free(m->rec[i].p);
+    memmove(&m->rec[i], &m->rec[i + 1], (m->n - i - 1) * sizeof(*m->rec));
+    m->n--;
+    m->dirty = true;
+}
+
+struct scal_idcache *scal_idcache_open(const char *dir)
+{
+    if (!dir || !dir[0] || strlen(dir) >= sizeof(((struct scal_idcache *)0)->dir)) return NULL;
+    if (scal_safe_mkdir(dir) < 0) return NULL;
+    struct scal_idcache *c = calloc(1, sizeof(*c));
+    if (c) snprintf(c->dir, sizeof(c->dir), "%s", dir);
+    return c;
+}
+
+int scal_idcache_lookup(struct scal_idcache *c, uint64_t ra, uint64_t body, int kind,
+                        struct scal_resolved *out)
+{
+    if (!c) return -1;
+    c->key.len = 0;
+    c->key.failed = false;
+    c->key_mod = NULL;
+    if (!make_key(ra, body, kind, &c->key, c->key_id, sizeof(c->key_id)) ||
+        !(c->key_mod = module_file(c, c->key_id)))
+        return -1;
+    long i = find(c->key_mod, &c->key);
+    if (i >= 0) {
+        const struct record *r = &c->key_mod->rec[i];
+        struct cursor cur = {r->p + 4 + c->key.len, r->p + r->len, false};
+        bool malformed = false;
+        memset(out, 0, sizeof(*out));
+        if (get_value(&cur, out, &malformed)) {
+            scal_diag_count(SCAL_DIAG_identity_cache_hits);
+            return 1;
+        }
+        if (malformed) scal_diag_count(SCAL_DIAG_identity_cache_damaged);
+        drop(c->key_mod, (size_t)i); /* stale (its source changed) or malformed */
+    }
+    scal_diag_count(SCAL_DIAG_identity_cache_misses);
+    return 0;
+}
+
+void scal_idcache_store(struct scal_idcache *c, uint64_t ra, uint64_t body, int kind,
+                        const struct scal_resolved *res)
+{
+    (void)ra, (void)body, (void)kind; /* the last lookup's key */
+    if (!c || !c->key_mod || c->key.failed) return;
+    struct buf b = {0};
+    put_u32(&b, (uint32_t)c->key.len);
+    put(&b, c->key.p, c->key.len);
+    put_value(&b, res);
+    if (!b.failed && b.len <= MAX_RECORD_BYTES &&
+        add_record(c->key_mod, b.p, (uint32_t)b.len, true))
+        c->key_mod->dirty = true;
+    free(b.p);
+    c->key_mod = NULL;
+}
+
+/* Writes a module's file anew: the header, its records (the oldest dropped beyond the bound),
+ * under an exclusive temporary name renamed over the old file. Anything in the way that is not a
+ * regular file (a planted link, a fifo) is removed, never followed. */
+static void write_back(const struct scal_idcache *c, const struct module_file *m)
+{
+    char path[4200], tmp[4300];
+    struct stat st;
+    struct buf b = {0};
+    size_t total = sizeof(FILE_MAGIC) - 1, from = 0;
+    for (size_t i = 0; i < m->n; i++)
+        total += 12 + m->rec[i].len;
+    while (total > MAX_FILE_BYTES && from < m->n)
+        total -= 12 + m->rec[from++].len;
+    put(&b, FILE_MAGIC, sizeof(FILE_MAGIC) - 1);
+    for (size_t i = from; i < m->n; i++) {
+        put_u32(&b, RECORD_MAGIC);
+        put_u32(&b, m->rec[i].len);
+        put_u32(&b, (uint32_t)crc32(0L, m->rec[i].p, m->rec[i].len));
+        put(&b, m->rec[i].p, m->rec[i].len);
+    }
+    path_of(c, m->id, path, sizeof(path));
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) unlink(path);
+    int fd = b.failed ? -1 : scal_safe_create_open(path, true, tmp, sizeof(tmp));
+    if (fd >= 0) {
+        size_t done = 0;
+        while (done < b.len) {
+            ssize_t w = write(fd, b.p + done, b.len - done);
+            if (w <= 0) break;
+            done += (size_t)w;
+        }
+        close(fd);
+        if (done < b.len || scal_safe_publish_nosync(tmp, path, true) < 0) {
+            unlink(tmp);
+            scal_diag_count(SCAL_DIAG_identity_cache_write_failed);
+        }
+    } else {
+        scal_diag_count(SCAL_DIAG_identity_cache_write_failed);
+    }
+    free(b.p);
+}
+
+void scal_idcache_close(struct scal_idcache *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->nmod; i++) {
+        struct module_file *m = &c->mod[i];
+        if (m->dirty) write_back(c, m);
+        for (size_t k = 0; k < m->n; k++)
+            free(m->rec[k].p);
+        free(m->rec);
+    }
+    free(c->key.p);
+    free(c);
+}
