@@ -208,11 +208,7 @@ static bool ends_process(size_t i)
     return !(previous[i].sa_flags & SA_SIGINFO) && previous[i].sa_handler == SIG_DFL;
 }
 
-/* The flush has ended: the signals that arrived meanwhile are delivered, own (the signal whose
- * handler ran this flush, 0 if none) first, then the others in the order of handled_signals. A
- * program's end waiting for this flush (wait_for_flush) is let go after a signal that ends the
- * process, so that it cannot end the process first with its own exit status; before one that
- * runs a handler of the program's (which may never return here). */
+/* Whether one of the handled signals in the mask `signals` ends the process. */
 static bool any_ends_process(unsigned signals)
 {
     bool ends = false;
@@ -221,6 +217,11 @@ static bool any_ends_process(unsigned signals)
     return ends;
 }
 
+/* The flush has ended: the signals that arrived meanwhile are delivered, own (the signal whose
+ * handler ran this flush, 0 if none) first, then the others in the order of handled_signals. A
+ * program's end waiting for this flush (wait_for_flush) is let go after a signal that ends the
+ * process, so that it cannot end the process first with its own exit status; before one that
+ * runs a handler of the program's (which may never return here). */
 static void flush_done(int own)
 {
     unsigned own_bit = own ? 1u << handled_index(own) : 0u;
