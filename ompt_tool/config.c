@@ -116,6 +116,8 @@ void scal_config_load(struct scal_config *cfg)
                  cfg->wait_writer ? "wait" : "detached");
     }
     cfg->snapshot_only = env_bool(cfg, "SCAL_SNAPSHOT_ONLY", false);
+    cfg->rank_wait_ms =
+        env_count(cfg, "SCAL_RANK_WAIT_MS", SCAL_DEFAULT_RANK_WAIT_MS, 0, 600000); /* rank_wait.h */
     v = getenv("SCAL_TRACE");
     if (v && *v) {
         int b = parse_bool(v);

@@ -21,6 +21,7 @@
 #include "team.h"
 #include "tool.h"
 #include "fork_hook.h"
+#include "rank_wait.h"
 #include "tool_access.h"
 #include "writer_link.h"
 
@@ -207,6 +208,15 @@ static bool ends_process(size_t i)
     return !(previous[i].sa_flags & SA_SIGINFO) && previous[i].sa_handler == SIG_DFL;
 }
 
+/* Whether one of the handled signals in the mask `signals` ends the process. */
+static bool any_ends_process(unsigned signals)
+{
+    bool ends = false;
+    for (size_t i = 0; i < NSIG_HANDLED; i++)
+        if (signals & (1u << i)) ends = ends || ends_process(i);
+    return ends;
+}
+
 /* The flush has ended: the signals that arrived meanwhile are delivered, own (the signal whose
  * handler ran this flush, 0 if none) first, then the others in the order of handled_signals. A
  * program's end waiting for this flush (wait_for_flush) is let go after a signal that ends the
@@ -214,12 +224,13 @@ static bool ends_process(size_t i)
  * runs a handler of the program's (which may never return here). */
 static void flush_done(int own)
 {
+    unsigned own_bit = own ? 1u << handled_index(own) : 0u;
+    /* A rank about to die of a signal lets the other ranks keep their data first (rank_wait.h);
+     * signals arriving meanwhile are still deferred. */
+    if (any_ends_process(atomic_load(&deferred) | own_bit)) scal_rank_wait_for_others();
     atomic_store(&scal_tool_state.flushed, FLUSH_DONE);
-    unsigned waiting = atomic_exchange(&deferred, 0u);
-    if (own) waiting |= 1u << handled_index(own);
-    bool ends = false;
-    for (size_t i = 0; i < NSIG_HANDLED; i++)
-        if (waiting & (1u << i)) ends = ends || ends_process(i);
+    unsigned waiting = atomic_exchange(&deferred, 0u) | own_bit;
+    bool ends = any_ends_process(waiting);
     bool ready = atomic_load(&flush_ended_ready);
     if (ready && !ends) sem_post(&flush_ended);
     if (own) {

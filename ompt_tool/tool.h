@@ -30,6 +30,7 @@
 #define SCAL_DEFAULT_MAX_TEAM 256
 #define SCAL_DEFAULT_MAX_THREADS 1024
 #define SCAL_DEFAULT_TRACE_ENTRIES 65536 /* SCAL_TRACE=1/on/yes/true */
+#define SCAL_DEFAULT_RANK_WAIT_MS 2000   /* longer than mpirun's default 1 s SIGTERM..SIGKILL */
 #define SCAL_MAX_DEPTH 64                /* frames per thread: nesting of regions */
 
 struct scal_config {
@@ -46,9 +47,10 @@ struct scal_config {
         identity_cache[4096]; /* SCAL_IDENTITY_CACHE: directory of the identity cache ("" = none) */
     bool verbose;             /* SCAL_VERBOSE: one line saying where the file went */
     bool wait_writer;         /* SCAL_WRITER=wait (default): the run file is written before exit */
-    bool snapshot_only;  /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
-    char plugins[1024];  /* SCAL_PLUGINS */
-    char messages[2048]; /* problems with SCAL_* values, printed once at initialisation */
+    bool snapshot_only;    /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
+    uint32_t rank_wait_ms; /* SCAL_RANK_WAIT_MS: a rank a signal ends waits for the others' files */
+    char plugins[1024];    /* SCAL_PLUGINS */
+    char messages[2048];   /* problems with SCAL_* values, printed once at initialisation */
 };
 /* Reads SCAL_* from the environment; never fails (bad values fall back to defaults and are
  * described in cfg->messages). */

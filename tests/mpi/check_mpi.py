@@ -360,6 +360,19 @@ def scenario_killed_default(args):
     run(args, [args.scal, "check", "kd.h5"])
 
 
+def scenario_all_terminated(args):
+    """Every rank of a 3-rank run ends by SIGTERM at once (a cancelled job): each rank, its own data
+    kept, waits for the others' files before it dies (ompt_tool/rank_wait.h). The wait's bound is
+    set far beyond the test's time limit: the run ends only because the wait saw the 2 other files."""
+    need_mpi(args)
+    env = {"HYBRID_TERM_ALL": "1", "SCAL_RANK_WAIT_MS": "180000"}
+    scal(args, "run", "--ranks", "3", "-c", "1", "-o", "t.h5", "--", args.prog, N, expect=1, env=env, timeout=120)
+    c = Campaign(os.path.join(args.work, "t.h5"))
+    check(len(c.runs) == 1 and int(c.runs[0]["status"]) != 0, "the run is recorded as not ok")
+    check_ranked_run(c, c.runs[0], 3, 1, [0, 1, 2])
+    run(args, [args.scal, "check", "t.h5"])
+
+
 def runner_progress(proc, n):
     while True:
         line = proc.stderr.readline()

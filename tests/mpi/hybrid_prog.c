@@ -3,6 +3,8 @@
 // depend on the rank (rank r runs region "step" 3 + r times), a reduction over the ranks, and
 // MPI_Finalize. HYBRID_KILL_RANK=R makes rank R kill itself (SIGKILL, no chance to write its run
 // file) once rank 0 has told it that it finished its regions: synchronised on messages, not time.
+// HYBRID_TERM_ALL=1 makes every rank end by SIGTERM (raised by itself) once all have finished
+// their regions (a barrier), as when a whole job is cancelled.
 #include <mpi.h>
 #include <omp.h>
 #include <signal.h>
@@ -43,6 +45,11 @@ int main(int argc, char **argv)
             MPI_Recv(&done, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             raise(SIGKILL);
         }
+    }
+    const char *term_all = getenv("HYBRID_TERM_ALL");
+    if (term_all && atoi(term_all) == 1) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        raise(SIGTERM);
     }
     double total = 0;
     MPI_Reduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
