@@ -98,7 +98,7 @@ if [ "$quick" -eq 0 ]; then
   # the slow memory test is timing-insensitive but 10x slower under ASan.
   # fontconfig's process-wide cache (scal report draws with cairo) looks leaked to LeakSanitizer:
   # one suppression for every test of this stage (run by hand: export the same LSAN_OPTIONS).
-  if LSAN_OPTIONS=suppressions=$PWD/tests/report/lsan.supp stage "asan+ubsan" build-asan -DSCAL_SANITIZE=address -DSCAL_ENABLE_BENCH=OFF -- -LE "no_asan|slow"; then
+  if LSAN_OPTIONS=suppressions=$PWD/tests/report/lsan.supp:print_suppressions=0 stage "asan+ubsan" build-asan -DSCAL_SANITIZE=address -DSCAL_ENABLE_BENCH=OFF -- -LE "no_asan|slow"; then
     results+=("asan+ubsan: passed"); else results+=("asan+ubsan: FAILED"); fi
   # The project builds with gcc too (Spack %gcc); the OpenMP test programs need clang's OMPT runtime,
   # so only the compiler-independent unit tests run here.
