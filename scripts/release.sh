@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Cuts release VERSION of scal from a clean checkout of main:
-#   1. sets project(scal VERSION ...) in CMakeLists.txt and commits "release VERSION",
+#   1. sets project(scal VERSION ...) in CMakeLists.txt (and the Python package's __version__) and
+#      commits "release VERSION",
 #   2. tags that commit vVERSION (annotated),
 #   3. adds version("VERSION", tag="vVERSION", commit="<full hash>") to spack/package.py as the
 #      newest numbered version (Spack's default) and commits that.
@@ -24,8 +25,11 @@ run() { if [ "$dry" = --dry-run ]; then echo "+ $*"; else "$@"; fi; }
 
 sed -i -E "s/^project\(scal VERSION [0-9]+\.[0-9]+\.[0-9]+/project(scal VERSION $version/" CMakeLists.txt
 grep -q "^project(scal VERSION $version " CMakeLists.txt || { echo "release.sh: no project(scal VERSION ...) line" >&2; exit 1; }
-if [ "$dry" = --dry-run ]; then git diff; git checkout -- CMakeLists.txt; exit 0; fi
-git commit -q -m "release $version" CMakeLists.txt
+# the Python package says the same version (tests/python: scal.__version__ = scal --version)
+sed -i -E "s/^__version__ = \"[0-9]+\.[0-9]+\.[0-9]+\"/__version__ = \"$version\"/" python/scal/_version.py
+grep -q "^__version__ = \"$version\"" python/scal/_version.py || { echo "release.sh: no __version__ line in python/scal/_version.py" >&2; exit 1; }
+if [ "$dry" = --dry-run ]; then git diff; git checkout -- CMakeLists.txt python/scal/_version.py; exit 0; fi
+git commit -q -m "release $version" CMakeLists.txt python/scal/_version.py
 commit=$(git rev-parse HEAD)
 git tag -a "v$version" -m "scal $version" "$commit"
 # the new version goes first among the numbered ones (after develop)
