@@ -30,6 +30,7 @@ class Scal(CMakePackage):
     # exactly this tree, whether or not a mirror carries tags. scripts/release.sh adds the line
     # (newest first) when it tags a release; tests/install/check_spack_package.py checks that the
     # newest one is the version CMakeLists.txt declares, so the default version stays current.
+    version("0.2.0", tag="v0.2.0", commit="a2869ed5f97721fdc4c99c7782e8584f8451fcd6")
     version("0.1.0", commit="8a1f9b05a43a45ec2c493bba230aa6f1207110da")
 
     requires("platform=linux", msg="scal measures through OMPT, ELF and /proc: Linux only")
