@@ -47,19 +47,6 @@ static int join_callpaths(struct tidy *t)
     return SCAL_OK;
 }
 
-static int read_meta_threads(hid_t file, int32_t *threads)
-{
-    int64_t req = -1, obs = -1;
-    hid_t meta = H5Gopen2(file, "meta", H5P_DEFAULT);
-    if (meta >= 0) {
-        if (scal_h5_attr_get_i64(meta, "requested_threads", &req) < 0) req = -1;
-        if (scal_h5_attr_get_i64(meta, "max_team_observed", &obs) < 0) obs = -1;
-        H5Gclose(meta);
-    }
-    *threads = (int32_t)(req > 0 ? req : obs);
-    return (int32_t)obs;
-}
-
 /* A run file: its regions, one run, one stats row per region. */
 static int load_run_file(struct tidy *t)
 {
@@ -88,7 +75,7 @@ static int load_run_file(struct tidy *t)
     t->ninputs = 1;
     t->nruns = 1;
     t->runs[0] = (struct tidy_run){.input = t->inputs[0], .frequency_khz = -1};
-    t->runs[0].team = read_meta_threads(t->f.id, &t->runs[0].threads);
+    scal_format_run_threads(t->f.id, &t->runs[0].threads, &t->runs[0].team);
     hid_t meta = H5Gopen2(t->f.id, "meta", H5P_DEFAULT); /* one rank of an MPI job */
     int64_t rank = -1, size = -1;
     if (meta >= 0) {

@@ -130,6 +130,19 @@ int scal_campaign_file_create(const char *path, const struct scal_campaign_info 
     return SCAL_OK;
 }
 
+void scal_format_run_threads(hid_t file, int32_t *threads, int32_t *observed)
+{
+    int64_t req = -1, obs = -1;
+    hid_t meta = H5Gopen2(file, "meta", H5P_DEFAULT);
+    if (meta >= 0) {
+        if (scal_h5_attr_get_i64(meta, "requested_threads", &req) < 0) req = -1;
+        if (scal_h5_attr_get_i64(meta, "max_team_observed", &obs) < 0) obs = -1;
+        H5Gclose(meta);
+    }
+    *threads = (int32_t)(req > 0 ? req : obs);
+    *observed = (int32_t)obs;
+}
+
 int scal_format_read_input_sizes(hid_t file, double **sizes, size_t *n)
 {
     *sizes = NULL, *n = 0;

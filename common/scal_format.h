@@ -51,6 +51,10 @@ struct scal_campaign_info {
 /* /campaign@input_sizes of an open campaign: *sizes (malloc'ed) has one value per /campaign/inputs
  * label, NaN where none was given; NULL and 0 when the campaign has none. */
 int scal_format_read_input_sizes(hid_t file, double **sizes, size_t *n);
+/* A run file's thread count, the one rule for every reader: /meta@requested_threads when positive,
+ * else @max_team_observed; *observed is @max_team_observed. Either is -1 when the file does not
+ * say (no /meta or no attribute). */
+void scal_format_run_threads(hid_t file, int32_t *threads, int32_t *observed);
 
 /* The rows a new campaign file starts with (NULL and 0 for an empty table). */
 struct scal_campaign_rows {

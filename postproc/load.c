@@ -306,20 +306,15 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, const struct
     struct scal_region_row *rows = NULL;
     struct file_regions fr = {0};
     size_t n = 0;
-    int64_t req = -1, obs = -1;
     int rc = scal_table_read(f->id, &scal_table_run_regions, (void **)&rows, &n);
     if (rc < 0) goto out;
     if (n == 0) {
         rc = scal__fail(SCAL_EEMPTY, "%s: run file has no regions", f->path);
         goto out;
     }
-    hid_t meta = H5Gopen2(f->id, "meta", H5P_DEFAULT);
-    if (meta >= 0) {
-        if (scal_h5_attr_get_i64(meta, "requested_threads", &req) < 0) req = -1;
-        if (scal_h5_attr_get_i64(meta, "max_team_observed", &obs) < 0) obs = -1;
-        H5Gclose(meta);
-    }
-    int32_t threads = (int32_t)(req > 0 ? req : obs > 0 ? obs : 1);
+    int32_t threads, obs;
+    scal_format_run_threads(f->id, &threads, &obs);
+    if (threads <= 0) threads = 1; /* a file that names no team size: one thread */
     fr.n = n;
     if (!(fr.rows = scal_region_id_rows(rows, n))) {
         rc = scal__fail(SCAL_ENOMEM, "%s: out of memory", f->path);
@@ -339,7 +334,7 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, const struct
             continue;
         }
         rc = add_pending(c, lc, (uint32_t)fr.merged[i], (struct pending){input, threads, -1}, -1,
-                         (int32_t)(obs > 0 ? obs : threads), time);
+                         obs > 0 ? obs : threads, time);
         if (rc < 0) goto out;
     }
     rc = SCAL_OK;
