@@ -21,7 +21,9 @@
 
 #include "fork_hook.h"
 #include "sensor_hooks.h"
+#include "serial_gap.h"
 #include "team.h"
+#include "thread_state.h"
 #include "tool.h"
 
 /* parallel_data belongs to the runtime: libomp copies it into the team after parallel_begin
@@ -66,15 +68,6 @@ void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t 
     scal_serial_gap_settle(t); /* the previous one, if no closing barrier came in between */
     t->gap_pending_ns = now > root->last_child_end_ns ? now - root->last_child_end_ns : 0;
     t->gap_pending_node = root->gap_cache_node;
-}
-
-void scal_serial_gap_settle(struct scal_thread *t)
-{
-    if (!t->gap_pending_node) return;
-    struct scal_node_stats *row = scal_thread_row(t, t->gap_pending_node);
-    scal_stats_add_time(row, t->gap_pending_ns);
-    scal_stats_add_team(row, 1, 1);
-    t->gap_pending_node = 0;
 }
 
 void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now)

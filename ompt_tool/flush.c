@@ -19,6 +19,7 @@
 
 #include "sensor_hooks.h"
 #include "team.h"
+#include "thread_state.h"
 #include "tool.h"
 #include "fork_hook.h"
 #include "rank_wait.h"

@@ -7,6 +7,8 @@
 // scal_settle_all, which the flush runs for every thread (instances and serial gaps).
 #include "team.h"
 
+#include "serial_gap.h"
+
 _Static_assert(SCAL_MAX_DEPTH <= 64, "pending_depths has one bit per depth");
 
 /* Adds one ended instance to the row of its node: the wall time, the team size and, for each member

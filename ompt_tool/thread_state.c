@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "tool.h"
+#include "thread_state.h"
 
 static struct scal_thread **registry;
 static _Atomic uint32_t registered;
@@ -59,7 +59,7 @@ static struct scal_thread *create_thread_state(void)
     return t;
 }
 
-/* The slow path of scal_thread_get (tool.h): the calling thread's first event. */
+/* The slow path of scal_thread_get (thread_state.h): the calling thread's first event. */
 struct scal_thread *scal_thread_create_self(void)
 {
     if (scal_self) return scal_self;

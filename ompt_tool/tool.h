@@ -344,18 +344,7 @@ static inline uint32_t scal_frame_level(const struct scal_thread *t, const struc
     return (uint32_t)(f - t->frames);
 }
 
-/* The calling thread's state, created at its first event (NULL when the thread table is full or
- * memory could not be reserved: the event is then not measured). Inline: every callback starts
- * with it, and an initial-exec TLS load is one instruction. */
-struct scal_thread *scal_thread_create_self(void);
-#ifndef SCAL_TOOL_WRITER
-extern _Thread_local struct scal_thread *scal_self __attribute__((tls_model("initial-exec")));
-static inline struct scal_thread *scal_thread_get(void)
-{
-    struct scal_thread *t = scal_self;
-    return __builtin_expect(t != NULL, 1) ? t : scal_thread_create_self();
-}
-#endif
+/* The calling thread's state: scal_thread_get (thread_state.h). */
 struct scal_instance *scal_thread_inst(struct scal_thread *t, uint32_t depth);
 
 static inline uint32_t scal_frame_node(struct scal_frame *f)
@@ -440,8 +429,6 @@ void scal_root_open(struct scal_thread *t);
 /* Top-level bookkeeping of the initial thread: the serial gap before a new top-level region, and
  * where the last one ended. No-ops below the top level. */
 void scal_serial_gap_before(struct scal_thread *t, uint32_t next_node, uint64_t now);
-/* Adds the gap recorded by scal_serial_gap_before to its node's statistics, if one waits. */
-void scal_serial_gap_settle(struct scal_thread *t);
 void scal_child_ended(struct scal_thread *t, uint32_t node, uint64_t now);
 
 /* The user-kind node of a name under parent (user_regions.c). */

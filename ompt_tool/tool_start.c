@@ -14,6 +14,7 @@
 #include "scal/export.h"
 #include "sensor_hooks.h"
 #include "team.h"
+#include "thread_state.h"
 #include "tool.h"
 #include "writer_link.h"
 

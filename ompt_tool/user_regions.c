@@ -8,6 +8,7 @@
 
 #include "scal/scal.h"
 #include "sensor_hooks.h"
+#include "thread_state.h"
 #include "tool.h"
 
 /* 64-bit FNV-1a of a region name. */
