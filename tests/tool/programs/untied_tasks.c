@@ -5,7 +5,7 @@
 // Serial gaps keep their place and the root's children add up to at most the program.
 //
 // The known work is the leaf kernel, measured by the program itself as a user region inside the
-// leaf tasks: the recursive tasks' time is that plus their own bookkeeping (within 5 %).
+// leaf tasks: the recursive tasks' time is that plus their own bookkeeping.
 // RUN[untied_tasks]: OMP_NUM_THREADS=2 %prog
 // RUN[untied_tasks_1]: OMP_NUM_THREADS=1 %prog
 // Built by gcc (through libomp's GOMP layer) and as C++ by clang++ and g++:
@@ -68,12 +68,15 @@ __attribute__((noinline)) static void rec(int depth)
 
 // REGION leaf_in_untied: user "untied leaf" parent=untied count=64
 // CHECK untied: time_total_s>=leaf_in_untied.time_total_s
-// With one thread the tasks' own bookkeeping is all they add (within 5 %). With two, on a loaded
-// machine a task creation may also wait for a descheduled thread holding the runtime's queue lock:
+// With one thread the tasks' own bookkeeping is all they add: a few per cent on an idle machine.
+// Counting a task's children (or its taskwait) in its own time would give about 6x the leaves (one
+// subtree per level); the bound 2x keeps that defect caught and leaves room for the thread being
+// descheduled outside the leaves on a loaded machine (that time is really the tasks'). With two
+// threads a task creation may also wait for a descheduled thread holding the runtime's queue lock:
 // real task time, bounded there by the region's work.
-// CHECK[untied_tasks_1,untied_tasks_gcc_1] untied: time_total_s<=leaf_in_untied.time_total_s*1.05
-// CHECK[untied_tasks_cxx_clang_1] untied: time_total_s<=leaf_in_untied.time_total_s*1.05
-// CHECK[untied_tasks_cxx_gcc_1] untied: time_total_s<=leaf_in_untied.time_total_s*1.05
+// CHECK[untied_tasks_1,untied_tasks_gcc_1] untied: time_total_s<=leaf_in_untied.time_total_s*2
+// CHECK[untied_tasks_cxx_clang_1] untied: time_total_s<=leaf_in_untied.time_total_s*2
+// CHECK[untied_tasks_cxx_gcc_1] untied: time_total_s<=leaf_in_untied.time_total_s*2
 // The region's work holds the tasks' time (the thread waiting in the taskwait is not working).
 // CHECK rec_region: work_total_s>=untied.time_total_s
 
