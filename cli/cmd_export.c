@@ -146,18 +146,18 @@ static int check_sizes(const struct export_args *a, const struct tidy *t)
 {
     for (size_t k = 0; k < a->opts.nsizes; k++) {
         size_t i = 0;
-        while (i < t->ninputs && strcmp(t->inputs[i], a->sizes[k].label))
+        while (i < t->r.ninputs && strcmp(t->r.inputs[i], a->sizes[k].label))
             i++;
-        if (i < t->ninputs) continue;
-        const char **names = calloc(t->ninputs + 1, sizeof(*names));
+        if (i < t->r.ninputs) continue;
+        const char **names = calloc(t->r.ninputs + 1, sizeof(*names));
         const char *near = NULL;
         if (names) {
-            for (i = 0; i < t->ninputs; i++)
-                names[i] = t->inputs[i];
+            for (i = 0; i < t->r.ninputs; i++)
+                names[i] = t->r.inputs[i];
             near = scal_suggest(a->sizes[k].label, names);
         }
         int rc = scal__fail(SCAL_EINVAL, "--size %s: %s has no input labelled '%s'%s%s%s",
-                            a->sizes[k].label, t->f.path, a->sizes[k].label,
+                            a->sizes[k].label, t->r.f.path, a->sizes[k].label,
                             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         free(names);
         return rc;
@@ -227,7 +227,7 @@ int scal_cmd_export(int argc, char **argv)
     char tmp[4096] = "";
     const char *file = stdin_file(a.file, tmp, sizeof(tmp)); /* "-": standard input */
     memset(&t, 0, sizeof(t));
-    rc = file ? tidy_load(file, &t) : SCAL_EIO;
+    rc = file ? tidy_load(file, a.format == EXPORT_CHROME ? SCAL_READ_TRACE : 0, &t) : SCAL_EIO;
     if (rc == SCAL_OK && (rc = check_sizes(&a, &t)) < 0) usage_error = true;
     if (rc == SCAL_OK) rc = a.output ? write_file(&a, &t) : write_format(&a, &t, stdout);
     if (rc < 0) fprintf(stderr, "scal export: %s\n", scal__last_error(rc));

@@ -88,10 +88,10 @@ static const char *const where_header[] = {"parent", "file", "line_begin", "line
 /* ---- run files ------------------------------------------------------------------------------- */
 
 struct run_view {
-    struct scal_h5file *f;
-    struct scal_region_row *rows;
+    const struct scal_h5file *f;
+    const struct scal_region_row *rows;
     size_t n;
-    char **labels; /* the one label rule (region_identity.h) */
+    char *const *labels; /* the one label rule (region_identity.h) */
     bool *keep;
     double *metric_values; /* n * metrics.n, NaN = none */
     struct metrics metrics;
@@ -204,8 +204,9 @@ static void show_diagnostics(FILE *out, const struct scal_h5file *f)
     H5Gclose(diag);
 }
 
-static void print_run_header(const struct scal_h5file *f, FILE *out)
+static void print_run_header(const struct scal_read *r, FILE *out)
 {
+    const struct scal_h5file *f = &r->f;
     char *cmd = NULL, *date = NULL, *host = NULL, *reason = NULL, *rt = NULL, *entry = NULL;
     int64_t team = -1;
     hid_t meta = H5Gopen2(f->id, "meta", H5P_DEFAULT);
@@ -231,51 +232,32 @@ static void print_run_header(const struct scal_h5file *f, FILE *out)
     free(host);
     free(reason);
     /* sensors: whole-run values and the plugins that could not measure */
-    struct scal_sensor_value_row *sv = NULL;
-    struct scal_plugin_state_row *ps = NULL;
-    size_t nsv = 0, nps = 0, shown = 0;
-    if (scal_table_read_opt(f->id, &scal_table_sensor_values, (void **)&sv, &nsv) < 0) nsv = 0;
+    const struct scal_run_sensor_value_row *sv = r->sensor_values;
+    const struct scal_plugin_state_row *ps = r->plugin_states;
+    size_t nsv = r->nsensor_values, nps = r->nplugin_states, shown = 0;
     for (size_t i = 0; i < nsv; i++)
         if (sv[i].region < 0 && sv[i].thread < 0)
             fprintf(out, "%s%s %.6g %s",
                     shown++ ? ", " : "  whole run: ", scal_h5file_str(f, sv[i].metric), sv[i].value,
                     scal_h5file_str(f, sv[i].unit));
     if (shown) fputc('\n', out);
-    if (scal_table_read_opt(f->id, &scal_table_plugin_states, (void **)&ps, &nps) < 0) nps = 0;
     for (size_t i = 0; i < nps; i++)
         if (!ps[i].available)
             fprintf(out, "  sensor %s unavailable: %s\n", scal_h5file_str(f, ps[i].name),
                     scal_h5file_str(f, ps[i].reason));
-    free(sv);
-    free(ps);
     show_diagnostics(out, f);
     fputc('\n', out);
 }
 
-static int run_labels(const struct scal_h5file *f, const struct scal_region_row *rows, size_t n,
-                      char ***labels)
+static int show_run(const struct scal_read *r, const struct show_opts *o)
 {
-    struct scal_region_id_row *ids = scal_region_id_rows(rows, n);
-    if (!ids) return scal__fail(SCAL_ENOMEM, "out of memory for %zu regions", n);
-    int rc = scal_region_labels(ids, n, f->strings, f->nstrings, labels);
-    free(ids);
-    return rc;
-}
-
-static int show_run(struct scal_h5file *f, const struct show_opts *o)
-{
-    struct run_view v = {f, NULL, 0, NULL, NULL, NULL, {0}};
-    struct scal_sensor_value_row *sv = NULL;
-    size_t nsv = 0;
+    const struct scal_h5file *f = &r->f;
+    struct run_view v = {f, r->run_regions, r->nregions, r->labels, NULL, NULL, {0}};
+    const struct scal_run_sensor_value_row *sv = r->sensor_values;
+    size_t nsv = r->nsensor_values;
     struct table_out t;
-    int rc = scal_table_read(f->id, &scal_table_run_regions, (void **)&v.rows, &v.n);
-    if (rc < 0) return rc;
-    if (v.n == 0) {
-        free(v.rows);
-        return scal__fail(SCAL_EEMPTY, "/regions is empty");
-    }
-    if ((rc = run_labels(f, v.rows, v.n, &v.labels)) < 0) goto done;
-    if (scal_table_read_opt(f->id, &scal_table_sensor_values, (void **)&sv, &nsv) < 0) nsv = 0;
+    int rc = SCAL_OK;
+    if (v.n == 0) return scal__fail(SCAL_EEMPTY, "/regions is empty");
     for (size_t i = 0; i < nsv; i++)
         if (sv[i].thread == -1 && sv[i].region >= 0)
             metric_column(&v.metrics, f, sv[i].metric, sv[i].unit);
@@ -301,7 +283,7 @@ static int show_run(struct scal_h5file *f, const struct show_opts *o)
         }
         for (size_t i = 0; i < v.n; i++)
             order[i] = i;
-        qsort_r(order + 1, v.n - 1, sizeof(*order), cmp_time_desc, v.rows);
+        qsort_r(order + 1, v.n - 1, sizeof(*order), cmp_time_desc, (void *)v.rows);
         v.keep[0] = true;
         for (size_t k = 1; k < v.n && k <= o->top; k++)
             for (int32_t i = (int32_t)order[k]; i >= 0 && !v.keep[i]; i = v.rows[i].parent)
@@ -327,17 +309,14 @@ static int show_run(struct scal_h5file *f, const struct show_opts *o)
         table_init(&t, nc + 3, header, right);
     } else {
         table_init(&t, nc - 2, header + 2, right + 2);
-        print_run_header(f, stdout);
+        print_run_header(r, stdout);
     }
     walk(&t, &v, 0, o);
     table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
     table_free(&t);
 done:
-    free(sv);
     free(v.keep);
     free(v.metric_values);
-    scal_region_identities_free(v.labels, v.n);
-    free(v.rows);
     return rc;
 }
 
@@ -353,45 +332,32 @@ static const struct scal_config_row *config_of(const struct scal_config_row *c, 
 }
 
 /* The MPI ranks of a configuration, -1 when the campaign has none for it. */
-static int32_t ranks_of(const struct scal_config_rank_row *r, size_t n, uint32_t config)
+static int32_t ranks_of(const struct scal_read *r, uint32_t config)
 {
-    for (size_t i = 0; i < n; i++)
-        if (r[i].config == config) return r[i].ranks;
+    for (size_t i = 0; i < r->nconfig_ranks; i++)
+        if (r->config_ranks[i].config == config) return r->config_ranks[i].ranks;
     return -1;
 }
 
-static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
+static int show_campaign(const struct scal_read *r, const struct show_opts *o)
 {
-    struct scal_config_row *configs = NULL;
-    struct scal_run_row *runs = NULL;
-    struct scal_region_id_row *regions = NULL;
-    struct scal_region_stat_row *stats = NULL;
-    struct scal_run_sensor_value_row *sv = NULL;
-    struct scal_config_rank_row *cranks = NULL;
-    int32_t *stat_rank = NULL;
-    size_t nconfigs = 0, nruns = 0, nregions = 0, nstats = 0, nsv = 0, ncranks = 0;
+    const struct scal_h5file *f = &r->f;
+    const struct scal_config_row *configs = r->configs;
+    const struct scal_run_row *runs = r->run_rows;
+    const struct scal_region_id_row *regions = r->regions;
+    const struct scal_region_stat_row *stats = r->stats;
+    const struct scal_run_sensor_value_row *sv = r->sensor_values;
+    const int32_t *stat_rank = r->stat_rank;
+    size_t nconfigs = r->nconfigs, nruns = r->nrun_rows, nregions = r->nregions, nstats = r->nstats,
+           nsv = r->nsensor_values;
     struct metrics metrics = {0};
     struct table_out t;
-    char c[16][64], **labels = NULL;
-    int rc;
-    if ((rc = scal_table_read(f->id, &scal_table_configs, (void **)&configs, &nconfigs)) < 0 ||
-        (rc = scal_table_read(f->id, &scal_table_runs, (void **)&runs, &nruns)) < 0 ||
-        (rc = scal_table_read(f->id, &scal_table_campaign_regions, (void **)&regions, &nregions)) <
-            0 ||
-        (rc = scal_table_read(f->id, &scal_table_region_stats, (void **)&stats, &nstats)) < 0 ||
-        (rc = scal_table_read_opt(f->id, &scal_table_config_ranks, (void **)&cranks, &ncranks)) <
-            0 ||
-        (o->per_rank && (rc = tidy_rank_rows(f->id, &stats, &nstats, &stat_rank)) < 0))
-        goto done;
+    char c[16][64];
+    char *const *labels = r->labels;
+    int rc = SCAL_OK;
     /* an MPI campaign: a ranks column (and, per rank, a rank column) after threads */
-    bool mpi = ncranks > 0 || o->per_rank;
-    if (nruns == 0) {
-        rc = scal__fail(SCAL_EEMPTY, "the campaign holds no runs yet");
-        goto done;
-    }
-    if ((rc = scal_region_labels(regions, nregions, f->strings, f->nstrings, &labels)) < 0)
-        goto done;
-    if (scal_table_read_opt(f->id, &scal_table_run_sensor_values, (void **)&sv, &nsv) < 0) nsv = 0;
+    bool mpi = r->nconfig_ranks > 0 || o->per_rank;
+    if (nruns == 0) return scal__fail(SCAL_EEMPTY, "the campaign holds no runs yet");
     for (size_t i = 0; i < nsv; i++)
         if (sv[i].thread == -1) metric_column(&metrics, f, sv[i].metric, sv[i].unit);
 
@@ -415,7 +381,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
             whole(c[2], 64, configs[i].frequency_khz);
             snprintf(c[3], 64, "%u", ok);
             snprintf(c[4], 64, "%u", failed);
-            whole(c[5], 64, ranks_of(cranks, ncranks, configs[i].id));
+            whole(c[5], 64, ranks_of(r, configs[i].id));
             const char *cells[] = {c[0], c[1], scal_h5file_str(f, configs[i].input_label), c[2],
                                    c[3], c[4], scal_h5file_str(f, configs[i].argv),        c[5]};
             table_add_row(&t, cells);
@@ -466,7 +432,7 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
                                  c[6], c[7]};
         char rc_cells[2][64];
         if (mpi) {
-            cells[11] = whole(rc_cells[0], 64, cfg ? ranks_of(cranks, ncranks, cfg->id) : -1);
+            cells[11] = whole(rc_cells[0], 64, cfg ? ranks_of(r, cfg->id) : -1);
             if (o->per_rank) cells[12] = whole(rc_cells[1], 64, stat_rank[s]);
         }
         char mc[32][64];
@@ -487,14 +453,6 @@ static int show_campaign(struct scal_h5file *f, const struct show_opts *o)
     table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
     table_free(&t);
 done:
-    scal_region_identities_free(labels, nregions);
-    free(configs);
-    free(runs);
-    free(regions);
-    free(stats);
-    free(sv);
-    free(cranks);
-    free(stat_rank);
     return rc;
 }
 
@@ -574,18 +532,19 @@ int scal_cmd_show(int argc, char **argv)
         fprintf(stderr, "scal show: no run or campaign file given (see 'scal show --help')\n");
         return 2;
     }
-    struct scal_h5file f;
+    struct scal_read r; /* the one reader (campaign_reader.h) */
     char tmp[4096] = "";
     const char *file = stdin_file(path, tmp, sizeof(tmp)); /* "-": standard input */
-    int rc = file ? scal_h5file_open(file, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &f) : SCAL_EIO;
+    int rc = file ? scal_read_open(file, &r) : SCAL_EIO;
     if (rc < 0) {
         fprintf(stderr, "scal show: %s\n", scal__last_error(rc));
         stdin_file_done(path, tmp);
         return 1;
     }
-    rc = f.campaign ? show_campaign(&f, &o) : show_run(&f, &o);
+    rc = scal_read_tables(&r, o.per_rank ? SCAL_READ_PER_RANK : 0);
+    if (rc == SCAL_OK) rc = r.f.campaign ? show_campaign(&r, &o) : show_run(&r, &o);
     if (rc < 0) fprintf(stderr, "scal show: %s: %s\n", path, scal__last_error(rc));
-    scal_h5file_close(&f);
+    scal_read_free(&r);
     stdin_file_done(path, tmp);
     return rc < 0 ? 1 : 0;
 }

@@ -31,7 +31,7 @@ static void whole(FILE *out, long long v)
 }
 
 /* The run's columns, run to status. */
-static void run_columns(FILE *out, const struct tidy_run *r)
+static void run_columns(FILE *out, const struct scal_read_run *r)
 {
     fprintf(out, "%u,%u,", r->id, r->repetition);
     table_csv_field(out, r->input);
@@ -50,30 +50,30 @@ int export_csv(const struct tidy *t, const struct export_opts *o, FILE *out)
         fprintf(out, "%s%s", c ? "," : "", header[c]);
     for (size_t m = 0; m < t->nmetrics; m++) {
         char name[512];
-        snprintf(name, sizeof(name), "%s [%s]", scal_h5file_str(&t->f, t->metrics[m].name),
-                 scal_h5file_str(&t->f, t->metrics[m].unit));
+        snprintf(name, sizeof(name), "%s [%s]", scal_h5file_str(&t->r.f, t->metrics[m].name),
+                 scal_h5file_str(&t->r.f, t->metrics[m].unit));
         fputc(',', out);
         table_csv_field(out, name);
     }
     fputc('\n', out);
-    for (size_t s = 0; s < t->nstats; s++) {
-        const struct scal_region_stat_row *st = &t->stats[s];
-        const struct tidy_run *r = tidy_run_of(t, st->run);
-        const struct scal_region_id_row *g = &t->regions[st->region];
+    for (size_t s = 0; s < t->r.nstats; s++) {
+        const struct scal_region_stat_row *st = &t->r.stats[s];
+        const struct scal_read_run *r = tidy_run_of(t, st->run);
+        const struct scal_region_id_row *g = &t->r.regions[st->region];
         if (!r) continue;
         run_columns(out, r);
         fputc(',', out);
-        table_csv_field(out, t->labels[st->region]);
+        table_csv_field(out, t->r.labels[st->region]);
         fprintf(out, ",%u,", st->region);
         whole(out, g->parent);
         fprintf(out, ",%s,", scal_region_kind_name(g->kind));
-        table_csv_field(out, scal_h5file_str(&t->f, g->file));
+        table_csv_field(out, scal_h5file_str(&t->r.f, g->file));
         fputc(',', out);
         whole(out, g->line_first);
         fputc(',', out);
         whole(out, g->line_last);
         fputc(',', out);
-        table_csv_field(out, scal_h5file_str(&t->f, g->function));
+        table_csv_field(out, scal_h5file_str(&t->r.f, g->function));
         fprintf(out, ",%llu", (unsigned long long)st->count);
         const double v[] = {st->time_total_s,  st->time_wall_s,     st->time_mean_s,
                             st->time_median_s, st->time_min_s,      st->time_max_s,
@@ -99,14 +99,14 @@ int export_csv(const struct tidy *t, const struct export_opts *o, FILE *out)
     }
     /* a run without region rows (it failed, or its run file was unreadable) is one row with its
      * run columns, as in scal.load() */
-    bool *has_rows = calloc(t->nruns + 1, sizeof(*has_rows));
-    if (!has_rows) return scal__fail(SCAL_ENOMEM, "out of memory for %zu runs", t->nruns);
-    for (size_t s = 0; s < t->nstats; s++) {
-        const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
-        if (r) has_rows[r - t->runs] = true;
+    bool *has_rows = calloc(t->r.nruns + 1, sizeof(*has_rows));
+    if (!has_rows) return scal__fail(SCAL_ENOMEM, "out of memory for %zu runs", t->r.nruns);
+    for (size_t s = 0; s < t->r.nstats; s++) {
+        const struct scal_read_run *r = tidy_run_of(t, t->r.stats[s].run);
+        if (r) has_rows[r - t->r.runs] = true;
     }
-    for (size_t i = 0; i < t->nruns; i++) {
-        const struct tidy_run *r = &t->runs[i];
+    for (size_t i = 0; i < t->r.nruns; i++) {
+        const struct scal_read_run *r = &t->r.runs[i];
         if (has_rows[i]) continue;
         run_columns(out, r);
         for (size_t c = 7; c < sizeof(header) / sizeof(header[0]) + t->nmetrics; c++)

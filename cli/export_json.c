@@ -23,9 +23,9 @@ static double region_time(const struct scal_region_stat_row *st)
  * the region was entered with a valid time (as postproc's loader requires of its samples). */
 static bool usable(const struct tidy *t, const struct export_opts *o, size_t s)
 {
-    const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
-    return r && (o->all_runs || r->status == SCAL_RUN_OK) && t->stats[s].count > 0 &&
-           isfinite(region_time(&t->stats[s])) && region_time(&t->stats[s]) > 0;
+    const struct scal_read_run *r = tidy_run_of(t, t->r.stats[s].run);
+    return r && (o->all_runs || r->status == SCAL_RUN_OK) && t->r.stats[s].count > 0 &&
+           isfinite(region_time(&t->r.stats[s])) && region_time(&t->r.stats[s]) > 0;
 }
 
 /* Length of the valid UTF-8 sequence at s, 0 when s does not start one. */
@@ -81,14 +81,14 @@ static int write_json(json_t *doc, FILE *out, size_t flags)
 
 /* An input's numeric size: --size LABEL=N, else the size given at scal run (--size, stored as
  * /campaign@input_sizes), else the label itself when it is a number. */
-static int input_size(const struct export_opts *o, const struct tidy *t, const struct tidy_run *r,
-                      double *size)
+static int input_size(const struct export_opts *o, const struct tidy *t,
+                      const struct scal_read_run *r, double *size)
 {
     const char *label = r->input;
     for (size_t i = 0; i < o->nsizes; i++)
         if (!strcmp(o->sizes[i].label, label)) return (*size = o->sizes[i].size), SCAL_OK;
-    if (r->input_index < t->ninput_sizes && isfinite(t->input_sizes[r->input_index]))
-        return (*size = t->input_sizes[r->input_index]), SCAL_OK;
+    if (r->input_index < t->r.ninput_sizes && isfinite(t->r.input_sizes[r->input_index]))
+        return (*size = t->r.input_sizes[r->input_index]), SCAL_OK;
     char *end = NULL;
     double v = strtod(label, &end);
     if (end != label && *end == '\0' && isfinite(v)) return (*size = v), SCAL_OK;
@@ -105,7 +105,7 @@ struct coord {
     int32_t threads;
 };
 
-static size_t coord_of(struct coord *coords, size_t *ncoords, const struct tidy_run *r)
+static size_t coord_of(struct coord *coords, size_t *ncoords, const struct scal_read_run *r)
 {
     size_t c = 0;
     while (c < *ncoords && !(coords[c].input == r->input_index && coords[c].threads == r->threads))
@@ -117,20 +117,20 @@ static size_t coord_of(struct coord *coords, size_t *ncoords, const struct tidy_
 /* complete[g]: region g is measured at every coordinate some region is measured at. */
 static int complete_regions(const struct tidy *t, const struct export_opts *o, bool *complete)
 {
-    struct coord *coords = calloc(t->nruns + 1, sizeof(*coords));
-    size_t ncoords = 0, *at = calloc(t->nstats + 1, sizeof(*at));
+    struct coord *coords = calloc(t->r.nruns + 1, sizeof(*coords));
+    size_t ncoords = 0, *at = calloc(t->r.nstats + 1, sizeof(*at));
     if (!coords || !at) {
         free(coords);
         free(at);
         return scal__fail(SCAL_ENOMEM, "out of memory");
     }
-    for (size_t s = 0; s < t->nstats; s++)
-        if (usable(t, o, s)) at[s] = coord_of(coords, &ncoords, tidy_run_of(t, t->stats[s].run));
-    bool *seen = calloc(t->nregions * ncoords + 1, sizeof(*seen));
+    for (size_t s = 0; s < t->r.nstats; s++)
+        if (usable(t, o, s)) at[s] = coord_of(coords, &ncoords, tidy_run_of(t, t->r.stats[s].run));
+    bool *seen = calloc(t->r.nregions * ncoords + 1, sizeof(*seen));
     if (seen) {
-        for (size_t s = 0; s < t->nstats; s++)
-            if (usable(t, o, s)) seen[t->stats[s].region * ncoords + at[s]] = true;
-        for (size_t g = 0; g < t->nregions; g++) {
+        for (size_t s = 0; s < t->r.nstats; s++)
+            if (usable(t, o, s)) seen[t->r.stats[s].region * ncoords + at[s]] = true;
+        for (size_t g = 0; g < t->r.nregions; g++) {
             complete[g] = true;
             for (size_t c = 0; c < ncoords; c++)
                 complete[g] = complete[g] && seen[g * ncoords + c];
@@ -148,7 +148,7 @@ static int complete_regions(const struct tidy *t, const struct export_opts *o, b
 #define EXTRAP_BASE 4
 static double extrap_value(const struct tidy *t, size_t s, size_t k)
 {
-    const struct scal_region_stat_row *st = &t->stats[s];
+    const struct scal_region_stat_row *st = &t->r.stats[s];
     const double v[EXTRAP_BASE] = {region_time(st), st->work_total_s, st->barrier_total_s,
                                    st->lock_total_s};
     if (k >= EXTRAP_BASE) return t->values[s * t->nmetrics + (k - EXTRAP_BASE)];
@@ -158,28 +158,28 @@ static double extrap_value(const struct tidy *t, size_t s, size_t k)
 static const char *extrap_name(const struct tidy *t, size_t k)
 {
     static const char *const names[EXTRAP_BASE] = {"time", "work", "barrier wait", "lock wait"};
-    return k < EXTRAP_BASE ? names[k] : scal_h5file_str(&t->f, t->metrics[k - EXTRAP_BASE].name);
+    return k < EXTRAP_BASE ? names[k] : scal_h5file_str(&t->r.f, t->metrics[k - EXTRAP_BASE].name);
 }
 
 /* has[g * nk + k]: metric k has a value in every usable row of region g (Extra-P models a metric
  * of a call path over every coordinate, so a metric with holes is left out for that region). */
 static bool *extrap_complete(const struct tidy *t, const struct export_opts *o, size_t nk)
 {
-    bool *has = malloc((t->nregions * nk + 1) * sizeof(*has));
+    bool *has = malloc((t->r.nregions * nk + 1) * sizeof(*has));
     if (!has) return NULL;
-    for (size_t i = 0; i < t->nregions * nk; i++)
+    for (size_t i = 0; i < t->r.nregions * nk; i++)
         has[i] = true;
-    for (size_t s = 0; s < t->nstats; s++)
+    for (size_t s = 0; s < t->r.nstats; s++)
         if (usable(t, o, s))
             for (size_t k = 0; k < nk; k++)
-                if (!isfinite(extrap_value(t, s, k))) has[t->stats[s].region * nk + k] = false;
+                if (!isfinite(extrap_value(t, s, k))) has[t->r.stats[s].region * nk + k] = false;
     return has;
 }
 
 static int extrap_lines(const struct tidy *t, size_t s, const bool *has, size_t nk, json_t *params,
                         FILE *out, size_t *lines)
 {
-    const struct scal_region_stat_row *st = &t->stats[s];
+    const struct scal_region_stat_row *st = &t->r.stats[s];
     int rc = SCAL_OK;
     for (size_t k = 0; k < nk && rc == SCAL_OK; k++) {
         if (!has[st->region * nk + k]) continue;
@@ -196,32 +196,32 @@ int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
 {
     size_t lines = 0, dropped = 0;
     size_t nk = EXTRAP_BASE + t->nmetrics;
-    bool *complete = calloc(t->nregions + 1, sizeof(*complete)), *has = extrap_complete(t, o, nk);
+    bool *complete = calloc(t->r.nregions + 1, sizeof(*complete)), *has = extrap_complete(t, o, nk);
     int rc = complete && has ? complete_regions(t, o, complete)
                              : scal__fail(SCAL_ENOMEM, "out of memory");
-    for (uint32_t g = 0; rc == SCAL_OK && g < t->nregions; g++) {
+    for (uint32_t g = 0; rc == SCAL_OK && g < t->r.nregions; g++) {
         if (!complete[g]) {
-            for (size_t s = 0; s < t->nstats; s++)
-                if (t->stats[s].region == g && usable(t, o, s)) {
+            for (size_t s = 0; s < t->r.nstats; s++)
+                if (t->r.stats[s].region == g && usable(t, o, s)) {
                     if (!o->quiet)
                         fprintf(
                             stderr,
                             "scal export: left out of the Extra-P data: %s (not measured at every "
                             "thread count and input)\n",
-                            t->labels[g]);
+                            t->r.labels[g]);
                     dropped++;
                     break;
                 }
             continue;
         }
-        for (size_t s = 0; rc == SCAL_OK && s < t->nstats; s++) {
-            if (t->stats[s].region != g || !usable(t, o, s)) continue;
-            const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
+        for (size_t s = 0; rc == SCAL_OK && s < t->r.nstats; s++) {
+            if (t->r.stats[s].region != g || !usable(t, o, s)) continue;
+            const struct scal_read_run *r = tidy_run_of(t, t->r.stats[s].run);
             json_t *params = json_pack("{s:I}", "threads", (json_int_t)r->threads);
             /* MPI: the ranks are a parameter of their own (Extra-P models over both) */
             if (r->ranks > 0) json_object_set_new(params, "ranks", json_integer(r->ranks));
             /* one input is no parameter: Extra-P then models over the thread count alone */
-            if (t->ninputs > 1) {
+            if (t->r.ninputs > 1) {
                 double size = 0;
                 if ((rc = input_size(o, t, r, &size)) < 0) {
                     json_decref(params);
@@ -236,7 +236,7 @@ int export_extrap(const struct tidy *t, const struct export_opts *o, FILE *out)
     free(complete);
     free(has);
     if (rc == SCAL_OK && lines == 0)
-        rc = scal__fail(SCAL_EEMPTY, "%s holds no successful run to export%s", t->f.path,
+        rc = scal__fail(SCAL_EEMPTY, "%s holds no successful run to export%s", t->r.f.path,
                         dropped ? " with a region measured at every configuration" : "");
     return rc;
 }
@@ -269,9 +269,9 @@ struct cell {
 static bool in_cell(const struct tidy *t, const struct export_opts *o, size_t s,
                     const struct cell *c)
 {
-    const struct tidy_run *r = tidy_run_of(t, t->stats[s].run);
+    const struct scal_read_run *r = tidy_run_of(t, t->r.stats[s].run);
     return usable(t, o, s) && r->threads == c->threads && r->ranks == c->ranks &&
-           !strcmp(r->input, c->input) && (c->run < 0 || (int64_t)t->stats[s].run == c->run);
+           !strcmp(r->input, c->input) && (c->run < 0 || (int64_t)t->r.stats[s].run == c->run);
 }
 
 /* Hatchet metric names and the statistics they come from. */
@@ -284,7 +284,7 @@ static const char *const hatchet_metrics[] = {"time (inc)",   "time summed over 
  * files from before time_wall_s give the summed time. */
 static double hatchet_value(const struct tidy *t, size_t row, size_t metric)
 {
-    const struct scal_region_stat_row *s = &t->stats[row];
+    const struct scal_region_stat_row *s = &t->r.stats[row];
     const double v[] = {region_time(s),  s->time_total_s,       (double)s->count,
                         s->work_total_s, s->barrier_total_s,    s->lock_total_s,
                         s->imbalance,    t->rank_imbalance[row]};
@@ -299,8 +299,8 @@ static json_t *region_metrics(const struct tidy *t, const struct export_opts *o,
     json_t *m = json_object();
     for (size_t k = 0; k < sizeof(hatchet_metrics) / sizeof(hatchet_metrics[0]); k++) {
         size_t n = 0;
-        for (size_t s = 0; s < t->nstats; s++)
-            if (t->stats[s].region == region && in_cell(t, o, s, c))
+        for (size_t s = 0; s < t->r.nstats; s++)
+            if (t->r.stats[s].region == region && in_cell(t, o, s, c))
                 if (isfinite(hatchet_value(t, s, k))) scratch[n++] = hatchet_value(t, s, k);
         double v = median(scratch, n);
         if (n && isfinite(v)) json_object_set_new(m, hatchet_metrics[k], json_real(v));
@@ -313,8 +313,8 @@ static json_t *hatchet_node(const struct tidy *t, const struct export_opts *o, c
 {
     json_t *metrics = region_metrics(t, o, c, region, scratch), *children = json_array();
     double inclusive = json_real_value(json_object_get(metrics, "time (inc)")), below = 0;
-    for (size_t k = region + 1; k < t->nregions; k++) {
-        if (t->regions[k].parent != (int32_t)region) continue;
+    for (size_t k = region + 1; k < t->r.nregions; k++) {
+        if (t->r.regions[k].parent != (int32_t)region) continue;
         json_t *child = hatchet_node(t, o, c, (uint32_t)k, scratch);
         json_t *ct = json_object_get(json_object_get(child, "metrics"), "time (inc)");
         if (!ct) { /* not in this configuration: a gap, not a node */
@@ -328,14 +328,14 @@ static json_t *hatchet_node(const struct tidy *t, const struct export_opts *o, c
      * several encountering threads can sum above their parent's wall time) */
     if (json_object_get(metrics, "time (inc)"))
         json_object_set_new(metrics, "time", json_real(inclusive > below ? inclusive - below : 0));
-    return json_pack("{s:{s:o,s:s},s:o,s:o}", "frame", "name", json_text(t->labels[region]), "type",
-                     scal_region_kind_name(t->regions[region].kind), "metrics", metrics, "children",
-                     children);
+    return json_pack("{s:{s:o,s:s},s:o,s:o}", "frame", "name", json_text(t->r.labels[region]),
+                     "type", scal_region_kind_name(t->r.regions[region].kind), "metrics", metrics,
+                     "children", children);
 }
 
 int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
 {
-    double *scratch = malloc((t->nstats + 1) * sizeof(*scratch));
+    double *scratch = malloc((t->r.nstats + 1) * sizeof(*scratch));
     json_t *doc = json_array();
     if (!scratch || !doc) {
         free(scratch);
@@ -344,32 +344,32 @@ int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
     }
     /* one tree per configuration: inputs in plan order, thread counts ascending (and per MPI rank
      * count, ascending) */
-    int32_t *rank_counts = malloc((t->nruns + 1) * sizeof(*rank_counts));
+    int32_t *rank_counts = malloc((t->r.nruns + 1) * sizeof(*rank_counts));
     size_t nranks = 0;
-    for (size_t r = 0; rank_counts && r < t->nruns; r++) {
+    for (size_t r = 0; rank_counts && r < t->r.nruns; r++) {
         size_t k = 0;
-        while (k < nranks && rank_counts[k] < t->runs[r].ranks)
+        while (k < nranks && rank_counts[k] < t->r.runs[r].ranks)
             k++;
-        if (k < nranks && rank_counts[k] == t->runs[r].ranks) continue;
+        if (k < nranks && rank_counts[k] == t->r.runs[r].ranks) continue;
         memmove(rank_counts + k + 1, rank_counts + k, (nranks - k) * sizeof(*rank_counts));
-        rank_counts[k] = t->runs[r].ranks;
+        rank_counts[k] = t->r.runs[r].ranks;
         nranks++;
     }
-    int32_t *threads = malloc((t->nruns + 1) * sizeof(*threads));
+    int32_t *threads = malloc((t->r.nruns + 1) * sizeof(*threads));
     size_t nthreads = 0;
-    for (size_t r = 0; threads && r < t->nruns; r++) {
+    for (size_t r = 0; threads && r < t->r.nruns; r++) {
         size_t k = 0;
-        while (k < nthreads && threads[k] < t->runs[r].threads)
+        while (k < nthreads && threads[k] < t->r.runs[r].threads)
             k++;
-        if (k < nthreads && threads[k] == t->runs[r].threads) continue;
+        if (k < nthreads && threads[k] == t->r.runs[r].threads) continue;
         memmove(threads + k + 1, threads + k, (nthreads - k) * sizeof(*threads));
-        threads[k] = t->runs[r].threads;
+        threads[k] = t->r.runs[r].threads;
         nthreads++;
     }
-    for (size_t in = 0; threads && rank_counts && in < t->ninputs && t->nregions; in++)
+    for (size_t in = 0; threads && rank_counts && in < t->r.ninputs && t->r.nregions; in++)
         for (size_t q = 0; q < nranks * nthreads; q++) {
             size_t k = q % nthreads;
-            struct cell c = {threads[k], t->inputs[in], rank_counts[q / nthreads], -1};
+            struct cell c = {threads[k], t->r.inputs[in], rank_counts[q / nthreads], -1};
             json_t *root = hatchet_node(t, o, &c, 0, scratch);
             if (!json_object_get(json_object_get(root, "metrics"), "time (inc)")) {
                 json_decref(root); /* no successful run of this configuration */
@@ -388,7 +388,7 @@ int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
     free(scratch);
     if (json_array_size(doc) == 0) {
         json_decref(doc);
-        return scal__fail(SCAL_EEMPTY, "%s holds no successful run to export", t->f.path);
+        return scal__fail(SCAL_EEMPTY, "%s holds no successful run to export", t->r.f.path);
     }
     return write_json(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 }
@@ -399,7 +399,7 @@ int export_hatchet(const struct tidy *t, const struct export_opts *o, FILE *out)
  * row of the Thicket's metadata table (python: scal.to_thicket). */
 
 static json_t *run_metadata(const struct tidy *t, const struct export_opts *o,
-                            const struct tidy_run *r)
+                            const struct scal_read_run *r)
 {
     double size = NAN;
     if (input_size(o, t, r, &size) < 0) size = NAN; /* a label that is no number: no size */
@@ -416,15 +416,15 @@ static json_t *run_metadata(const struct tidy *t, const struct export_opts *o,
 
 int export_thicket(const struct tidy *t, const struct export_opts *o, FILE *out)
 {
-    double *scratch = malloc((t->nstats + 1) * sizeof(*scratch));
+    double *scratch = malloc((t->r.nstats + 1) * sizeof(*scratch));
     json_t *profiles = json_array();
     if (!scratch || !profiles) {
         free(scratch);
         json_decref(profiles);
         return scal__fail(SCAL_ENOMEM, "out of memory for the Thicket profiles");
     }
-    for (size_t i = 0; i < t->nruns && t->nregions; i++) {
-        const struct tidy_run *r = &t->runs[i];
+    for (size_t i = 0; i < t->r.nruns && t->r.nregions; i++) {
+        const struct scal_read_run *r = &t->r.runs[i];
         struct cell c = {r->threads, r->input, r->ranks, (int64_t)r->id};
         json_t *root = hatchet_node(t, o, &c, 0, scratch);
         if (!json_object_get(json_object_get(root, "metrics"), "time (inc)")) {
@@ -437,7 +437,7 @@ int export_thicket(const struct tidy *t, const struct export_opts *o, FILE *out)
     free(scratch);
     if (json_array_size(profiles) == 0) {
         json_decref(profiles);
-        return scal__fail(SCAL_EEMPTY, "%s holds no successful run to export", t->f.path);
+        return scal__fail(SCAL_EEMPTY, "%s holds no successful run to export", t->r.f.path);
     }
     return write_json(json_pack("{s:s,s:o}", "format", "scal-thicket-1", "profiles", profiles), out,
                       JSON_INDENT(1) | JSON_REAL_PRECISION(17));
@@ -528,7 +528,7 @@ static int member_spans(const struct tidy *t, const struct scal_trace_instance_r
         if (!in && next && next->state == SCAL_STATE_BARRIER && next->thread == s->thread &&
             next->region == s->region && next->begin_s == s->end_s)
             end = next->end_s;
-        const char *label = s->region < t->nregions ? t->labels[s->region] : "?";
+        const char *label = s->region < t->r.nregions ? t->r.labels[s->region] : "?";
         rc = add_event(events, span(label, "region", s->thread, begin, end, label));
     }
     free(sorted);
@@ -537,35 +537,29 @@ static int member_spans(const struct tidy *t, const struct scal_trace_instance_r
 
 int export_chrome(const struct tidy *t, FILE *out)
 {
-    struct scal_trace_instance_row *inst = NULL;
-    struct scal_trace_state_row *states = NULL;
-    size_t ninst = 0, nstates = 0;
-    int rc;
-    if (t->f.campaign)
+    /* read with the run file (tidy_load with SCAL_READ_TRACE) */
+    const struct scal_trace_instance_row *inst = t->r.trace_instances;
+    const struct scal_trace_state_row *states = t->r.trace_states;
+    size_t ninst = t->r.ntrace_instances, nstates = t->r.ntrace_states;
+    int rc = SCAL_OK;
+    if (t->r.f.campaign)
         return scal__fail(SCAL_EINVAL, "%s is a campaign: the trace export takes a run file",
-                          t->f.path);
-    if ((rc = scal_table_read_opt(t->f.id, &scal_table_trace_instances, (void **)&inst, &ninst)) <
-            0 ||
-        (rc = scal_table_read_opt(t->f.id, &scal_table_trace_states, (void **)&states, &nstates)) <
-            0)
-        goto done;
-    if (ninst == 0 && nstates == 0) {
-        rc = scal__fail(SCAL_EEMPTY,
-                        "%s has no trace: record the run with SCAL_TRACE=N (entries per thread)",
-                        t->f.path);
-        goto done;
-    }
+                          t->r.f.path);
+    if (ninst == 0 && nstates == 0)
+        return scal__fail(SCAL_EEMPTY,
+                          "%s has no trace: record the run with SCAL_TRACE=N (entries per thread)",
+                          t->r.f.path);
     json_t *events = json_array();
     uint32_t maxtid = 0;
     for (size_t i = 0; i < ninst && rc == SCAL_OK; i++) {
-        const char *label = inst[i].region < t->nregions ? t->labels[inst[i].region] : "?";
+        const char *label = inst[i].region < t->r.nregions ? t->r.labels[inst[i].region] : "?";
         rc = add_event(
             events, span(label, "region", inst[i].thread, inst[i].begin_s, inst[i].end_s, label));
         if (inst[i].thread > maxtid) maxtid = inst[i].thread;
     }
     if (rc == SCAL_OK) rc = member_spans(t, inst, ninst, states, nstates, events);
     for (size_t i = 0; i < nstates && rc == SCAL_OK; i++) {
-        const char *label = states[i].region < t->nregions ? t->labels[states[i].region] : "?";
+        const char *label = states[i].region < t->r.nregions ? t->r.labels[states[i].region] : "?";
         rc = add_event(events, span(state_name(states[i].state), "state", states[i].thread,
                                     states[i].begin_s, states[i].end_s, label));
         if (states[i].thread > maxtid) maxtid = states[i].thread;
@@ -579,12 +573,8 @@ int export_chrome(const struct tidy *t, FILE *out)
     }
     if (rc < 0) {
         json_decref(events);
-        goto done;
+        return rc;
     }
-    rc = write_json(json_pack("{s:o,s:s}", "traceEvents", events, "displayTimeUnit", "ms"), out,
-                    JSON_COMPACT | JSON_REAL_PRECISION(17));
-done:
-    free(inst);
-    free(states);
-    return rc;
+    return write_json(json_pack("{s:o,s:s}", "traceEvents", events, "displayTimeUnit", "ms"), out,
+                      JSON_COMPACT | JSON_REAL_PRECISION(17));
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A run or campaign file as one tidy table: a row per (run, region) with the run's configuration,
  * the region's identity and label (region_identity.h) and its statistics, plus whole-region sensor
- * values. The same table as the Python package's scal.load(); the exports are written from it. */
+ * values. The same table as the Python package's scal.load(); the exports are written from it.
+ * The file is read by the one reader (common/campaign_reader.h); this is a view of what it read. */
 #ifndef SCAL_CLI_TIDY_H
 #define SCAL_CLI_TIDY_H
 
@@ -9,55 +10,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "layout.h"
-#include "safe_open.h"
-
-struct tidy_run {
-    uint32_t id, repetition;
-    const char *input;     /* label */
-    uint32_t input_index;  /* order of the input in the plan */
-    int32_t threads, team; /* requested; observed (-1: unknown) */
-    int64_t frequency_khz; /* -1: not set */
-    uint8_t status;        /* enum scal_run_status */
-    int32_t ranks;         /* MPI ranks of the run (/config_ranks; a rank's run file: its job's
-                              size); 0: not an MPI run */
-};
+#include "campaign_reader.h"
 
 struct tidy_metric {
     uint32_t name, unit; /* string indices */
 };
 
 struct tidy {
-    struct scal_h5file f;
-    struct scal_region_id_row *regions;
-    char **labels;   /* the one label rule */
-    char **callpath; /* labels from the root, joined by "->" */
-    size_t nregions;
-    struct tidy_run *runs;
-    size_t nruns;
-    char **inputs; /* input labels in plan order */
-    size_t ninputs;
-    double *input_sizes; /* their numeric sizes (scal run --size; NaN: none), or NULL */
-    size_t ninput_sizes;
-    struct scal_region_stat_row *stats; /* (run, region) rows */
-    size_t nstats;
+    struct scal_read r; /* the file as read: f, regions, labels, runs, inputs, stats, stat_rank */
+    char **callpath;    /* labels from the root, joined by "->" */
     struct tidy_metric *metrics;
     size_t nmetrics;
-    double *values;         /* nstats * nmetrics, NaN: none */
+    double *values;         /* r.nstats * nmetrics, NaN: none */
     double *rank_imbalance; /* per stats row: /region_rank_summary's, NaN: none */
-    int32_t *stat_rank;     /* per stats row with tidy_load_per_rank: its MPI rank; else NULL */
 };
 
-/* Reads path (a run file is one run: id 0, input "run") through the safe open. */
-int tidy_load(const char *path, struct tidy *t);
-/* The same with every MPI rank's rows (/rank_region_stats) instead of the critical path's: a run
- * without per-rank rows keeps its /region_stats rows (rank -1). */
-int tidy_load_per_rank(const char *path, struct tidy *t);
-/* The rows of that per-rank view from a campaign's (run, region) rows: *rows (replaced) become
- * /rank_region_stats' with *ranks (malloc'ed) beside them. */
-int tidy_rank_rows(hid_t file, struct scal_region_stat_row **rows, size_t *nrows, int32_t **ranks);
+/* Reads path (a run file is one run: id 0, input "run") through the one reader; flags
+ * (enum scal_read_flags) SCAL_READ_TRACE for the trace tables too. */
+int tidy_load(const char *path, unsigned flags, struct tidy *t);
 void tidy_free(struct tidy *t);
 /* The run of a stats row, NULL when the row names no run of the file. */
-const struct tidy_run *tidy_run_of(const struct tidy *t, uint32_t run);
+const struct scal_read_run *tidy_run_of(const struct tidy *t, uint32_t run);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Reads campaign files (several, merged on the fly) and single run files into one sample list.
+// Campaign files (several, merged on the fly) and single run files as one sample list: the report's
+// view of what the one reader (common/campaign_reader.h) read.
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <math.h>
@@ -8,13 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign_reader.h"
 #include "errmsg.h"
-#include "region_identity.h"
-#include "h5util.h"
 #include "layout.h"
+#include "region_identity.h"
 #include "report.h"
-#include "safe_open.h"
-#include "scal_format.h"
+#include "scal/status.h"
 
 int pp_campaign_note(struct pp_campaign *c, const char *fmt, ...)
 {
@@ -219,24 +219,25 @@ static int add_sample(struct pp_campaign *c, uint32_t region, uint32_t cell, int
     return 0;
 }
 
-/* Per-file region rows mapped to merged ids. */
+/* Per-file region rows (the reader's) mapped to merged ids. */
 struct file_regions {
-    struct scal_region_id_row *rows;
+    const struct scal_region_id_row *rows;
+    char *const *labels; /* the one label rule, applied by the reader */
     size_t n;
     int64_t *merged;
 };
 
-/* Maps a file's regions to the campaign's by the one identity rule, naming new ones by the one
- * label rule (common/region_identity.h). */
+/* Maps a file's regions to the campaign's by the one identity rule, naming new ones by their
+ * labels (common/region_identity.h). */
 static int map_regions(struct pp_campaign *c, struct file_regions *fr, char **strings,
                        size_t nstrings, const char *path)
 {
-    char **ids = NULL, **labels = NULL;
+    char **ids = NULL;
+    char *const *labels = fr->labels;
     int rc;
     fr->merged = malloc((fr->n ? fr->n : 1) * sizeof(*fr->merged));
     if (!fr->merged) return scal__fail(SCAL_ENOMEM, "%s: out of memory for regions", path);
-    if ((rc = scal_region_identities(fr->rows, fr->n, strings, nstrings, &ids)) < 0 ||
-        (rc = scal_region_labels(fr->rows, fr->n, strings, nstrings, &labels)) < 0) {
+    if ((rc = scal_region_identities(fr->rows, fr->n, strings, nstrings, &ids)) < 0) {
         rc = scal__fail(rc, "%s: %s", path, scal__last_error(rc));
         goto done;
     }
@@ -249,14 +250,7 @@ static int map_regions(struct pp_campaign *c, struct file_regions *fr, char **st
     }
 done:
     scal_region_identities_free(ids, fr->n);
-    scal_region_identities_free(labels, fr->n);
     return rc;
-}
-
-static void free_file_regions(struct file_regions *fr)
-{
-    free(fr->merged);
-    free(fr->rows);
 }
 
 /* A region's time in the report: its wall-clock time (never above its parent's), or the summed
@@ -301,25 +295,16 @@ static int add_pending(struct pp_campaign *c, struct loadctx *lc, uint32_t regio
     return add_sample(c, region, 0, metric, team, v);
 }
 
-static int load_run_file(struct pp_campaign *c, struct loadctx *lc, const struct scal_h5file *f)
+static int load_run_file(struct pp_campaign *c, struct loadctx *lc, const struct scal_read *r)
 {
-    struct scal_region_row *rows = NULL;
-    struct file_regions fr = {0};
-    size_t n = 0;
-    int rc = scal_table_read(f->id, &scal_table_run_regions, (void **)&rows, &n);
-    if (rc < 0) goto out;
-    if (n == 0) {
-        rc = scal__fail(SCAL_EEMPTY, "%s: run file has no regions", f->path);
-        goto out;
-    }
-    int32_t threads, obs;
-    scal_format_run_threads(f->id, &threads, &obs);
+    const struct scal_h5file *f = &r->f;
+    struct file_regions fr = {r->regions, r->labels, r->nregions, NULL};
+    size_t n = r->nregions;
+    int rc = SCAL_OK;
+    if (n == 0) return scal__fail(SCAL_EEMPTY, "%s: run file has no regions", f->path);
+    /* the reader's thread count of a run file (the one rule, scal_format_run_threads) */
+    int32_t threads = r->runs[0].threads, obs = r->runs[0].team;
     if (threads <= 0) threads = 1; /* a file that names no team size: one thread */
-    fr.n = n;
-    if (!(fr.rows = scal_region_id_rows(rows, n))) {
-        rc = scal__fail(SCAL_ENOMEM, "%s: out of memory", f->path);
-        goto out;
-    }
     if ((rc = map_regions(c, &fr, f->strings, f->nstrings, f->path)) < 0) goto out;
     uint32_t input;
     if ((rc = add_input(c, "run", &input)) < 0) goto out;
@@ -328,7 +313,7 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, const struct
     c->single_run = true;
     c->nruns++;
     for (size_t i = 0; i < n; i++) {
-        double time = region_time(rows[i].time_total_s, rows[i].time_wall_s);
+        double time = region_time(r->slim[i].time_total_s, r->slim[i].time_wall_s);
         if (!valid_time(time)) {
             lc->bad_time++;
             continue;
@@ -339,38 +324,16 @@ static int load_run_file(struct pp_campaign *c, struct loadctx *lc, const struct
     }
     rc = SCAL_OK;
 out:
-    free(rows);
-    free_file_regions(&fr);
+    free(fr.merged);
     return rc;
 }
-
-/* Only the members the report uses are read from /region_stats (HDF5 converts by member name), so
- * a campaign of 2,000 runs x 300 regions costs 16 bytes per row instead of the full row. */
-struct stat_slim {
-    uint32_t run, region;
-    double time_total_s;
-    double barrier_total_s, lock_total_s, thread_work_max_s, thread_work_mean_s;
-    uint32_t threads;
-    double time_wall_s; /* NaN in files from before it */
-};
-static const struct scal_h5_field stat_slim_fields[] = {
-    SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, run),
-    SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, region),
-    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, time_total_s),
-    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, barrier_total_s),
-    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, lock_total_s),
-    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, thread_work_max_s),
-    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, thread_work_mean_s),
-    SCAL_H5_FIELD(SCAL_H5_U32, struct stat_slim, threads),
-    SCAL_H5_FIELD(SCAL_H5_F64, struct stat_slim, time_wall_s),
-};
 
 /* Wait times of a /region_stats row, in core-seconds (summed over the team), as the "stat:" metrics
  * of the lost-time breakdown. Imbalance is the idle time the uneven work leaves: (max - mean work)
  * x threads; it is spent waiting at the barrier, so "barrier" is the barrier wait beyond it. */
 static const char *const wait_metrics[] = {"stat:imbalance", "stat:barrier", "stat:lock"};
 
-static void wait_values(const struct stat_slim *st, double v[3])
+static void wait_values(const struct scal_stat_slim *st, double v[3])
 {
     double imb = (st->thread_work_max_s - st->thread_work_mean_s) * st->threads;
     v[0] = isfinite(imb) && imb > 0 ? imb : 0;
@@ -378,16 +341,18 @@ static void wait_values(const struct stat_slim *st, double v[3])
     v[2] = isfinite(st->lock_total_s) && st->lock_total_s > 0 ? st->lock_total_s : 0;
 }
 
-/* One campaign file's tables while it is being loaded. */
+/* One campaign file's tables (the reader's; configurations and runs are adjusted in place for
+ * the axes of MPI campaigns) while it is being loaded. */
 struct campaign_tables {
+    struct scal_read *r;
     const struct scal_h5file *f;
     struct scal_config_row *cfg;
     size_t ncfg;
     struct scal_run_row *runs;
     size_t nruns;
-    struct stat_slim *st;
+    const struct scal_stat_slim *st; /* the members of /region_stats the report uses */
     size_t nst;
-    struct scal_run_sensor_value_row *sv;
+    const struct scal_run_sensor_value_row *sv;
     size_t nsv;
     struct file_regions fr;
     uint32_t *cfg_input; /* configuration -> input index of the model */
@@ -402,44 +367,29 @@ static void free_campaign_tables(struct campaign_tables *t)
     for (size_t i = 0; t->axis_label && i < t->ncfg; i++)
         free(t->axis_label[i]);
     free(t->axis_label), free(t->excluded);
-    free(t->cfg);
-    free(t->runs);
-    free(t->st);
-    free(t->sv);
     free(t->run_index);
     free(t->cfg_input);
-    free_file_regions(&t->fr);
+    free(t->fr.merged);
 }
 
-static int read_campaign_tables(struct pp_campaign *c, struct campaign_tables *t, bool plan_inputs)
+static int campaign_tables(struct pp_campaign *c, struct campaign_tables *t, bool plan_inputs)
 {
-    hid_t f = t->f->id;
-    char **inputs = NULL;
-    size_t ninputs = 0;
+    struct scal_read *r = t->r;
     int rc = SCAL_OK;
-    rc = scal_table_read(f, &scal_table_configs, (void **)&t->cfg, &t->ncfg);
+    t->cfg = r->configs, t->ncfg = r->nconfigs;
+    t->runs = r->run_rows, t->nruns = r->nrun_rows;
+    t->fr = (struct file_regions){r->regions, r->labels, r->nregions, NULL};
+    t->st = r->slim, t->nst = r->nstats;
+    t->sv = r->sensor_values, t->nsv = r->nsensor_values;
     /* the plan's order for the labels the configurations use (a campaign without -i lists one
      * unnamed input there: no row of its own) */
-    if (rc == SCAL_OK && plan_inputs && scal_h5_exists(f, "campaign/inputs") == 1) {
-        rc = scal_h5_read_strings(f, "campaign/inputs", &inputs, &ninputs);
-        for (size_t i = 0; i < ninputs && rc == SCAL_OK; i++) {
-            uint32_t idx;
-            bool used = false; /* "" (no -i): map_configs names it i<N> */
-            for (size_t k = 0; k < t->ncfg && !used && *inputs[i]; k++)
-                used = !strcmp(scal_h5file_str(t->f, t->cfg[k].input_label), inputs[i]);
-            if (used) rc = add_input(c, inputs[i], &idx);
-        }
-        scal_h5_free_strings(inputs, ninputs);
+    for (size_t i = 0; plan_inputs && i < r->ninputs && rc == SCAL_OK; i++) {
+        uint32_t idx;
+        bool used = false; /* "" (no -i): map_configs names it i<N> */
+        for (size_t k = 0; k < t->ncfg && !used && *r->inputs[i]; k++)
+            used = !strcmp(scal_h5file_str(t->f, t->cfg[k].input_label), r->inputs[i]);
+        if (used) rc = add_input(c, r->inputs[i], &idx);
     }
-    if (rc == SCAL_OK) rc = scal_table_read(f, &scal_table_runs, (void **)&t->runs, &t->nruns);
-    if (rc == SCAL_OK)
-        rc = scal_table_read(f, &scal_table_campaign_regions, (void **)&t->fr.rows, &t->fr.n);
-    if (rc == SCAL_OK)
-        rc = scal_h5_read_table(f, scal_table_region_stats.name, stat_slim_fields,
-                                sizeof(stat_slim_fields) / sizeof(stat_slim_fields[0]),
-                                sizeof(*t->st), (void **)&t->st, &t->nst);
-    if (rc == SCAL_OK)
-        rc = scal_table_read_opt(f, &scal_table_run_sensor_values, (void **)&t->sv, &t->nsv);
     if (rc < 0) return rc;
     if (t->ncfg == 0 || t->nruns == 0)
         return scal__fail(SCAL_EEMPTY, "%s: empty campaign (%zu configurations, %zu runs)",
@@ -557,7 +507,7 @@ static int add_time_samples(struct pp_campaign *c, struct loadctx *lc,
 {
     size_t bad_ref = 0;
     for (size_t i = 0; i < t->nst; i++) {
-        const struct stat_slim *st = &t->st[i];
+        const struct scal_stat_slim *st = &t->st[i];
         const struct scal_run_row *r = completed_run(t, st->run);
         if (!r || st->region >= t->fr.n) {
             bad_ref += st->run > t->maxrun || st->region >= t->fr.n;
@@ -668,19 +618,18 @@ static int ranks_threads_axes(struct pp_campaign *c, struct campaign_tables *t,
 static int mpi_cores_view(struct pp_campaign *c, struct campaign_tables *t,
                           const struct loadctx *lc)
 {
-    struct scal_config_rank_row *cr = NULL;
-    struct scal_region_rank_summary_row *sum = NULL;
+    const struct scal_config_rank_row *cr = t->r->config_ranks;
+    const struct scal_region_rank_summary_row *sum = t->r->rank_summary;
     struct rank_worst *worst = NULL;
-    size_t ncr = 0, nsum = 0;
-    int rc = scal_table_read_opt(t->f->id, &scal_table_config_ranks, (void **)&cr, &ncr);
-    if (rc == SCAL_OK && ncr == 0 && lc->ranks_threads)
+    size_t ncr = t->r->nconfig_ranks, nsum = t->r->nrank_summary;
+    int rc = SCAL_OK;
+    if (ncr == 0 && lc->ranks_threads)
         rc = scal__fail(SCAL_EINVAL,
                         "%s: --axes ranks,threads needs an MPI campaign (scal run --ranks); this "
                         "one has no /config_ranks",
                         t->f->path);
     if (rc < 0 || ncr == 0) goto done;
-    rc = scal_table_read_opt(t->f->id, &scal_table_region_rank_summary, (void **)&sum, &nsum);
-    if (rc == SCAL_OK && !(worst = calloc(c->nregions + 1, sizeof(*worst))))
+    if (!(worst = calloc(c->nregions + 1, sizeof(*worst))))
         rc = scal__fail(SCAL_ENOMEM, "%s: out of memory", t->f->path);
     for (size_t i = 0; rc == SCAL_OK && i < nsum; i++) {
         const struct scal_run_row *run = NULL;
@@ -732,15 +681,15 @@ static int mpi_cores_view(struct pp_campaign *c, struct campaign_tables *t,
                               "times are the critical path's (per region the slowest rank)",
                               t->f->path);
 done:
-    free(cr), free(sum), free(worst);
+    free(worst);
     return rc;
 }
 
-static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc,
-                              const struct scal_h5file *f)
+static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc, struct scal_read *r)
 {
-    struct campaign_tables t = {.f = f};
-    int rc = read_campaign_tables(c, &t, !lc->ranks_threads);
+    const struct scal_h5file *f = &r->f;
+    struct campaign_tables t = {.r = r, .f = f};
+    int rc = campaign_tables(c, &t, !lc->ranks_threads);
     if (rc == SCAL_OK) rc = map_regions(c, &t.fr, f->strings, f->nstrings, f->path);
     if (rc == SCAL_OK) rc = mpi_cores_view(c, &t, lc);
     if (rc == SCAL_OK) rc = map_configs(c, &t);
@@ -751,15 +700,14 @@ static int load_campaign_file(struct pp_campaign *c, struct loadctx *lc,
     return rc;
 }
 
-/* Every file goes through the one safe open (a probe process reads it first: HDF5 can crash on
- * damaged files). */
+/* Every file is read by the one reader (the safe open's probe process and the validator first:
+ * HDF5 can crash on damaged files), the members of /region_stats the report uses only. */
 static int load_file(struct pp_campaign *c, struct loadctx *lc, const char *path)
 {
-    struct scal_h5file f;
-    int rc = scal_h5file_open(path, SCAL_OPEN_READ | SCAL_OPEN_VALIDATE, &f);
-    if (rc < 0) return rc;
-    rc = f.campaign ? load_campaign_file(c, lc, &f) : load_run_file(c, lc, &f);
-    scal_h5file_close(&f);
+    struct scal_read r;
+    int rc = scal_read_file(path, SCAL_READ_SLIM, &r);
+    if (rc == SCAL_OK) rc = r.f.campaign ? load_campaign_file(c, lc, &r) : load_run_file(c, lc, &r);
+    scal_read_free(&r);
     return rc;
 }
 
