@@ -17,10 +17,11 @@
 
 enum scal_read_flags {
     /* statistics: every MPI rank's rows (/rank_region_stats, rank in stat_rank) in place of the
-     * critical path's; the /region_stats rows of runs without per-rank rows stay (rank -1) */
+     * critical path's; the /region_stats rows of runs without per-rank rows stay (rank -1); not
+     * with SCAL_READ_SLIM */
     SCAL_READ_PER_RANK = 1u << 0,
     /* statistics as the few members the report uses (slim) instead of whole rows (stats): a
-     * campaign of 2,000 runs x 300 regions then costs 72 bytes per row instead of 216 */
+     * campaign of 2,000 runs x 300 regions then costs 64 bytes per row instead of 216 */
     SCAL_READ_SLIM = 1u << 1,
     /* run files: the trace tables (/trace/instances, /trace/states) too */
     SCAL_READ_TRACE = 1u << 2,
