@@ -69,7 +69,7 @@ def campaign():
     check(rc == 0 and rc2 == 0 and shown and len(shown) == len(exported),
           "show and export: one row per (run, region) each (%d, %d)" % (len(shown), len(exported)))
     by_key = {(r["run"], r["region_id"]): r for r in exported}
-    same = all(
+    agree = all(
         (s["run"], s["region_id"]) in by_key
         and by_key[(s["run"], s["region_id"])]["region"] == s["region"]
         and by_key[(s["run"], s["region_id"])]["input"] == s["input"]
@@ -77,7 +77,7 @@ def campaign():
         and by_key[(s["run"], s["region_id"])]["count"] == s["count"]
         and same(by_key[(s["run"], s["region_id"])]["total_s"], s["total_s"])
         for s in shown)
-    check(same, "show and export read the same runs, regions, labels, counts and times")
+    check(agree, "show and export read the same runs, regions, labels, counts and times")
     sensors = [k for k in shown[0] if k.endswith("]")]  # "<plugin>.<metric> [unit]"
     check(sensors and all(k in exported[0] for k in sensors) and all(
         same(s[k], by_key[(s["run"], s["region_id"])][k]) for s in shown for k in sensors),
