@@ -91,7 +91,7 @@ struct run_view {
     struct scal_h5file *f;
     struct scal_region_row *rows;
     size_t n;
-    char **labels; /* the one label rule (region_identity.h) */
+    char **labels; /* stored labels, else the one rule's (region_identity.h) */
     bool *keep;
     double *metric_values; /* n * metrics.n, NaN = none */
     struct metrics metrics;

@@ -73,7 +73,7 @@ def shown_labels(path):
     are read, through scal's one label rule. Raises ScalFileError when scal cannot say."""
     exe = _scal_executable()
     if not exe:
-        raise ScalFileError(path, "its region labels are not stored (a file from before scal 0.2) and scal, which derives them, is not found (set SCAL_EXECUTABLE to the scal program, or put it on PATH)")
+        raise ScalFileError(path, "its region labels are not stored (a file from before labels were stored) and scal, which derives them, is not found (set SCAL_EXECUTABLE to the scal program, or put it on PATH)")
     try:
         p = subprocess.run([exe, "show", os.path.abspath(path), "--table", "labels", "--json"], capture_output=True, text=True, errors="replace", stdin=subprocess.DEVNULL)
     except OSError as e:

@@ -45,8 +45,8 @@ def _kinds(codes):
 
 def region_labels(f, rows):
     """The label of every /regions row: the one stored with it (the file's writer derived it with
-    scal's one rule, common/region_identity.h); files without stored labels (from before scal
-    0.2), or rows without one, are labelled as scal's C readers label them (``scal show``)."""
+    scal's one rule, common/region_identity.h). Files written before labels were stored, or rows
+    without one, are labelled as scal's C readers label them (``scal show --table labels``)."""
     if len(rows) and "label" in rows.dtype.names and (rows["label"] != 0).all():
         return list(f.text(rows["label"]))
     labels = shown_labels(f.path) if len(rows) else []

@@ -182,7 +182,7 @@ with h5py.File(bad, "a") as f:
     strs = f["strings"]
     r = [r for r in f["regions"][()] if r["kind"] == 1][0]  # a region's function, and its label
     strs[int(r["function"])] = b"ma\xefn"
-    strs[int(r["label"])] = b"x.c:1 (ma\xefn)"  # labels are stored (in run files since 0.2)
+    strs[int(r["label"])] = b"x.c:1 (ma\xefn)"  # the label is stored
 for fmt in ("hatchet", "chrome"):
     text = scal("export", "bad.h5", "--format", fmt).stdout
     check("ma\ufffdn" in json.dumps(json.loads(text), ensure_ascii=False), "%s: text that is not UTF-8 is kept, repaired" % fmt)

@@ -96,7 +96,7 @@ def check_columns(df, metrics):
 
 
 def check_labels_match_show(args, path, df, campaign):
-    """The Python label rule and the C one (scal show) name every (run, region) the same way."""
+    """Python (scal.load) and scal show name every (run, region) the same way."""
     header, rows = show_csv(args, path)
     if campaign:
         shown = {(int(r["run"]), int(r["region_id"])): r["region"] for r in rows}
