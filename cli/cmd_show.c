@@ -91,7 +91,7 @@ struct run_view {
     struct scal_h5file *f;
     struct scal_region_row *rows;
     size_t n;
-    char **labels; /* the one label rule (region_identity.h) */
+    char **labels; /* stored labels, else the one rule's (region_identity.h) */
     bool *keep;
     double *metric_values; /* n * metrics.n, NaN = none */
     struct metrics metrics;
@@ -498,11 +498,53 @@ done:
     return rc;
 }
 
+/* --table labels: per region its id, the label readers show, whether the file stores it and the
+ * label the rule gives (what the tests compare, and how Python reads files from before labels were
+ * stored). */
+static int show_labels(struct scal_h5file *f, const struct show_opts *o)
+{
+    struct scal_region_id_row *ids = NULL;
+    char **shown = NULL, **rule = NULL;
+    size_t n = 0;
+    int rc;
+    if (f->campaign) {
+        rc = scal_table_read(f->id, &scal_table_campaign_regions, (void **)&ids, &n);
+    } else {
+        struct scal_region_row *rows = NULL;
+        rc = scal_table_read(f->id, &scal_table_run_regions, (void **)&rows, &n);
+        if (rc == SCAL_OK && !(ids = scal_region_id_rows(rows, n)))
+            rc = scal__fail(SCAL_ENOMEM, "out of memory for %zu regions", n);
+        free(rows);
+    }
+    if (rc == SCAL_OK) rc = scal_region_labels(ids, n, f->strings, f->nstrings, &shown);
+    if (rc == SCAL_OK) rc = scal_region_labels_by_rule(ids, n, f->strings, f->nstrings, &rule);
+    if (rc == SCAL_OK) {
+        const char *h[] = {"id", "stored", "label", "rule"};
+        const bool right[] = {true, true, false, false};
+        struct table_out t;
+        char id[32];
+        table_init(&t, 4, h, right);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(id, sizeof(id), "%zu", i);
+            const char *cells[] = {id, ids[i].label != SCAL_NO_STRING ? "1" : "0", shown[i],
+                                   rule[i]};
+            table_add_row(&t, cells);
+        }
+        table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
+        table_free(&t);
+    }
+    scal_region_identities_free(shown, n);
+    scal_region_identities_free(rule, n);
+    free(ids);
+    return rc;
+}
+
 static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: scal show FILE [--csv|--json] [--depth N] [--top K] [--table configs|regions]\n"
+        "usage: scal show FILE [--csv|--json] [--depth N] [--top K] [--table "
+        "configs|regions|labels]\n"
         "       (FILE '-': standard input)\n\n"
         "Run file: the region tree, indented by nesting, with count, total/mean/median time, share "
         "of the\n"
@@ -520,7 +562,10 @@ static void usage(FILE *out)
         "  --depth N      only regions nested at most N deep (the program is depth 0)\n"
         "  --top K        run files: the K regions with the largest total time, with their "
         "ancestors\n"
-        "  --table NAME   campaigns with --csv/--json: 'regions' (default) or 'configs'\n"
+        "  --table NAME   campaigns with --csv/--json: 'regions' (default) or 'configs';\n"
+        "                 'labels' (run files too): per region id, stored (1 when the file\n"
+        "                 stores its label), label (as shown) and rule (the label the rule\n"
+        "                 derives, which files from before stored labels are shown with)\n"
         "  --per-rank     MPI campaigns: every rank's rows (a rank column) instead of the\n"
         "                 critical path's (per region the slowest rank); MPI campaigns show a\n"
         "                 ranks column\n");
@@ -554,8 +599,10 @@ int scal_cmd_show(int argc, char **argv)
                 o.top = (size_t)v;
         } else if (!strcmp(a, "--table") && i + 1 < argc) {
             o.table = argv[++i];
-            if (strcmp(o.table, "configs") && strcmp(o.table, "regions")) {
-                fprintf(stderr, "scal show: --table takes 'configs' or 'regions', not '%s'\n",
+            if (strcmp(o.table, "configs") && strcmp(o.table, "regions") &&
+                strcmp(o.table, "labels")) {
+                fprintf(stderr,
+                        "scal show: --table takes 'configs', 'regions' or 'labels', not '%s'\n",
                         o.table);
                 return 2;
             }
@@ -583,7 +630,10 @@ int scal_cmd_show(int argc, char **argv)
         stdin_file_done(path, tmp);
         return 1;
     }
-    rc = f.campaign ? show_campaign(&f, &o) : show_run(&f, &o);
+    if (o.table && !strcmp(o.table, "labels"))
+        rc = show_labels(&f, &o);
+    else
+        rc = f.campaign ? show_campaign(&f, &o) : show_run(&f, &o);
     if (rc < 0) fprintf(stderr, "scal show: %s: %s\n", path, scal__last_error(rc));
     scal_h5file_close(&f);
     stdin_file_done(path, tmp);
