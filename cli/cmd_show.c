@@ -91,7 +91,7 @@ struct run_view {
     const struct scal_h5file *f;
     const struct scal_region_row *rows;
     size_t n;
-    char *const *labels; /* the one label rule (region_identity.h) */
+    char *const *labels; /* stored labels, else the one rule's (region_identity.h) */
     bool *keep;
     double *metric_values; /* n * metrics.n, NaN = none */
     struct metrics metrics;
@@ -456,11 +456,41 @@ done:
     return rc;
 }
 
+/* --table labels: per region its id, the label readers show, whether the file stores it and the
+ * label the rule gives (what the tests compare, and how Python reads files from before labels were
+ * stored). */
+static int show_labels(const struct scal_read *r, const struct show_opts *o)
+{
+    const struct scal_region_id_row *ids = r->regions;
+    char *const *shown = r->labels; /* the reader's: stored, else the rule's */
+    char **rule = NULL;
+    size_t n = r->nregions;
+    int rc = scal_region_labels_by_rule(ids, n, r->f.strings, r->f.nstrings, &rule);
+    if (rc == SCAL_OK) {
+        const char *h[] = {"id", "stored", "label", "rule"};
+        const bool right[] = {true, true, false, false};
+        struct table_out t;
+        char id[32];
+        table_init(&t, 4, h, right);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(id, sizeof(id), "%zu", i);
+            const char *cells[] = {id, ids[i].label != SCAL_NO_STRING ? "1" : "0", shown[i],
+                                   rule[i]};
+            table_add_row(&t, cells);
+        }
+        table_print(&t, stdout, o->json ? TABLE_JSON : o->csv ? TABLE_CSV : TABLE_TEXT);
+        table_free(&t);
+    }
+    scal_region_identities_free(rule, n);
+    return rc;
+}
+
 static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: scal show FILE [--csv|--json] [--depth N] [--top K] [--table configs|regions]\n"
+        "usage: scal show FILE [--csv|--json] [--depth N] [--top K] [--table "
+        "configs|regions|labels]\n"
         "       (FILE '-': standard input)\n\n"
         "Run file: the region tree, indented by nesting, with count, total/mean/median time, share "
         "of the\n"
@@ -478,7 +508,10 @@ static void usage(FILE *out)
         "  --depth N      only regions nested at most N deep (the program is depth 0)\n"
         "  --top K        run files: the K regions with the largest total time, with their "
         "ancestors\n"
-        "  --table NAME   campaigns with --csv/--json: 'regions' (default) or 'configs'\n"
+        "  --table NAME   campaigns with --csv/--json: 'regions' (default) or 'configs';\n"
+        "                 'labels' (run files too): per region id, stored (1 when the file\n"
+        "                 stores its label), label (as shown) and rule (the label the rule\n"
+        "                 derives, which files from before stored labels are shown with)\n"
         "  --per-rank     MPI campaigns: every rank's rows (a rank column) instead of the\n"
         "                 critical path's (per region the slowest rank); MPI campaigns show a\n"
         "                 ranks column\n");
@@ -512,8 +545,10 @@ int scal_cmd_show(int argc, char **argv)
                 o.top = (size_t)v;
         } else if (!strcmp(a, "--table") && i + 1 < argc) {
             o.table = argv[++i];
-            if (strcmp(o.table, "configs") && strcmp(o.table, "regions")) {
-                fprintf(stderr, "scal show: --table takes 'configs' or 'regions', not '%s'\n",
+            if (strcmp(o.table, "configs") && strcmp(o.table, "regions") &&
+                strcmp(o.table, "labels")) {
+                fprintf(stderr,
+                        "scal show: --table takes 'configs', 'regions' or 'labels', not '%s'\n",
                         o.table);
                 return 2;
             }
@@ -542,7 +577,10 @@ int scal_cmd_show(int argc, char **argv)
         return 1;
     }
     rc = scal_read_tables(&r, o.per_rank ? SCAL_READ_PER_RANK : 0);
-    if (rc == SCAL_OK) rc = r.f.campaign ? show_campaign(&r, &o) : show_run(&r, &o);
+    if (rc == SCAL_OK && o.table && !strcmp(o.table, "labels"))
+        rc = show_labels(&r, &o);
+    else if (rc == SCAL_OK)
+        rc = r.f.campaign ? show_campaign(&r, &o) : show_run(&r, &o);
     if (rc < 0) fprintf(stderr, "scal show: %s: %s\n", path, scal__last_error(rc));
     scal_read_free(&r);
     stdin_file_done(path, tmp);

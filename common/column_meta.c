@@ -43,6 +43,8 @@ static const struct column_meta metas[] = {
     {NULL, "function", "", "string index of the enclosing function"},
     {NULL, "gap_prev", "", "serial gap: id of the region before it, -1 otherwise"},
     {NULL, "gap_next", "", "serial gap: id of the region after it, -1 otherwise"},
+    {NULL, "label", "",
+     "string index of the region's label, derived by scal's one rule when the file was written"},
     {NULL, "count", "count", "number of instances of the region"},
     {NULL, "time_total_s", "s",
      "summed duration of all instances over the threads that encountered them (CPU-like)"},
@@ -183,10 +185,9 @@ int scal_column_enum(const char *table, const char *member, const char *(**name_
 static const struct {
     const char *table, *member;
 } added_later[] = {
-    {"regions", "time_wall_s"},
-    {"region_stats", "time_wall_s"},
-    {"regions", "loops_unknown"},
-    {"region_stats", "loops_unknown"},
+    {"regions", "time_wall_s"},   {"region_stats", "time_wall_s"},
+    {"regions", "loops_unknown"}, {"region_stats", "loops_unknown"},
+    {"regions", "label"},
 };
 
 int scal_column_added_later(const char *table, const char *member)

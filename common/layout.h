@@ -55,7 +55,8 @@ enum scal_thread_state { SCAL_STATE_WORK = 0, SCAL_STATE_BARRIER = 1, SCAL_STATE
     X(SCAL_H5_I32, int32_t, line_last)                                                             \
     X(SCAL_H5_U32, uint32_t, function)                                                             \
     X(SCAL_H5_I32, int32_t, gap_prev)                                                              \
-    X(SCAL_H5_I32, int32_t, gap_next)
+    X(SCAL_H5_I32, int32_t, gap_next)                                                              \
+    X(SCAL_H5_U32, uint32_t, label) /* added later (region_identity.h): 0 in older files */
 
 #define SCAL_REGION_STATS_FIELDS(X)                                                                \
     X(SCAL_H5_U64, uint64_t, count)                                                                \

@@ -10,6 +10,7 @@
 
 #include "errmsg.h"
 #include "scal/status.h"
+#include "strtab.h"
 
 static const char *str_at(char *const *strings, size_t nstrings, uint32_t i)
 {
@@ -126,11 +127,15 @@ static void label_of(const struct scal_region_id_row *r, char *const *done, char
     }
 }
 
-/* One pass in row order: identities (with_parent: prefixed by the parent's) or labels. Strings
- * are built in memory streams: no length limit, so long names never collide by truncation. */
+enum derivation { IDENTITIES, LABELS, LABELS_BY_RULE };
+
+/* One pass in row order: identities (prefixed by the parent's) or labels (stored ones first, or by
+ * the rule alone). Strings are built in memory streams: no length limit, so long names never
+ * collide by truncation. */
 static int derive(const struct scal_region_id_row *rows, size_t n, char *const *strings,
-                  size_t nstrings, bool with_parent, char ***out)
+                  size_t nstrings, enum derivation what, char ***out)
 {
+    bool with_parent = what == IDENTITIES;
     int rc = SCAL_OK;
     char **done = calloc(n ? n : 1, sizeof(*done));
     *out = NULL;
@@ -147,6 +152,8 @@ static int derive(const struct scal_region_id_row *rows, size_t n, char *const *
         if (with_parent && r->parent >= 0) fprintf(s, "%s/", done[r->parent]);
         if (with_parent)
             identity_part(r, done, strings, nstrings, s);
+        else if (what == LABELS && r->label != SCAL_NO_STRING)
+            fputs(str_at(strings, nstrings, r->label), s);
         else
             label_of(r, done, strings, nstrings, s);
         if (fclose(s) != 0 || !done[i])
@@ -163,13 +170,35 @@ static int derive(const struct scal_region_id_row *rows, size_t n, char *const *
 int scal_region_identities(const struct scal_region_id_row *rows, size_t n, char *const *strings,
                            size_t nstrings, char ***ids)
 {
-    return derive(rows, n, strings, nstrings, true, ids);
+    return derive(rows, n, strings, nstrings, IDENTITIES, ids);
 }
 
 int scal_region_labels(const struct scal_region_id_row *rows, size_t n, char *const *strings,
                        size_t nstrings, char ***labels)
 {
-    return derive(rows, n, strings, nstrings, false, labels);
+    return derive(rows, n, strings, nstrings, LABELS, labels);
+}
+
+int scal_region_labels_by_rule(const struct scal_region_id_row *rows, size_t n,
+                               char *const *strings, size_t nstrings, char ***labels)
+{
+    return derive(rows, n, strings, nstrings, LABELS_BY_RULE, labels);
+}
+
+int scal_region_labels_store(struct scal_region_id_row *rows, size_t n, struct scal_strtab *strings)
+{
+    char **labels = NULL;
+    int rc = scal_region_labels(rows, n, strings->strings, strings->count, &labels);
+    for (size_t i = 0; i < n && rc == SCAL_OK; i++) {
+        if (rows[i].label != SCAL_NO_STRING) continue;
+        int64_t k = scal_strtab_add(strings, labels[i]);
+        if (k < 0)
+            rc = scal__fail((int)k, "out of memory storing region labels");
+        else
+            rows[i].label = (uint32_t)k;
+    }
+    scal_region_identities_free(labels, n);
+    return rc;
 }
 
 struct scal_region_id_row *scal_region_id_rows(const struct scal_region_row *rows, size_t n)

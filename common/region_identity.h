@@ -19,7 +19,12 @@
  * Label: "whole program"; "<file base name>:<first>-<last> (<function>)" for parallel regions
  * with lines (the stored name, else "<module base name>+0x<offset>", without); the same prefixed by
  * "task " for a task construct; the name of a user
- * region; "serial: <previous label> -> <next label>" for a gap. */
+ * region; "serial: <previous label> -> <next label>" for a gap.
+ *
+ * Labels are data: the writers of run files (the snapshot's replay, run_snapshot_h5.c) and of
+ * campaigns (scal_campaign_file_create, the campaign writer) derive them once with this rule and
+ * store them in the /regions member `label`; readers take the stored label, and derive it only for
+ * files written before the member existed (label 0 there). */
 #ifndef SCAL_REGION_IDENTITY_H
 #define SCAL_REGION_IDENTITY_H
 
@@ -36,9 +41,24 @@ int scal_region_identities(const struct scal_region_id_row *rows, size_t n, char
 void scal_region_identities_free(char **ids, size_t n);
 
 /* Fills labels[i] (malloc'd; free with scal_region_identities_free) for the same rows, with the
- * same validation as scal_region_identities. */
+ * same validation as scal_region_identities: the stored label (member `label`, an index into
+ * strings) of every row that has one, the rule's for the others (files written before labels were
+ * stored; a gap's label then names its neighbours' stored labels). */
 int scal_region_labels(const struct scal_region_id_row *rows, size_t n, char *const *strings,
                        size_t nstrings, char ***labels);
+
+/* The same by the rule alone, whatever the rows store: what a writer stores, and what tests
+ * compare stored labels with. */
+int scal_region_labels_by_rule(const struct scal_region_id_row *rows, size_t n,
+                               char *const *strings, size_t nstrings, char ***labels);
+
+/* Stores labels: sets the member `label` of every row that has none (0) to the index of its label
+ * (scal_region_labels) in strings, a table whose indices are the file's /strings indices (new
+ * labels are added to it: the caller writes them). Returns 0, or the errors of
+ * scal_region_labels. */
+struct scal_strtab;
+int scal_region_labels_store(struct scal_region_id_row *rows, size_t n,
+                             struct scal_strtab *strings);
 
 /* The identity members of n run-file /regions rows, as campaign-style rows (malloc'd; NULL when out
  * of memory). */

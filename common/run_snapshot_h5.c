@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A run snapshot (run_snapshot.h) replayed into its HDF5 run file, through the same h5util calls
 // the writer made before snapshots existed, so the file is the same for every reader. Used by the
-// runner (one HDF5 for every run of a campaign) and by the writer program scal-run-writer.
+// runner (one HDF5 for every run of a campaign) and by the writer program scal-run-writer. The one
+// thing added on the way: the regions' labels (region_identity.h), derived here, where the file is
+// written, never in the measured process.
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -11,57 +13,143 @@
 
 #include "errmsg.h"
 #include "h5util.h"
+#include "layout.h"
+#include "region_identity.h"
 #include "run_snapshot.h"
 #include "run_snapshot_h5.h"
 #include "safe_create.h"
+#include "scal_format.h"
 #include "scal/status.h"
+#include "strtab.h"
 
 static hid_t open_obj(hid_t file, const char *path)
 {
     return H5Gopen2(file, path, H5P_DEFAULT);
 }
 
+/* The run file's /strings and /regions with the regions' labels stored (and the labels added to
+ * the strings): what the replay writes in place of the two operations. */
+struct labelled {
+    bool found;
+    struct scal_strtab strings;
+    struct scal_region_row *rows;
+    size_t n;
+};
+
+static bool is_root_op(const struct scal_snap_op *op, enum scal_snap_op_code code, const char *name)
+{
+    return op->code == code && !strcmp(op->obj, "/") && !strcmp(op->name, name);
+}
+
+/* Reads the snapshot's /strings and /regions (the last of each, as in the file) and labels the
+ * regions. A snapshot without both is replayed as it is. */
+static int label_regions(struct scal_snap *s, struct labelled *l)
+{
+    struct scal_snap_op op;
+    size_t pos = 0, n = 0;
+    int got = 0, rc = SCAL_OK;
+    bool have_strings = false;
+    void *rows = NULL;
+    while (rc == SCAL_OK && (got = scal_snap_next(s, &pos, &op)) == 1) {
+        if (is_root_op(&op, SCAL_SNAP_OP_STRINGS, "strings")) {
+            if (have_strings) scal_strtab_free(&l->strings);
+            rc = scal_strtab_from(&l->strings, op.strings, op.n, s->path);
+            have_strings = rc == SCAL_OK;
+        } else if (is_root_op(&op, SCAL_SNAP_OP_TABLE, "regions")) {
+            free(rows);
+            rc = scal_h5_convert_rows(s->path, op.name, op.fields, op.nfields, op.row_size, op.rows,
+                                      op.n, scal_table_run_regions.fields,
+                                      scal_table_run_regions.nfields,
+                                      scal_table_run_regions.row_size, &rows);
+            n = rc == SCAL_OK ? op.n : 0;
+        }
+    }
+    if (rc == SCAL_OK && got < 0) rc = got;
+    struct scal_region_id_row *ids = rc == SCAL_OK && rows ? scal_region_id_rows(rows, n) : NULL;
+    if (rc == SCAL_OK && rows && have_strings) {
+        if (!ids) rc = scal__fail(SCAL_ENOMEM, "out of memory labelling %zu regions", n);
+        for (size_t i = 0; i < n && rc == SCAL_OK; i++)
+            ids[i].label = SCAL_NO_STRING; /* derived here, whatever was recorded */
+        if (rc == SCAL_OK) rc = scal_region_labels_store(ids, n, &l->strings);
+        for (size_t i = 0; i < n && rc == SCAL_OK; i++)
+            ((struct scal_region_row *)rows)[i].label = ids[i].label;
+        if (rc == SCAL_OK) {
+            l->found = true, l->rows = rows, l->n = n;
+            rows = NULL;
+        }
+    }
+    free(ids);
+    free(rows);
+    if (have_strings && !l->found) scal_strtab_free(&l->strings);
+    return rc < 0 ? scal__fail(rc, "cannot label the regions of the run snapshot '%s': %s", s->path,
+                               scal__last_error(rc))
+                  : SCAL_OK;
+}
+
+static void labelled_free(struct labelled *l)
+{
+    if (l->found) scal_strtab_free(&l->strings);
+    free(l->rows);
+    memset(l, 0, sizeof(*l));
+}
+
 int scal_snap_replay(struct scal_snap *s, hid_t file)
 {
     struct scal_snap_op op;
+    struct labelled l = {0};
     size_t pos = 0;
-    int got;
-    while ((got = scal_snap_next(s, &pos, &op)) == 1) {
+    int got = label_regions(s, &l);
+    while (got >= 0 && (got = scal_snap_next(s, &pos, &op)) == 1) {
         int rc = SCAL_OK;
         if (op.code == SCAL_SNAP_OP_GROUP) {
             hid_t g = H5Gcreate2(file, op.obj, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-            if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create group %s", op.obj);
+            if (g < 0) {
+                got = scal__fail(SCAL_EHDF5, "cannot create group %s", op.obj);
+                break;
+            }
             H5Gclose(g);
             continue;
         }
         hid_t obj = open_obj(file, op.obj);
-        if (obj < 0)
-            return scal__fail(SCAL_EFORMAT,
-                              "the run snapshot '%s' names group %s before creating it", s->path,
-                              op.obj);
-        switch (op.code) {
-        case SCAL_SNAP_OP_ATTR_STR:
-            rc = scal_h5_attr_set_str(obj, op.name, op.str);
-            break;
-        case SCAL_SNAP_OP_ATTR_I64:
-            rc = scal_h5_attr_set_i64(obj, op.name, op.i64);
-            break;
-        case SCAL_SNAP_OP_ATTR_F64:
-            rc = scal_h5_attr_set_f64(obj, op.name, op.f64);
-            break;
-        case SCAL_SNAP_OP_STRINGS:
-            rc = scal_h5_write_strings(obj, op.name, op.strings, op.n);
-            break;
-        case SCAL_SNAP_OP_TABLE:
-            rc = scal_h5_write_table(obj, op.name, op.fields, op.nfields, op.row_size, op.rows,
-                                     op.n);
-            break;
-        default:
+        if (obj < 0) {
+            got =
+                scal__fail(SCAL_EFORMAT, "the run snapshot '%s' names group %s before creating it",
+                           s->path, op.obj);
             break;
         }
+        if (l.found && is_root_op(&op, SCAL_SNAP_OP_STRINGS, "strings"))
+            rc = scal_h5_write_strings(obj, op.name, (const char *const *)l.strings.strings,
+                                       l.strings.count);
+        else if (l.found && is_root_op(&op, SCAL_SNAP_OP_TABLE, "regions"))
+            rc = scal_table_write(obj, &scal_table_run_regions, l.rows, l.n);
+        else
+            switch (op.code) {
+            case SCAL_SNAP_OP_ATTR_STR:
+                rc = scal_h5_attr_set_str(obj, op.name, op.str);
+                break;
+            case SCAL_SNAP_OP_ATTR_I64:
+                rc = scal_h5_attr_set_i64(obj, op.name, op.i64);
+                break;
+            case SCAL_SNAP_OP_ATTR_F64:
+                rc = scal_h5_attr_set_f64(obj, op.name, op.f64);
+                break;
+            case SCAL_SNAP_OP_STRINGS:
+                rc = scal_h5_write_strings(obj, op.name, op.strings, op.n);
+                break;
+            case SCAL_SNAP_OP_TABLE:
+                rc = scal_h5_write_table(obj, op.name, op.fields, op.nfields, op.row_size, op.rows,
+                                         op.n);
+                break;
+            default:
+                break;
+            }
         H5Gclose(obj);
-        if (rc < 0) return rc; /* h5util's message names the object */
+        if (rc < 0) { /* h5util's message names the object */
+            got = rc;
+            break;
+        }
     }
+    labelled_free(&l);
     return got;
 }
 

@@ -5,12 +5,15 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "errmsg.h"
 #include "h5util.h"
+#include "region_identity.h"
 #include "scal/status.h"
 #include "scal/version.h"
+#include "strtab.h"
 
 int scal_table_read(hid_t loc, const struct scal_table_desc *d, void **rows, size_t *n)
 {
@@ -104,10 +107,11 @@ static int write_campaign_group(hid_t file, const struct scal_campaign_info *m)
     return rc;
 }
 
-int scal_campaign_file_create(const char *path, const struct scal_campaign_info *info,
-                              const struct scal_campaign_rows *r, hid_t *out)
+static int campaign_file_create(const char *path, const struct scal_campaign_info *info,
+                                const struct scal_campaign_rows *r,
+                                const struct scal_region_id_row *regions,
+                                const struct scal_strtab *st, hid_t *out)
 {
-    *out = H5I_INVALID_HID;
     scal_h5_quiet();
     /* exclusively: a name that exists (planted, or another's) is never opened */
     hid_t f = H5Fcreate(path, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
@@ -117,17 +121,57 @@ int scal_campaign_file_create(const char *path, const struct scal_campaign_info 
     if (rc == SCAL_OK) rc = write_campaign_group(f, info);
     if (rc == SCAL_OK) rc = scal_table_write(f, &scal_table_configs, r->configs, r->nconfigs);
     if (rc == SCAL_OK) rc = scal_table_write(f, &scal_table_runs, r->runs, r->nruns);
-    if (rc == SCAL_OK)
-        rc = scal_table_write(f, &scal_table_campaign_regions, r->regions, r->nregions);
+    if (rc == SCAL_OK) rc = scal_table_write(f, &scal_table_campaign_regions, regions, r->nregions);
     if (rc == SCAL_OK) rc = scal_table_write(f, &scal_table_region_stats, r->stats, r->nstats);
     if (rc == SCAL_OK) rc = scal_table_write(f, &scal_table_thread_stats, NULL, 0);
-    if (rc == SCAL_OK) rc = scal_h5_write_strings(f, "strings", r->strings, r->nstrings);
+    if (rc == SCAL_OK)
+        rc = scal_h5_write_strings(f, "strings", (const char *const *)st->strings, st->count);
     if (rc < 0) {
         H5Fclose(f);
         return scal__fail(rc, "cannot write campaign file '%s': %s", path, scal__last_error(rc));
     }
     *out = f;
     return SCAL_OK;
+}
+
+/* The campaign's regions with their labels stored (region_identity.h) and its strings with the
+ * labels added (*regions malloc'd, *st initialised: the caller frees both). */
+static int label_regions(const struct scal_campaign_rows *r, const char *path,
+                         struct scal_region_id_row **regions, struct scal_strtab *st)
+{
+    *regions = malloc((r->nregions ? r->nregions : 1) * sizeof(**regions));
+    int rc = scal_strtab_from(st, r->strings, r->nstrings, path);
+    if (rc == SCAL_OK && !*regions) {
+        scal_strtab_free(st);
+        rc = scal__fail(SCAL_ENOMEM, "out of memory labelling %zu regions", r->nregions);
+    }
+    if (rc < 0) {
+        free(*regions);
+        *regions = NULL;
+        return rc;
+    }
+    if (r->nregions) memcpy(*regions, r->regions, r->nregions * sizeof(**regions));
+    if ((rc = scal_region_labels_store(*regions, r->nregions, st)) < 0) {
+        free(*regions);
+        *regions = NULL;
+        scal_strtab_free(st);
+    }
+    return rc;
+}
+
+int scal_campaign_file_create(const char *path, const struct scal_campaign_info *info,
+                              const struct scal_campaign_rows *r, hid_t *out)
+{
+    struct scal_region_id_row *regions = NULL;
+    struct scal_strtab st;
+    *out = H5I_INVALID_HID;
+    int rc = label_regions(r, path, &regions, &st);
+    if (rc < 0)
+        return scal__fail(rc, "cannot write campaign file '%s': %s", path, scal__last_error(rc));
+    rc = campaign_file_create(path, info, r, regions, &st, out);
+    free(regions);
+    scal_strtab_free(&st);
+    return rc;
 }
 
 void scal_format_run_threads(hid_t file, int32_t *threads, int32_t *observed)

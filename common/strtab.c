@@ -95,3 +95,21 @@ int64_t scal_strtab_add(struct scal_strtab *t, const char *s)
     }
     return (int64_t)t->count - 1;
 }
+
+int scal_strtab_from(struct scal_strtab *t, const char *const *strings, size_t n, const char *what)
+{
+    int rc = scal_strtab_init(t);
+    if (rc < 0) return rc;
+    if (n && strings[0] && strings[0][0])
+        rc = scal__fail(SCAL_EFORMAT, "%s: string 0 is not empty", what);
+    for (size_t i = 1; i < n && rc == SCAL_OK; i++) {
+        int64_t k = scal_strtab_add(t, strings[i]);
+        if (k < 0)
+            rc = (int)k;
+        else if ((size_t)k != i)
+            rc = scal__fail(SCAL_EFORMAT, "%s: string %zu repeats string %lld", what, i,
+                            (long long)k);
+    }
+    if (rc < 0) scal_strtab_free(t);
+    return rc;
+}

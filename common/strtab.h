@@ -18,6 +18,9 @@ int scal_strtab_init(struct scal_strtab *t);
 void scal_strtab_free(struct scal_strtab *t);
 /* Index of s (added when new); s NULL is "". Returns a negative status on allocation failure. */
 int64_t scal_strtab_add(struct scal_strtab *t, const char *s);
+/* A table holding the n strings at their own indices (a file's /strings, to add to): SCAL_EFORMAT
+ * naming `what` when string 0 is not "" or a string repeats an earlier one. */
+int scal_strtab_from(struct scal_strtab *t, const char *const *strings, size_t n, const char *what);
 /* Index of s, or -1 when absent. */
 int64_t scal_strtab_find(const struct scal_strtab *t, const char *s);
 

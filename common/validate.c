@@ -77,6 +77,7 @@ static void check_regions(struct validation *v, const struct scal_region_id_row 
         check_string(v, "regions", i, "build_id", r->build_id);
         check_string(v, "regions", i, "file", r->file);
         check_string(v, "regions", i, "function", r->function);
+        check_string(v, "regions", i, "label", r->label);
     }
 }
 

@@ -32,8 +32,10 @@ int scal_campaign_plan(int argc, char **argv, struct scal_campaign **out);
 const struct scal_campaign_view *scal_campaign_view(const struct scal_campaign *c);
 /* The campaign file, complete with its plan (a new one; --resume: the existing one checked). */
 int scal_campaign_create(struct scal_campaign *c);
-/* --dry-run: the matrix and the exact command lines; the exit status. */
-int scal_campaign_dry_run(struct scal_campaign *c);
+/* --dry-run: the matrix and the exact command lines; the exit status. launcher: the MPI launcher
+ * template the executor's runs will use unless the plan names one (--launcher); NULL: this
+ * machine's default (scal_run_plan_default_launcher). */
+int scal_campaign_dry_run(struct scal_campaign *c, const char *launcher);
 /* The local executor: the missing runs here, one after the other; the exit status. */
 int scal_campaign_run_local(struct scal_campaign *c);
 void scal_campaign_free(struct scal_campaign *c);

@@ -7,6 +7,7 @@
 
 #include "campaign_writer.h"
 #include "errmsg.h"
+#include "grow.h"
 #include "h5util.h"
 #include "region_identity.h"
 #include "safe_open.h"
@@ -24,9 +25,11 @@ struct scal_cw {
         struct scal_h5_appender a;
     } open[CW_MAX_TABLES];
     size_t nopen;
-    struct scal_strtab strings;  /* the file's /strings, in memory */
-    size_t strings_written;      /* how many of them are in the file */
-    struct scal_strtab identity; /* region identities; index - 1 is the region id */
+    struct scal_strtab strings;         /* the file's /strings, in memory */
+    size_t strings_written;             /* how many of them are in the file */
+    struct scal_strtab identity;        /* region identities; index - 1 is the region id */
+    struct scal_region_id_row *regions; /* the file's /regions, in memory (labels of new regions) */
+    size_t nregions, regions_cap;
     uint32_t next_run;
 };
 
@@ -84,6 +87,7 @@ static void cw_free(struct scal_cw *w)
     if (w->file >= 0) H5Fclose(w->file);
     scal_strtab_free(&w->strings);
     scal_strtab_free(&w->identity);
+    free(w->regions);
     free(w->path);
     free(w);
 }
@@ -156,7 +160,9 @@ int scal_cw_create(const char *path, const struct scal_campaign_info *meta,
                                       .gap_next = -1};
     int64_t rname = intern(w, "whole program");
     if (rname < 0 || scal_strtab_add(&w->identity, "R") < 0) goto fail;
-    root.name = (uint32_t)rname;
+    root.name = root.label = (uint32_t)rname; /* stored, so that creating adds no string */
+    if ((rc = scal_grow((void **)&w->regions, &w->regions_cap, 0, sizeof(root), 16)) < 0) goto fail;
+    w->regions[w->nregions++] = root;
     struct scal_campaign_rows init = {.configs = rows,
                                       .nconfigs = nconfigs,
                                       .regions = &root,
@@ -203,6 +209,8 @@ static int load_index(struct scal_cw *w, const struct scal_h5file *f)
         }
     for (size_t i = 0; i < nruns; i++)
         if (runs[i].id + 1 > w->next_run) w->next_run = runs[i].id + 1;
+    w->regions = regions, w->nregions = w->regions_cap = nregions;
+    regions = NULL;
 done:
     scal_region_identities_free(ids, nregions);
     free(regions);
@@ -233,6 +241,22 @@ int scal_cw_open(const char *path, unsigned open_flags, struct scal_cw **out)
     return SCAL_OK;
 }
 
+/* Stores the labels of n regions about to be appended (region_identity.h): derived from the
+ * campaign's rows, where a serial gap's neighbours may be regions of earlier runs. */
+static int label_new_regions(struct scal_cw *w, struct scal_region_id_row *add, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        int rc = scal_grow((void **)&w->regions, &w->regions_cap, w->nregions + k,
+                           sizeof(*w->regions), 16);
+        if (rc < 0) return scal__fail(rc, "out of memory for %zu regions", w->nregions + n);
+        w->regions[w->nregions + k] = add[k];
+    }
+    int rc = scal_region_labels_store(w->regions, w->nregions + n, &w->strings);
+    for (size_t k = 0; k < n && rc == SCAL_OK; k++)
+        add[k].label = w->regions[w->nregions + k].label;
+    return rc;
+}
+
 /* Maps the payload's regions to campaign ids, appending regions seen for the first time. */
 static int map_regions(struct scal_cw *w, const struct scal_cw_payload *p, uint32_t *map)
 {
@@ -256,6 +280,7 @@ static int map_regions(struct scal_cw *w, const struct scal_cw_payload *p, uint3
         struct scal_region_id_row r = p->regions[i];
         map[i] = (uint32_t)(k - 1);
         r.id = map[i];
+        r.label = SCAL_NO_STRING; /* the campaign's own, below */
         /* parents come first; a serial gap's neighbours may come later: those are mapped below */
         r.parent = r.parent >= 0 && (size_t)r.parent < i ? (int32_t)map[r.parent] : -1;
         if ((rc = remap_string(w, p, &r.name)) < 0 || (rc = remap_string(w, p, &r.module)) < 0 ||
@@ -273,7 +298,9 @@ static int map_regions(struct scal_cw *w, const struct scal_cw_payload *p, uint3
         add[k].gap_prev = gp >= 0 && (size_t)gp < p->nregions ? (int32_t)map[gp] : -1;
         add[k].gap_next = gn >= 0 && (size_t)gn < p->nregions ? (int32_t)map[gn] : -1;
     }
+    if (rc == SCAL_OK && nadd) rc = label_new_regions(w, add, nadd);
     if (rc == SCAL_OK && nadd) rc = append(w, &scal_table_campaign_regions, add, nadd);
+    if (rc == SCAL_OK) w->nregions += nadd;
     free(add);
     scal_region_identities_free(ids, p->nregions);
     return rc;

@@ -60,6 +60,7 @@ struct campaign {
     struct scal_cw_config *configs;
     char **config_argv, **config_affinity;
     /* --resume: the stored `scal run` arguments the plan points into, and the runs already done */
+    const char *launcher; /* MPI launcher without --launcher: NULL, this machine's default */
     bool resuming;
     /* this run made FILE.runs/, the plan's copy in it; the campaign file is in place */
     bool made_rundir, made_plan_copy, published;
@@ -305,7 +306,10 @@ static int prepare_launch(struct campaign *c, size_t config, struct scal_run_lau
     /* MPI: the launcher in front of the program, the environment reaching every rank through it */
     int32_t ranks = p->ranks[scal_plan_ranks_of(p, config)];
     if (rc == SCAL_OK && ranks > 0)
-        rc = scal_launcher_prepend(l, p->launcher ? p->launcher : scal_run_plan_default_launcher(),
+        rc = scal_launcher_prepend(l,
+                                   p->launcher   ? p->launcher
+                                   : c->launcher ? c->launcher
+                                                 : scal_run_plan_default_launcher(),
                                    ranks, threads);
     /* the tool and its settings */
     if (rc == SCAL_OK) rc = scal_measure_env(&c->measure, launch_set_env, &l->api);
@@ -1466,8 +1470,9 @@ int scal_campaign_create(struct scal_campaign *k)
     return rc;
 }
 
-int scal_campaign_dry_run(struct scal_campaign *k)
+int scal_campaign_dry_run(struct scal_campaign *k, const char *launcher)
 {
+    k->c.launcher = launcher;
     return dry_run(&k->c);
 }
 
@@ -1493,7 +1498,7 @@ int scal_runner_local_main(int argc, char **argv)
     struct scal_campaign *k = NULL;
     int status = 2, rc = scal_campaign_plan(argc, argv, &k);
     if (rc == SCAL_OK && k->c.plan.dry_run)
-        status = scal_campaign_dry_run(k);
+        status = scal_campaign_dry_run(k, NULL);
     else if (rc == SCAL_OK && (rc = scal_campaign_create(k)) == SCAL_OK)
         status = scal_campaign_run_local(k);
     if (rc < 0) {

@@ -864,8 +864,8 @@ static int submit(struct slurm_opts *o)
     int status = 2, rc = scal_campaign_plan(o->nrest, o->rest, &c);
     const struct scal_campaign_view *v = rc == SCAL_OK ? scal_campaign_view(c) : NULL;
     if (v && (status = prepare_submission(&sub, v)) < 0) {
-        if (o->dry_run)
-            status = scal_campaign_dry_run(c);
+        if (o->dry_run) /* the ranks of a run start inside its array task: srun, not mpirun */
+            status = scal_campaign_dry_run(c, SCAL_PLAN_SLURM_LAUNCHER);
         else if ((rc = scal_campaign_create(c)) == SCAL_OK)
             status = submit_arrays(&sub, v);
     }

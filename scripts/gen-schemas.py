@@ -91,11 +91,11 @@ def describe(schema):
                 m["enum"] = e
 TYPES = {"SCAL_H5_U8": "u8", "SCAL_H5_I32": "i32", "SCAL_H5_U32": "u32", "SCAL_H5_I64": "i64", "SCAL_H5_U64": "u64", "SCAL_H5_F64": "f64"}
 STRING_MEMBERS = {"name", "module", "build_id", "file", "function", "input_label", "affinity", "argv", "message",
-                  "stdout_tail", "stderr_tail", "metric", "unit", "version", "reason", "path", "source"}
+                  "stdout_tail", "stderr_tail", "metric", "unit", "version", "reason", "path", "source", "label"}
 REGION_MEMBERS = {"region", "parent", "gap_prev", "gap_next"}
 # Members appended after files were written without them (common/column_meta.c: readers accept
 # their absence, f64 members read as NaN; scal check too).
-ADDED_LATER = {"time_wall_s", "loops_unknown"}
+ADDED_LATER = {"time_wall_s", "loops_unknown", "label"}
 
 
 def macro_fields(name):

@@ -5,7 +5,7 @@
 //
 // FLOOR_SYNC=0 registers only thread_begin, parallel_begin/end and implicit_task (the issue's
 // minimal floor); the default also registers sync_region, mutex_acquire/acquired, work,
-// task_create and task_schedule: the same set as scal (ompt_tool/callbacks.c,
+// task_create and task_schedule: the same set as scal (ompt_tool/measure/callbacks.c,
 // scal_callbacks_register).
 #include <omp-tools.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
 /* The sensor session inside the OMPT tool: loads the sensor plugins named in SCAL_PLUGINS, reads
  * run sensors at start and end, runs the sampler thread, and attributes region sensors to region
  * nodes per thread (inclusive) in memory bounded by the node limit. The run-file writer reads the
- * results from these structures at flush time (ompt_tool/sensor_write.c). */
+ * results from these structures at flush time (ompt_tool/record/sensor_write.c). */
 #ifndef SCAL_SENSOR_SESSION_H
 #define SCAL_SENSOR_SESSION_H
 

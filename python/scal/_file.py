@@ -67,6 +67,24 @@ def validate(path):
     raise ScalFileError(path, first + more)
 
 
+def shown_labels(path):
+    """The region labels scal's C readers show for path, in /regions row order, from ``scal show
+    --table labels``: how files written before labels were stored (no /regions member ``label``)
+    are read, through scal's one label rule. Raises ScalFileError when scal cannot say."""
+    exe = _scal_executable()
+    if not exe:
+        raise ScalFileError(path, "its region labels are not stored (a file from before labels were stored) and scal, which derives them, is not found (set SCAL_EXECUTABLE to the scal program, or put it on PATH)")
+    try:
+        p = subprocess.run([exe, "show", os.path.abspath(path), "--table", "labels", "--json"], capture_output=True, text=True, errors="replace", stdin=subprocess.DEVNULL)
+    except OSError as e:
+        raise ScalFileError(path, "its region labels are not stored and %s, which derives them, cannot run (%s)" % (exe, e)) from None
+    try:
+        rows = json.loads(p.stdout) if p.returncode == 0 else None
+        return [str(r["label"]) for r in sorted(rows, key=lambda r: int(r["id"]))]
+    except (ValueError, KeyError, TypeError):
+        raise ScalFileError(path, "its region labels are not stored and %s show --table labels ended with status %d (%s)" % (exe, p.returncode, p.stderr.strip()[-300:])) from None
+
+
 def _text(value):
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 

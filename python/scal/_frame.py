@@ -4,8 +4,7 @@
 import numpy as np
 import pandas as pd
 
-from ._file import KIND_NAMES, STATUS_NAMES, ScalFile
-from ._labels import region_labels
+from ._file import KIND_NAMES, STATUS_NAMES, ScalFile, ScalFileError, shown_labels
 
 # statistics members (run file /regions, campaign /region_stats) -> load() columns
 STAT_COLUMNS = (
@@ -42,6 +41,18 @@ def _nullable(values):
 
 def _kinds(codes):
     return pd.Categorical.from_codes(np.where(np.asarray(codes) < len(KIND_NAMES), codes, -1).astype(int), KIND_NAMES)
+
+
+def region_labels(f, rows):
+    """The label of every /regions row: the one stored with it (the file's writer derived it with
+    scal's one rule, common/region_identity.h). Files written before labels were stored, or rows
+    without one, are labelled as scal's C readers label them (``scal show --table labels``)."""
+    if len(rows) and "label" in rows.dtype.names and (rows["label"] != 0).all():
+        return list(f.text(rows["label"]))
+    labels = shown_labels(f.path) if len(rows) else []
+    if len(labels) != len(rows):
+        raise ScalFileError(f.path, "scal show lists %d region labels for %d /regions rows" % (len(labels), len(rows)))
+    return labels
 
 
 def _region_frame(f, rows):

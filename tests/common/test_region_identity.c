@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Unit test: region identities are stable across runs and reject inconsistent tables.
+// Unit test: region identities are stable across runs and reject inconsistent tables; labels are
+// stored once by the rule and read back as stored.
 #include <stdio.h>
 #include <string.h>
 
 #include "region_identity.h"
 #include "scal/status.h"
 #include "scal_test.h"
+#include "strtab.h"
 
 static struct scal_region_id_row row(uint32_t id, int32_t parent, uint8_t kind, uint32_t name,
                                      uint32_t module, uint64_t offset, uint32_t file, int32_t line,
@@ -126,6 +128,57 @@ int main(void)
         }
         scal_region_identities_free(it, 4);
         scal_region_identities_free(lt, 4);
+    }
+
+    /* Stored labels: scal_region_labels_store gives every row without one the rule's (added to
+     * the string table at new indices, or at the index of an equal string), keeps stored ones;
+     * readers show the stored label, a gap names its neighbours' stored labels; the rule alone
+     * ignores what is stored. */
+    {
+        struct scal_region_id_row c[] = {
+            row(0, -1, SCAL_KIND_ROOT, 0, 0, 0, 0, -1, 0, -1, -1),
+            row(1, 0, SCAL_KIND_PARALLEL, 0, 1, 0x10, 2, 12, 3, -1, -1),
+            row(2, 0, SCAL_KIND_USER, 4, 0, 0, 0, -1, 0, -1, -1),
+            row(3, 0, SCAL_KIND_SERIAL, 0, 0, 0, 0, -1, 0, 1, 2),
+            row(4, 0, SCAL_KIND_SERIAL, 0, 0, 0, 0, -1, 0, 2, -1),
+        };
+        c[1].line_last = 20;
+        struct scal_strtab st;
+        char **stored = NULL, **rule = NULL;
+        CHECK(scal_strtab_from(&st, (const char *const *)strings, 6, "strings") == 0, "a table");
+        c[4].label = 3; /* "main": stored already, kept */
+        CHECK(scal_region_labels_store(c, 5, &st) == 0, "labels stored");
+        CHECK(c[2].label == 4, "a label equal to a string takes its index: %u", c[2].label);
+        CHECK(c[0].label >= 6 && c[1].label >= 6 && c[3].label >= 6 && c[4].label == 3 &&
+                  st.count == 9,
+              "new labels are new strings, stored ones stay (%zu strings)", st.count);
+        CHECK(c[0].label < st.count && !strcmp(st.strings[c[0].label], "whole program"),
+              "the root's stored label");
+        CHECK(c[3].label < st.count &&
+                  !strcmp(st.strings[c[3].label], "serial: app.c:12-20 (main) -> setup"),
+              "a gap's stored label");
+        c[1].label = 5; /* another label than the rule's: readers show it */
+        CHECK(scal_region_labels(c, 5, st.strings, st.count, &stored) == 0, "stored labels read");
+        CHECK(scal_region_labels_by_rule(c, 5, st.strings, st.count, &rule) == 0,
+              "rule labels read");
+        if (stored && rule) {
+            CHECK(!strcmp(stored[1], "/other/dir/app"), "the stored label is read: %s", stored[1]);
+            CHECK(!strcmp(rule[1], "app.c:12-20 (main)"), "the rule ignores it: %s", rule[1]);
+            CHECK(!strcmp(stored[4], "main") && !strcmp(rule[4], "serial: setup -> end"),
+                  "stored %s, rule %s", stored[4], rule[4]);
+        }
+        scal_region_identities_free(stored, 5);
+        c[3].label = 0; /* not stored (an older file): the rule, naming the stored neighbours */
+        CHECK(scal_region_labels(c, 5, st.strings, st.count, &stored) == 0, "mixed labels read");
+        if (stored)
+            CHECK(!strcmp(stored[3], "serial: /other/dir/app -> setup"), "a gap without: %s",
+                  stored[3]);
+        scal_region_identities_free(stored, 5);
+        scal_region_identities_free(rule, 5);
+        scal_strtab_free(&st);
+        char *dup[] = {"", "a", "a"};
+        CHECK(scal_strtab_from(&st, (const char *const *)dup, 3, "dup") == SCAL_EFORMAT,
+              "a string table with a repeated string is refused");
     }
 
     struct scal_region_id_row bad[] = {row(0, -1, SCAL_KIND_ROOT, 0, 0, 0, 0, -1, 0, -1, -1),

@@ -180,8 +180,9 @@ check(one and all(set(m["params"]) == {"threads"} for m in one), "extrap: one in
 bad = shutil.copy(os.path.join(args.work, "t.h5"), os.path.join(args.work, "bad.h5"))
 with h5py.File(bad, "a") as f:
     strs = f["strings"]
-    i = [int(r["function"]) for r in f["regions"][()] if r["kind"] == 1][0]  # a region's function
-    strs[i] = b"ma\xefn"
+    r = [r for r in f["regions"][()] if r["kind"] == 1][0]  # a region's function, and its label
+    strs[int(r["function"])] = b"ma\xefn"
+    strs[int(r["label"])] = b"x.c:1 (ma\xefn)"  # the label is stored
 for fmt in ("hatchet", "chrome"):
     text = scal("export", "bad.h5", "--format", fmt).stdout
     check("ma\ufffdn" in json.dumps(json.loads(text), ensure_ascii=False), "%s: text that is not UTF-8 is kept, repaired" % fmt)

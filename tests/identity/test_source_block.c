@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Unit test of ompt_tool/source_block.c: the last line of a directive's structured block.
+// Unit test of ompt_tool/identify/source_block.c: the last line of a directive's structured block.
 #include <stdio.h>
 #include <string.h>
 

@@ -362,7 +362,7 @@ def scenario_killed_default(args):
 
 def scenario_all_terminated(args):
     """Every rank of a 3-rank run ends by SIGTERM at once (a cancelled job): each rank, its own data
-    kept, waits for the others' files before it dies (ompt_tool/rank_wait.h). The wait's bound is
+    kept, waits for the others' files before it dies (ompt_tool/record/rank_wait.h). The wait's bound is
     set far beyond the test's time limit: the run ends only because the wait saw the 2 other files."""
     need_mpi(args)
     env = {"HYBRID_TERM_ALL": "1", "SCAL_RANK_WAIT_MS": "180000"}

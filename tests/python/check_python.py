@@ -96,7 +96,7 @@ def check_columns(df, metrics):
 
 
 def check_labels_match_show(args, path, df, campaign):
-    """The Python label rule and the C one (scal show) name every (run, region) the same way."""
+    """Python (scal.load) and scal show name every (run, region) the same way."""
     header, rows = show_csv(args, path)
     if campaign:
         shown = {(int(r["run"]), int(r["region_id"])): r["region"] for r in rows}
@@ -337,44 +337,97 @@ def scenario_run(args):
     check(m.shape == (1, 1) and m.loc[2, "run"] == 1.0, "a run file's matrix is one cell (2 threads, 'run')")
 
 
+def stored_labels(args, path):
+    """`scal show --table labels`: per region whether the file stores its label, the label shown and
+    the one scal's rule derives."""
+    return json.loads(sh(args, [args.scal, "show", path, "--table", "labels", "--json"]).stdout)
+
+
+def check_stored_labels(args, path):
+    """Every region of path stores its label, and it is the rule's."""
+    rows = stored_labels(args, path)
+    bad = [r for r in rows if r["stored"] != 1 or r["label"] != r["rule"]]
+    check(rows and not bad, "%d stored labels are the rule's (%s)%s" % (len(rows), os.path.basename(path), "; not: %s" % bad[:3] if bad else ""))
+    t = raw(path)
+    check([t["strings"][i] for i in t["regions"]["label"]] == [r["label"] for r in rows], "/regions.label indexes the labels in /strings (%s)" % os.path.basename(path))
+
+
 def scenario_labels(args):
-    """The Python label rule against the C one (scal show) on a campaign, a run file with source
-    lines, and one without (SCAL_RESOLVE=0: module+offset labels)."""
+    """Labels are stored by the writers (campaign, run files with and without source lines: SCAL_RESOLVE=0
+    gives module+offset labels) and read by Python as scal show reads them; files from before they
+    were stored (no /regions member label) are read through scal's rule, by scal show, scal report and
+    Python alike, with the same labels."""
     path = make_campaign(args, "labels.h5")
+    check_stored_labels(args, path)
     check_labels_match_show(args, path, scal.load(path), True)
+    old = edit_regions(args, path, "labels_old.h5", {}, drop_label=True)
+    check("label" not in raw(old)["regions"].dtype.names, "an older campaign: /regions without label")
+    check(list(scal.load(old)["region"]) == list(scal.load(path)["region"]), "an older campaign: the same labels in Python")
+    check_labels_match_show(args, old, scal.load(old), True)
+    tables = []
+    for name in (path, old):
+        out = name[:-3] + "-report"
+        sh(args, [args.scal, "report", name, "-q", "--no-write", "--only", "scaling,csv", "-o", out])
+        with open(os.path.join(out, "csv", "all", "time.csv")) as f:
+            tables.append(f.read())
+    check(tables[0] == tables[1] and "whole program" in tables[0], "an older campaign: scal report labels its regions the same")
     path = make_run_file(args, "lines.h5")
+    check_stored_labels(args, path)
     df = scal.load(path)
     check(df["region"].str.match(r"^scal_demo\.c:\d+-\d+ \(main\)$").sum() >= 3, "labels 'file:first-last (function)'")
     check_labels_match_show(args, path, df, False)
+    old = edit_regions(args, path, "lines_old.h5", {}, drop_label=True)
+    check(list(scal.load(old)["region"]) == list(df["region"]), "an older run file: the same labels in Python")
+    check_labels_match_show(args, old, scal.load(old), False)
     path = make_run_file(args, "nolines.h5", SCAL_RESOLVE="0")
+    check_stored_labels(args, path)
     df = scal.load(path)
     check(df["region"].str.match(r"^scal_demo\+0x[0-9a-f]+$").sum() >= 3, "labels 'module+0xoffset' without source lines")
     check_labels_match_show(args, path, df, False)
-    # the rule's rarer branches, on edited copies of a run file's /regions (scal show reads them too)
+    # the rule's rarer branches, on edited copies of a run file's /regions without stored labels
+    # (as files from before them): scal show derives them, and Python asks it
     src = make_run_file(args, "edit.h5")
     with h5py.File(src, "r") as f:
         rows = f["regions"][()]
     par = [i for i in range(len(rows)) if rows[i]["kind"] == 1]
     check(len(par) >= 3, "3 parallel regions to edit")
     first = int(rows[par[0]]["line_first"])
-    one = edit_regions(args, src, "edited1.h5", {par[0]: {"line_last": first}, par[1]: {"function": 0}, par[2]: {"line_first": -1}})
+    one = edit_regions(args, src, "edited1.h5", {par[0]: {"line_last": first}, par[1]: {"function": 0}, par[2]: {"line_first": -1}}, drop_label=True)
     labels = list(scal.load(one)["region"])
     check(labels[par[0]] == "scal_demo.c:%d (main)" % first, "one line: 'file:first (function)': " + labels[par[0]])
     check(re_full(r"scal_demo\.c:\d+-\d+", labels[par[1]]), "no function: 'file:first-last': " + labels[par[1]])
     check(labels[par[2]] == raw(one)["strings"][rows[par[2]]["name"]], "no line: the stored name: " + labels[par[2]])
     check_labels_match_show(args, one, scal.load(one), False)
-    two = edit_regions(args, src, "edited2.h5", {par[2]: {"line_first": -1, "name": 0}, par[1]: {"file": 0}})
+    two = edit_regions(args, src, "edited2.h5", {par[2]: {"line_first": -1, "name": 0}, par[1]: {"file": 0}}, drop_label=True)
     labels = list(scal.load(two)["region"])
     check(re_full(r"scal_demo\+0x[0-9a-f]+", labels[par[2]]), "no line, no name: 'module+0xoffset': " + labels[par[2]])
     check_labels_match_show(args, two, scal.load(two), False)
+    # a stored label is what every reader shows, whatever the rule would say
+    three = edit_regions(args, src, "edited3.h5", {par[0]: {"line_last": first}})
+    shown = stored_labels(args, three)[par[0]]
+    check(shown["label"] != shown["rule"] and scal.load(three)["region"][par[0]] == shown["label"], "the stored label is shown (%s), not the rule's (%s)" % (shown["label"], shown["rule"]))
+    # no stored labels and a scal that validates but cannot derive them: an error naming the file
+    wrapper = os.path.join(args.work, "scal-check-only")
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\n[ "$1" = check ] && exec "%s" "$@"\necho "no show here" >&2; exit 3\n' % args.scal)
+    os.chmod(wrapper, 0o755)
+    env = dict(os.environ, SCAL_EXECUTABLE=wrapper)
+    for name, fails in (("lines_old.h5", True), ("lines.h5", False)):
+        p = subprocess.run([sys.executable, "-c", "import scal, sys; scal.load(sys.argv[1])", os.path.join(args.work, name)], capture_output=True, text=True, env=env, cwd=args.work)
+        if fails:
+            check(p.returncode != 0 and "ScalFileError" in p.stderr and name + ": its region labels are not stored" in p.stderr and "no show here" in p.stderr,
+                  "no stored labels, scal cannot derive them: ScalFileError naming the file (%s)" % p.stderr.strip()[-300:])
+        else:
+            check(p.returncode == 0, "stored labels: scal show is not needed (%s)" % p.stderr.strip()[-300:])
 
 
 def re_full(pattern, text):
     return re.fullmatch(pattern, text) is not None
 
 
-def edit_regions(args, src, name, changes):
-    """A copy of run file src with some /regions members changed: {row: {member: value}}."""
+def edit_regions(args, src, name, changes, drop_label=False):
+    """A copy of file src with some /regions members changed: {row: {member: value}}; drop_label:
+    without the member label, as files written before labels were stored."""
     out = os.path.join(args.work, name)
     with h5py.File(src, "r") as s, h5py.File(out, "w") as d:
         for k in s.attrs:
@@ -385,7 +438,18 @@ def edit_regions(args, src, name, changes):
         for i, members in changes.items():
             for member, value in members.items():
                 rows[i][member] = value
-        d["regions"][...] = rows
+        if drop_label:
+            attrs, at = dict(d["regions"].attrs), rows.dtype.names.index("label")
+            for k in ("column_units", "column_descriptions"):  # one entry per member
+                attrs[k] = np.delete(attrs[k], at)
+            keep = [n for n in rows.dtype.names if n != "label"]
+            rows = np.array(rows[keep].tolist(), dtype=[(n, rows.dtype[n]) for n in keep])
+            del d["regions"]
+            d.create_dataset("regions", data=rows, maxshape=(None,), chunks=True)
+            for k, v in attrs.items():
+                d["regions"].attrs[k] = v
+        else:
+            d["regions"][...] = rows
     return out
 
 
@@ -484,7 +548,7 @@ def scenario_install(args):
     site = os.path.join(prefix, "lib", "python3", "dist-packages")
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")) as f:
         check("lib/python3/dist-packages" in f.read(), "the README names lib/python3/dist-packages")
-    for name in ("__init__.py", "_file.py", "_labels.py", "_frame.py", "_matrix.py", "_analysis.py", "_thicket.py",
+    for name in ("__init__.py", "_file.py", "_frame.py", "_matrix.py", "_analysis.py", "_thicket.py",
                  "_version.py"):
         check(os.path.exists(os.path.join(site, "scal", name)), "installed scal/" + name)
     # the source python/ folder leaves PYTHONPATH; the rest stays (h5py, pandas of a Spack view)

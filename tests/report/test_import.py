@@ -37,6 +37,11 @@ with h5py.File(camp, "r") as f:
     assert regs[3]["kind"] == 3 and strings[regs[3]["name"]] == "app.c:main" and regs[3]["parent"] == 0
     assert strings[regs[1]["file"]] == "app.c" and regs[1]["line_first"] == 10
     assert regs[2]["parent"] == 1, "15-20 nests inside 10-40"
+    # import stores each region's label, the one scal's rule derives (scal show --table labels)
+    labels = json.loads(subprocess.run([scal, "show", camp, "--table", "labels", "--json"],
+                                       capture_output=True, text=True, check=True).stdout)
+    assert [strings[i] for i in regs["label"]] == [x["label"] for x in labels], labels
+    assert all(x["stored"] == 1 and x["label"] == x["rule"] for x in labels), labels
     cfg, runs, st = f["configs"][:], f["runs"][:], f["region_stats"][:]
     assert len(cfg) == 12 and len(runs) == 36
     assert len(st) == 3 * 36 + 36  # every region in every run, plus the root

@@ -92,8 +92,9 @@ import h5py
 dots = os.path.join(work, "dots.h5")
 shutil.copy(camp, dots)
 with h5py.File(dots, "r+") as f:
-    i = [int(r["function"]) for r in f["regions"][()] if r["kind"] == 1][0]
-    f["strings"][i] = b"init..done"
+    reg = [r for r in f["regions"][()] if r["kind"] == 1][0]
+    f["strings"][int(reg["function"])] = b"init..done"
+    f["strings"][int(reg["label"])] = b"x.c:1 (init..done)"  # the label is stored
 r = run("report", dots, "-o", "dots-out", "--all")
 check(r.returncode == 0 and any("init..done" in p for p in os.listdir(os.path.join(work, "dots-out", "diagrams"))),
       "a label with '..' is written like any other: %r" % r.stderr[-200:])

@@ -3,6 +3,7 @@
 #
 #   check_runner.py SCENARIO --scal SCAL --prog CAMPAIGN_PROG --demo SCAL_DEMO --source SRC --gcc GCC
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -301,6 +302,10 @@ def scenario_merge(args):
     check(sorted(int(x) for x in cm.f["campaign/threads"][()]) == [1, 2, 4], "thread counts joined")
     p = scal(args, "check", merged)
     check("ok" in p.stdout, "merged file passes scal check")
+    for path in (whole, merged):  # scal run and scal merge store the rule's labels
+        labels = json.loads(scal(args, "show", path, "--table", "labels", "--json").stdout)
+        bad = [x for x in labels if x["stored"] != 1 or x["label"] != x["rule"]]
+        check(labels and not bad, "%s: its %d regions store the rule's labels%s" % (os.path.basename(path), len(labels), "; not: %s" % bad[:3] if bad else ""))
     # the same runs twice (a file with itself, or with a merge holding it) would count them twice
     twice = os.path.join(args.work, "twice.h5")
     p = scal(args, "merge", a, a, "-o", twice, expect=1)

@@ -199,6 +199,10 @@ def scenario_ranks(args):
     p = scal(args, "run", "--slurm", "--dry-run", *RANKS_PLAN, "-o", c, "--", args.prog, "{input}")
     for n, t in ((1, 1), (1, 2), (2, 1), (2, 2)):
         check("--ntasks=%d --cpus-per-task=%d" % (n, t) in p.stdout, "a job array allocated %d ranks x %d threads:\n%s" % (n, t, p.stdout))
+    # the runs' command lines are the ones their array tasks will run: srun in the allocation
+    cmds = [line for line in p.stdout.splitlines() if line.strip().startswith("cmd:")]
+    check(len(cmds) == 4 and all(" srun --ntasks=" in line and "mpirun" not in line for line in cmds),
+          "--slurm --dry-run shows srun launching the ranks:\n%s" % p.stdout)
     p = scal(args, "run", "--slurm", *RANKS_PLAN, "-o", c, "--", args.prog, "{input}")
     check("4 job arrays" in p.stderr and "4 of 4 runs done" in p.stderr and "4 ok, 0 not ok" in p.stderr, "4 runs in 4 arrays:\n" + p.stderr)
     same_runs(args, c, ref, "--slurm --ranks 1,2 -c 1,2")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# The identity cache (SCAL_IDENTITY_CACHE, ompt_tool/identity_cache.c): region identities are
+# The identity cache (SCAL_IDENTITY_CACHE, ompt_tool/identify/identity_cache.c): region identities are
 # resolved from DWARF once per binary, and a cache hit gives exactly what resolution gives.
 #
 #   check_identity_cache.py --scal SCAL --tool LIB --cc CC --work DIR PROGRAM...

@@ -155,6 +155,17 @@ class Run:
         p = subprocess.run([scal, "show", self.output], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         return p.stdout
 
+    def check_labels(self):
+        """Each region of the run file stores its label, and it is the one scal's rule derives from
+        the region (`scal show --table labels`: the rule lives in C only)."""
+        if not self.scal or not (self.output and os.path.isfile(self.output)):
+            return
+        p = subprocess.run(self.emulator + [self.scal, "show", self.output, "--table", "labels", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 0, "run %s: scal show --table labels (%s)" % (self.name, p.stderr.strip()[-300:]))
+        rows = json.loads(p.stdout)
+        bad = ["%s: stored %r, rule %r" % (r["id"], r["label"] if r["stored"] else None, r["rule"]) for r in rows if r["stored"] != 1 or r["label"] != r["rule"]]
+        check(rows and not bad, "run %s: its %d regions store the rule's labels%s" % (self.name, len(rows), "; not: " + "; ".join(bad[:3]) if bad else ""))
+
     def scal_check(self, scal):
         """'ok' when `scal check` accepts the run file, else what it said ('unchecked' without --scal)."""
         if not scal:
@@ -434,6 +445,8 @@ class Checker:
         for name, r in self.runs.items():  # a run exits 0 unless its expectations say otherwise
             if not any(d.keyword == "CHECK" and name in (d.subject or "").split(",") and re.search(r"(^|\s)(exit|signal)\W", d.rest) for d in expect):
                 check(r.fields["exit"] == 0, "run %s exits 0 (exit %d)" % (name, r.fields["exit"]))
+        for name, r in self.runs.items():  # every run file stores the labels the rule gives
+            r.check_labels()
         if any(d.keyword == "REGION" or d.subject and d.subject.startswith("/") for d in expect):
             if "run" not in self.runs:
                 fail("%s: REGION and /path lines read the file of the run named 'run'" % self.args.source)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Nested serialized regions deeper than the tool's frame stack (SCAL_MAX_DEPTH frames): the deepest
 // measured level has no room for its primary thread's member frame, so no closing barrier settles
-// its instances (ompt_tool/team.h); they are settled when the next one ends, and at flush.
+// its instances (ompt_tool/measure/team.h); they are settled when the next one ends, and at flush.
 // Expectations: see tests/tool/README.md.
 //
 // RUN[deep_nesting]: OMP_NUM_THREADS=2 OMP_MAX_ACTIVE_LEVELS=1 %prog

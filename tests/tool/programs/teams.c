@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Team bookkeeping of the tool (ompt_tool/team.h): an ended instance's per-member sums are settled
+// Team bookkeeping of the tool (ompt_tool/measure/team.h): an ended instance's per-member sums are settled
 // later, at its encountering thread's next closing barrier at the same depth, before another
 // instance there is recorded, or at flush. Every instance must reach the statistics exactly once,
 // with each member's own measurements: alternating regions at one depth, changing team sizes,
