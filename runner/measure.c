@@ -55,10 +55,10 @@ int scal_measure_env(const struct scal_measure *m,
     int rc = set(ctx, "OMP_TOOL_LIBRARIES", m->tool);
     if (rc < 0) return rc;
         /* The tool is preloaded: loaded before main, it sees the program's first fork too
-         * (ompt_tool/identify/fork_hook.h), also when the program is started by a wrapper (taskset, sh, env,
-         * a launcher), into which it loads without effect. Not in a sanitized build, whose tool
-         * needs the program's sanitizer runtime (a wrapper has none). gcc-built programs get libomp
-         * first, standing in for libgomp. */
+         * (ompt_tool/identify/fork_hook.h), also when the program is started by a wrapper (taskset,
+         * sh, env, a launcher), into which it loads without effect. Not in a sanitized build, whose
+         * tool needs the program's sanitizer runtime (a wrapper has none). gcc-built programs get
+         * libomp first, standing in for libgomp. */
 #ifdef SCAL_SANITIZED_BUILD
     bool preload_tool = false;
 #else

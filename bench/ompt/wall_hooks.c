@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Cost of the wall-time hooks (ompt_tool/measure/wall.c) per region instance: one scal_wall_enter and one
-// scal_wall_exit, on one node by one thread (a region one thread encounters) and by two threads at
-// once (a nested region both threads of a team encounter: the node's cache line moves between
-// them). Prints ns per instance, the median of 7 runs of COUNT instances, for 1 and 2 threads.
+// Cost of the wall-time hooks (ompt_tool/measure/wall.c) per region instance: one scal_wall_enter
+// and one scal_wall_exit, on one node by one thread (a region one thread encounters) and by two
+// threads at once (a nested region both threads of a team encounter: the node's cache line moves
+// between them). Prints ns per instance, the median of 7 runs of COUNT instances, for 1 and 2
+// threads.
 //   wall_hooks [COUNT]
 #include <pthread.h>
 #include <stdio.h>

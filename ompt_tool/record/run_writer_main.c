@@ -2,11 +2,11 @@
 // scal-run-writer SNAPSHOT...: writes the HDF5 run file each run snapshot describes, then removes
 // the snapshot; by hand it writes the run file of a snapshot a killed writer left behind.
 //
-// scal-run-writer --serve: the writer process of a direct run (ompt_tool/record/writer_link.h), started
-// by the tool when the program starts, with stdin a socket to the measured process. It forks at
-// once (its first process exits, reaped by the tool, so the program never has it as a child),
-// loads HDF5 while the program runs, then waits for one request; on EOF (the program ended without
-// a flush, or was killed) it exits without writing anything.
+// scal-run-writer --serve: the writer process of a direct run (ompt_tool/record/writer_link.h),
+// started by the tool when the program starts, with stdin a socket to the measured process. It
+// forks at once (its first process exits, reaped by the tool, so the program never has it as a
+// child), loads HDF5 while the program runs, then waits for one request; on EOF (the program ended
+// without a flush, or was killed) it exits without writing anything.
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Team bookkeeping of the tool (ompt_tool/measure/team.h): an ended instance's per-member sums are settled
-// later, at its encountering thread's next closing barrier at the same depth, before another
-// instance there is recorded, or at flush. Every instance must reach the statistics exactly once,
-// with each member's own measurements: alternating regions at one depth, changing team sizes,
+// Team bookkeeping of the tool (ompt_tool/measure/team.h): an ended instance's per-member sums are
+// settled later, at its encountering thread's next closing barrier at the same depth, before
+// another instance there is recorded, or at flush. Every instance must reach the statistics exactly
+// once, with each member's own measurements: alternating regions at one depth, changing team sizes,
 // serialized teams (no closing barrier), nested teams whose last instance on a thread is followed
 // by no other region at its depth, and the last region of the program (settled at flush, after
 // main returns or after exit()). deep_nesting.c: regions nested deeper than the tool's stack.
