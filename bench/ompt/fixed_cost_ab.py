@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Two builds of libscal_ompt.so against each other and against the bare program, in the same
+# minutes: each round runs the program bare, with tool A and with tool B (the order reverses every
+# round), and the medians of the per-round differences are printed: extra wall and CPU time of A and
+# of B over the bare run, and B - A. CPU time includes the writer processes' (the benchmark is a
+# subreaper and reaps them), as in fixed_cost.py. On a shared machine the differences B - A, taken
+# from runs seconds apart, are steadier than two separate fixed_cost.py figures.
+#
+#   fixed_cost_ab.py --prog PROG --tool-a OLD/libscal_ompt.so --tool-b NEW/libscal_ompt.so [--rounds 41]
+import argparse
+import ctypes
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def drain_orphans():
+    cpu = 0.0
+    while True:
+        try:
+            _, _, ru = os.wait4(-1, 0)
+            cpu += (ru.ru_utime + ru.ru_stime) * 1e3
+        except ChildProcessError:
+            return cpu
+
+
+def one(prog, env):
+    t0 = time.monotonic()
+    p = subprocess.Popen([prog], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = (time.monotonic() - t0) * 1e3
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit("%s failed (status %#x)" % (prog, status))
+    return wall, (ru.ru_utime + ru.ru_stime) * 1e3 + drain_orphans()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("--tool-a", required=True)
+    ap.add_argument("--tool-b", required=True)
+    ap.add_argument("--rounds", type=int, default=41)
+    a = ap.parse_args()
+    if ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise SystemExit("prctl(PR_SET_CHILD_SUBREAPER) failed")
+    work = tempfile.mkdtemp()
+    try:
+        bare = dict(os.environ, OMP_NUM_THREADS="2")
+        bare.pop("OMP_TOOL_LIBRARIES", None)
+        envs = [("bare", bare)] + [(k, dict(bare, OMP_TOOL_LIBRARIES=os.path.abspath(t), SCAL_OUTPUT=work + "/"))
+                                   for k, t in (("A", a.tool_a), ("B", a.tool_b))]
+        for _ in range(3):  # warm the page cache
+            for _, env in envs:
+                one(a.prog, env)
+        rows = []
+        for k in range(a.rounds):
+            order = envs if k % 2 == 0 else envs[::-1]
+            rows.append({name: one(a.prog, env) for name, env in order})
+            for f in os.listdir(work):
+                os.unlink(os.path.join(work, f))
+    finally:
+        shutil.rmtree(work)
+
+    def med(f):
+        return statistics.median(f(r) for r in rows)
+
+    print("%d rounds, load average %.1f; bare: wall %.2f ms, CPU %.2f ms" %
+          (a.rounds, os.getloadavg()[0], med(lambda r: r["bare"][0]), med(lambda r: r["bare"][1])))
+    for name in ("A", "B"):
+        q = statistics.quantiles([r[name][1] - r["bare"][1] for r in rows], n=4)
+        print("%s extra: wall %.2f ms, CPU %.2f ms (CPU quartiles %.2f / %.2f)" %
+              (name, med(lambda r: r[name][0] - r["bare"][0]), med(lambda r: r[name][1] - r["bare"][1]), q[0], q[2]))
+    print("B - A: wall %.2f ms, CPU %.2f ms" % (med(lambda r: r["B"][0] - r["A"][0]), med(lambda r: r["B"][1] - r["A"][1])))
+
+
+main()
