@@ -107,4 +107,5 @@ def main():
     write_rows(a.csv, rows)
 
 
-main()
+if __name__ == "__main__":
+    main()
