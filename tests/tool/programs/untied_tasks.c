@@ -51,7 +51,7 @@ static long ran; /* tasks that ran */
 __attribute__((noinline)) static void rec(int depth)
 {
     if (depth == 0) {
-        leaf("untied leaf", 300000);
+        leaf("untied leaf", 1200000);
         return;
     }
     for (int i = 0; i < 2; i++) {
@@ -71,7 +71,8 @@ __attribute__((noinline)) static void rec(int depth)
 // With one thread the tasks' own bookkeeping is all they add: a few per cent on an idle machine.
 // Counting a task's children (or its taskwait) in its own time would give about 6x the leaves (one
 // subtree per level); the bound 2x keeps that defect caught and leaves room for the thread being
-// descheduled outside the leaves on a loaded machine (that time is really the tasks'). With two
+// descheduled outside the leaves on a loaded machine (that time is really the tasks'; the leaves
+// are long, ~40 ms in all, so that only a few per cent of a run lies outside them). With two
 // threads a task creation may also wait for a descheduled thread holding the runtime's queue lock:
 // real task time, bounded there by the region's work.
 // CHECK[untied_tasks_1,untied_tasks_gcc_1] untied: time_total_s<=leaf_in_untied.time_total_s*2
