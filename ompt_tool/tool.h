@@ -489,8 +489,6 @@ const void *scal_callsite_caller_outside_runtime(const void *fallback);
  * signal paths. reason: "main returned", "exit() called", "signal SIGTERM", ... */
 void scal_flush(const char *reason);
 void scal_flush_install_handlers(void);
-/* OpenMP finalize: the run file is written now unless it was already (flush.c). */
-void scal_flush_at_finalize(void);
 
 /* ---- resolution of addresses (resolve.c) --------------------------------------------------- */
 

@@ -107,7 +107,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
 
 static void tool_finalize(ompt_data_t *tool_data)
 {
-    scal_flush_at_finalize();
+    scal_flush("program ended (OpenMP finalize)");
 }
 
 static void tool_loaded(void);

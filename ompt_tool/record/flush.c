@@ -311,36 +311,15 @@ static void wait_for_flush(void)
     sem_post(&flush_ended); /* for the next one waiting */
 }
 
-#define EXIT_REASON "program exited (return from main or exit())"
-
-/* The program's end passed flush_at_exit and left the flush to OpenMP finalize. */
-static _Atomic bool exit_seen;
-
-/* Normal ends and exit() inside a parallel region (which skips OpenMP finalize) both pass here.
- * Inside a region the run file is written at once. At a normal end, when the flush does not fork
- * (the default; SCAL_WRITER=detached forks, which the runtime's own fork handlers would deadlock
- * on inside its shutdown), it is left to OpenMP finalize, which the runtime calls at its end (its
- * destructor) once it has joined its worker threads: written here, the flush would run beside
- * idle workers that spin (KMP_BLOCKTIME, 200 ms by default) on the other cores for as long as it
- * lasts, about as much CPU time again as the flush itself. When finalize never comes (a runtime
- * that does not call it), this library's destructor writes the file; either way before the
- * process ends, with this end's reason. */
+/* Normal ends and exit() inside a parallel region (which skips OpenMP finalize) both pass here:
+ * atexit handlers run before any library destructor, while the dynamic loader can still load the
+ * writer safely. */
 static void flush_at_exit(void)
 {
     struct scal_thread *t = scal_thread_get();
-    const struct scal_config *cfg = &scal_tool_state.cfg;
-    if (t && t->depth > 1)
-        scal_flush("exit() inside a region (OpenMP finalize skipped)");
-    else if (cfg->wait_writer || cfg->snapshot_only)
-        atomic_store(&exit_seen, true);
-    else
-        scal_flush(EXIT_REASON);
+    scal_flush(t && t->depth > 1 ? "exit() inside a region (OpenMP finalize skipped)"
+                                 : "program exited (return from main or exit())");
     wait_for_flush();
-}
-
-void scal_flush_at_finalize(void)
-{
-    scal_flush(atomic_load(&exit_seen) ? EXIT_REASON : "program ended (OpenMP finalize)");
 }
 
 void scal_flush_install_handlers(void)
@@ -365,7 +344,5 @@ void scal_flush_install_handlers(void)
 __attribute__((destructor)) static void flush_at_unload(void)
 {
     if (scal_tool_state.start_ns && atomic_load(&scal_tool_state.flushed) == FLUSH_NOT_YET)
-        scal_flush(atomic_load(&exit_seen)
-                       ? EXIT_REASON
-                       : "exit() without OpenMP finalize (e.g. inside a parallel region)");
+        scal_flush("exit() without OpenMP finalize (e.g. inside a parallel region)");
 }
