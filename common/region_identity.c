@@ -33,8 +33,9 @@ void scal_region_identities_free(char **ids, size_t n)
 
 /* The invariants every reader relies on: ids are row numbers, and a row refers (as parent or gap
  * neighbour) only to earlier rows, so one pass in row order sees every referenced row first. */
-static int check_row(const struct scal_region_id_row *r, size_t i)
+static int check_row(const struct scal_region_id_row *rows, size_t i)
 {
+    const struct scal_region_id_row *r = &rows[i];
     if (r->id != i)
         return scal__fail(SCAL_EFORMAT, "/regions row %zu has id %u", i, (unsigned)r->id);
     if (r->parent >= 0 && (size_t)r->parent >= i)
@@ -43,6 +44,12 @@ static int check_row(const struct scal_region_id_row *r, size_t i)
     if (r->kind == SCAL_KIND_SERIAL && ((r->gap_prev >= 0 && (size_t)r->gap_prev >= i) ||
                                         (r->gap_next >= 0 && (size_t)r->gap_next >= i)))
         return scal__fail(SCAL_EFORMAT, "/regions row %zu: serial gap refers to a later row", i);
+    /* a gap lies between two regions, never beside another gap (its label would hold both
+     * neighbours' labels again: chained gaps would double the text row by row) */
+    if (r->kind == SCAL_KIND_SERIAL &&
+        ((r->gap_prev >= 0 && rows[r->gap_prev].kind == SCAL_KIND_SERIAL) ||
+         (r->gap_next >= 0 && rows[r->gap_next].kind == SCAL_KIND_SERIAL)))
+        return scal__fail(SCAL_EFORMAT, "/regions row %zu: serial gap next to a serial gap", i);
     if (r->kind > SCAL_KIND_TASK)
         return scal__fail(SCAL_EFORMAT, "/regions row %zu: unknown kind %u", i, (unsigned)r->kind);
     return SCAL_OK;
@@ -142,7 +149,7 @@ static int derive(const struct scal_region_id_row *rows, size_t n, char *const *
     if (!done) return scal__fail(SCAL_ENOMEM, "out of memory for %zu region names", n);
     for (size_t i = 0; i < n && rc == SCAL_OK; i++) {
         const struct scal_region_id_row *r = &rows[i];
-        if ((rc = check_row(r, i)) < 0) break;
+        if ((rc = check_row(rows, i)) < 0) break;
         size_t len = 0;
         FILE *s = open_memstream(&done[i], &len);
         if (!s) {

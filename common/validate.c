@@ -72,6 +72,21 @@ static void check_regions(struct validation *v, const struct scal_region_id_row 
             problem(v, "/regions row %zu: gap_prev %d does not exist", i, r->gap_prev);
         if (r->gap_next < -1 || (r->gap_next >= 0 && (size_t)r->gap_next >= n))
             problem(v, "/regions row %zu: gap_next %d does not exist", i, r->gap_next);
+        if (r->kind == SCAL_KIND_SERIAL)
+            for (int k = 0; k < 2; k++) {
+                int32_t g = k ? r->gap_next : r->gap_prev;
+                if (g < 0 || (size_t)g >= n) continue;
+                const struct scal_region_id_row *q =
+                    (const void *)((const char *)rows + (size_t)g * stride);
+                if ((size_t)g >= i)
+                    problem(v, "/regions row %zu: the serial gap's %s %d is not an earlier row", i,
+                            k ? "gap_next" : "gap_prev", (int)g);
+                else if (q->kind == SCAL_KIND_SERIAL)
+                    problem(v,
+                            "/regions row %zu: the serial gap's %s %d is a serial gap too (a gap "
+                            "lies between two regions)",
+                            i, k ? "gap_next" : "gap_prev", (int)g);
+            }
         check_string(v, "regions", i, "name", r->name);
         check_string(v, "regions", i, "module", r->module);
         check_string(v, "regions", i, "build_id", r->build_id);

@@ -37,6 +37,8 @@ CAMPAIGN = [  # (name, table, member, row, value, what scal check says)
     ("depth", "regions", "depth", 1, 7, "/regions row 1: depth 7 under a parent of depth 0"),
     ("parent", "regions", "parent", 1, 2, "/regions row 1: parent 2 is not an earlier row"),
     ("gap_prev", "regions", "gap_prev", 1, 99, "/regions row 1: gap_prev 99 does not exist"),
+    # chained gaps would double their labels row by row (a gap names both neighbours)
+    ("gap_chain", "regions", "gap_prev", 4, 3, "/regions row 4: the serial gap's gap_prev 3 is a serial gap too"),
     ("name", "regions", "name", 1, 99999, "/regions row 1: name refers to string 99999"),
     ("file", "regions", "file", 2, 99999, "/regions row 2: file refers to string 99999"),
     ("status", "runs", "status", 0, 9, "/runs row 0: unknown status 9"),
