@@ -184,13 +184,16 @@ def _campaign_runs(f):
 
 def _run_file_runs(f):
     meta = f.attrs("meta")
+    # scal's one rule (common/scal_format.c, scal_format_run_threads): the requested thread count,
+    # else the largest team observed
+    requested, observed = int(meta.get("requested_threads", -1)), int(meta.get("max_team_observed", -1))
     one = pd.DataFrame(
         {
             "run": [0],
             "repetition": [0],
             "input": [RUN_FILE_INPUT],
-            "threads": _nullable([int(meta.get("requested_threads", -1))]),
-            "team": _nullable([int(meta.get("max_team_observed", -1))]),
+            "threads": _nullable([requested if requested > 0 else observed]),
+            "team": _nullable([observed]),
             "frequency_khz": _nullable([-1]),
             "status": pd.Categorical(["ok"], STATUS_NAMES),
             # one rank of an MPI job: the job's size
@@ -244,7 +247,7 @@ def load(path, per_rank=False):
     Columns, in this order:
 
     - ``run`` (the run id; 0 for a run file), ``repetition``, ``input`` (the input label, an ordered
-      categorical in plan order; "run" for a run file), ``threads`` (the requested thread count),
+      categorical in plan order; "run" for a run file), ``threads`` (the requested thread count; for a run file without one, the team observed, as scal export and scal report say),
       ``team`` (the team size OpenMP reported: the largest team of a top-level region), ``frequency_khz``
       (the requested CPU frequency; <NA> when the campaign did not set one), ``status`` (categorical:
       ok, failed, signaled, timeout, launch-error, no-data);

@@ -322,7 +322,8 @@ def scenario_run(args):
     with h5py.File(unset, "r+") as f:
         f["meta"].attrs["requested_threads"] = -1  # OMP_NUM_THREADS unset
     u = scal.load(unset)
-    check(u["threads"].isna().all() and (u["team"] == 2).all(), "threads <NA> when OMP_NUM_THREADS was unset; team still 2")
+    # scal's one rule (as export and report): the largest team observed when none was requested
+    check((u["threads"] == 2).all() and (u["team"] == 2).all(), "threads 2 (the team observed) when OMP_NUM_THREADS was unset")
     check(list(df["wall_s"]) == list(t["regions"]["time_wall_s"]) and list(df["total_s"]) == list(t["regions"]["time_total_s"]) and list(df["count"]) == list(t["regions"]["count"]), "times and counts of /regions")
     check(list(df["kind"]) == [["root", "parallel", "serial", "user", "task"][k] for k in t["regions"]["kind"]], "kinds decoded")
     check("setup" in set(df.loc[df["kind"] == "user", "region"]), "user region 'setup' by name")
