@@ -273,8 +273,21 @@ static void check_campaign_content(struct validation *v)
         problem(v, "out of memory");
         goto done;
     }
+    /* every configuration's input is one of the plan's (readers index /campaign/inputs by it) */
+    hssize_t ninputs = -1;
+    if (scal_h5_exists(v->f->id, "campaign") && scal_h5_exists(v->f->id, "campaign/inputs")) {
+        hid_t d = H5Dopen2(v->f->id, "campaign/inputs", H5P_DEFAULT);
+        hid_t sp = d >= 0 ? H5Dget_space(d) : H5I_INVALID_HID;
+        ninputs = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+        if (sp >= 0) H5Sclose(sp);
+        if (d >= 0) H5Dclose(d);
+        if (ninputs < 0) problem(v, "/campaign/inputs cannot be read");
+    }
     for (size_t i = 0; i < nconfigs; i++) {
         config_ids[i] = configs[i].id;
+        if (ninputs >= 0 && configs[i].input >= (uint64_t)ninputs)
+            problem(v, "/configs row %zu: input %u is not one of the %lld planned inputs", i,
+                    configs[i].input, (long long)ninputs);
         if (configs[i].id != i) problem(v, "/configs row %zu: id is %u", i, configs[i].id);
         check_string(v, "configs", i, "input_label", configs[i].input_label);
         check_string(v, "configs", i, "affinity", configs[i].affinity);

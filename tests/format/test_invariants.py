@@ -45,6 +45,7 @@ CAMPAIGN = [  # (name, table, member, row, value, what scal check says)
     ("config", "runs", "config", 0, 99, "/runs row 0: configuration 99 does not exist"),
     ("message", "runs", "message", 1, 99999, "/runs row 1: message refers to string 99999"),
     ("threads", "configs", "threads", 0, 0, "/configs row 0: 0 threads"),
+    ("input", "configs", "input", 0, 7, "/configs row 0: input 7 is not one of the 2 planned inputs"),
     ("label", "configs", "input_label", 0, 99999, "/configs row 0: input_label refers to string"),
     ("stat_run", "region_stats", "run", 0, 999, "/region_stats row 0: run 999 does not exist"),
     ("stat_region", "region_stats", "region", 0, 999, "/region_stats row 0: region 999 does not exist"),
