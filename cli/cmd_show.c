@@ -24,7 +24,7 @@ struct show_opts {
     bool json;
     int max_depth;     /* -1: all */
     size_t top;        /* 0: all */
-    const char *table; /* campaign: "regions" (default) or "configs" */
+    const char *table; /* "regions" (default), "configs" (campaigns) or "labels" */
     bool per_rank;     /* campaign: every MPI rank's rows instead of the critical path's */
 };
 
