@@ -443,6 +443,38 @@ static hid_t packed_copy(hid_t memtype)
     return t;
 }
 
+/* The rows (struct_size apart, laid out as mtype says) copied into ftype's packed layout, so that
+ * the write converts nothing: HDF5's compound conversion (its path search among every registered
+ * conversion and its background buffer) costs more than this copy. NULL when out of memory. */
+static void *packed_rows(hid_t mtype, hid_t ftype, const void *rows, size_t nrows,
+                         size_t struct_size)
+{
+    int nm = H5Tget_nmembers(ftype);
+    size_t psize = H5Tget_size(ftype);
+    if (nm <= 0 || nm != H5Tget_nmembers(mtype) || psize == 0) return NULL;
+    size_t *at = calloc(3 * (size_t)nm, sizeof(*at));
+    unsigned char *out = at ? malloc(psize * nrows) : NULL;
+    for (int k = 0; out && k < nm; k++) {
+        hid_t mt = H5Tget_member_type(ftype, (unsigned)k);
+        at[3 * k] = H5Tget_member_offset(mtype, (unsigned)k);
+        at[3 * k + 1] = H5Tget_member_offset(ftype, (unsigned)k);
+        at[3 * k + 2] = mt >= 0 ? H5Tget_size(mt) : 0;
+        if (mt >= 0) H5Tclose(mt);
+        if (at[3 * k + 2] == 0) free(out), out = NULL;
+    }
+    for (size_t r = 0; out && r < nrows; r++)
+        for (int k = 0; k < nm; k++)
+            memcpy(out + r * psize + at[3 * k + 1],
+                   (const unsigned char *)rows + r * struct_size + at[3 * k], at[3 * k + 2]);
+    free(at);
+    return out;
+}
+
+/* A table written whole and small (a run file's, a few rows) is stored unfiltered: deflate's state
+ * alone (~256 KiB to set up per dataset) costs more than the rows would save. A table created
+ * empty (to be appended to) or larger keeps shuffle and deflate. */
+#define SCAL_H5_UNFILTERED_BYTES (16u << 10)
+
 int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
                         size_t nfields, size_t struct_size, const void *rows, size_t nrows)
 {
@@ -456,12 +488,20 @@ int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field 
     space = H5Screate_simple(1, dims, maxdims);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (ftype < 0 || space < 0 || dcpl < 0) goto fail;
-    if (H5Pset_chunk(dcpl, 1, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0)
+    bool small = nrows > 0 && nrows * H5Tget_size(ftype) <= SCAL_H5_UNFILTERED_BYTES;
+    if (H5Pset_chunk(dcpl, 1, chunk) < 0 ||
+        (!small && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0)))
         goto fail;
     dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
     if (write_column_meta(dset, name, fields, nfields) < 0) goto fail;
-    if (nrows > 0 && H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, xfer(), rows) < 0) goto fail;
+    if (nrows > 0) {
+        void *packed = packed_rows(mtype, ftype, rows, nrows, struct_size);
+        herr_t w = packed ? H5Dwrite(dset, ftype, H5S_ALL, H5S_ALL, xfer(), packed)
+                          : H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, xfer(), rows);
+        free(packed);
+        if (w < 0) goto fail;
+    }
     goto done;
 fail:
     rc = scal__fail(SCAL_EHDF5, "cannot write table '%s'", name);

@@ -98,6 +98,8 @@ int scal_snap_replay(struct scal_snap *s, hid_t file)
     struct scal_snap_op op;
     struct labelled l = {0};
     size_t pos = 0;
+    hid_t obj = H5I_INVALID_HID; /* the group the last operation named, kept open for the next */
+    const char *obj_path = NULL;
     int got = label_regions(s, &l);
     while (got >= 0 && (got = scal_snap_next(s, &pos, &op)) == 1) {
         int rc = SCAL_OK;
@@ -110,7 +112,11 @@ int scal_snap_replay(struct scal_snap *s, hid_t file)
             H5Gclose(g);
             continue;
         }
-        hid_t obj = open_obj(file, op.obj);
+        if (obj < 0 || strcmp(obj_path, op.obj) != 0) {
+            if (obj >= 0) H5Gclose(obj);
+            obj = open_obj(file, op.obj);
+            obj_path = op.obj;
+        }
         if (obj < 0) {
             got =
                 scal__fail(SCAL_EFORMAT, "the run snapshot '%s' names group %s before creating it",
@@ -143,12 +149,12 @@ int scal_snap_replay(struct scal_snap *s, hid_t file)
             default:
                 break;
             }
-        H5Gclose(obj);
         if (rc < 0) { /* h5util's message names the object */
             got = rc;
             break;
         }
     }
+    if (obj >= 0) H5Gclose(obj);
     labelled_free(&l);
     return got;
 }
@@ -186,28 +192,31 @@ static int put_in_place(const char *tmp, char *path, size_t len, const struct sc
     return SCAL_OK;
 }
 
-/* scal_safe_create_with's creation of the in-memory file: HDF5's core driver without a backing
- * store creates nothing on disk, but every H5Fcreate first opens its name on disk to see whether
- * the file is open already; at a fresh unpredictable name (never the run file's, which would be
- * read in whole when it exists) that open finds nothing. */
-static int create_in_memory(const char *name, void *arg)
+/* HDF5's core driver without a backing store creates nothing on disk, but every H5Fcreate first
+ * opens its name on disk to see whether the file is open already (and would read in whole a file
+ * found there), and tells two open files apart by their names: the name is one that cannot exist
+ * (a path below /dev/null), unique in this process. The memory grows by 64 KiB (1 MiB steps made
+ * each run file cost ~10 ms more here). */
+hid_t scal_snap_memory_file(void)
 {
-    hid_t *file = arg, fapl = H5Pcreate(H5P_FILE_ACCESS);
+    static _Atomic unsigned long made;
+    char name[96];
+    hid_t file = H5I_INVALID_HID, fapl = H5Pcreate(H5P_FILE_ACCESS);
+    snprintf(name, sizeof(name), "/dev/null/scal-run-file-%ld-%lu", (long)getpid(),
+             (unsigned long)made++);
     if (fapl >= 0 && H5Pset_fapl_core(fapl, 64 << 10, 0) >= 0)
-        *file = H5Fcreate(name, H5F_ACC_EXCL, H5P_DEFAULT, fapl);
+        file = H5Fcreate(name, H5F_ACC_EXCL, H5P_DEFAULT, fapl);
     if (fapl >= 0) H5Pclose(fapl);
-    return *file < 0 ? scal__fail(SCAL_EHDF5, "cannot create an HDF5 file in memory") : SCAL_OK;
+    return file < 0 ? scal__fail(SCAL_EHDF5, "cannot create an HDF5 file in memory") : file;
 }
 
-/* The file is built in memory (HDF5's core driver) and written with plain write(2): a full disk
- * or an I/O error is an error of ours, never an HDF5 file left half-open in this process. The
- * memory grows by 64 KiB (1 MiB steps made each run file cost ~10 ms more here). */
-static int build_image(struct scal_snap *s, void **image, size_t *size)
+/* The file is built in memory and written with plain write(2): a full disk or an I/O error is an
+ * error of ours, never an HDF5 file left half-open in this process. file: made ahead, or
+ * H5I_INVALID_HID; closed here. */
+static int build_image(hid_t file, struct scal_snap *s, void **image, size_t *size)
 {
-    char name[4300];
-    hid_t file = H5I_INVALID_HID;
-    int rc = scal_safe_create_with(s->info.final_path, true, name, sizeof(name), create_in_memory,
-                                   &file);
+    if (file < 0) file = scal_snap_memory_file();
+    int rc = file < 0 ? (int)file : SCAL_OK;
     if (rc == SCAL_OK) rc = scal_snap_replay(s, file);
     if (rc == SCAL_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
         rc = scal__fail(SCAL_EHDF5, "cannot flush the HDF5 file in memory");
@@ -242,16 +251,27 @@ static int write_image(int fd, const char *tmp, const void *image, size_t size)
 
 int scal_snap_convert(const char *snapshot, unsigned flags, char *final, size_t len)
 {
+    return scal_snap_convert_in(H5I_INVALID_HID, snapshot, flags, final, len);
+}
+
+int scal_snap_convert_in(hid_t file, const char *snapshot, unsigned flags, char *final, size_t len)
+{
     struct scal_snap s;
     char tmp[4300] = "", path[4300];
     void *image = NULL;
     size_t size = 0;
     int rc = scal_snap_load(snapshot, &s);
-    if (rc < 0) return rc;
+    if (rc < 0) {
+        if (file >= 0) H5Fclose(file);
+        return rc;
+    }
     snprintf(path, sizeof(path), "%s", s.info.final_path);
     scal_h5_quiet();
     rc = scal_safe_check_final(path, true);
-    if (rc == SCAL_OK) rc = build_image(&s, &image, &size);
+    if (rc == SCAL_OK)
+        rc = build_image(file, &s, &image, &size);
+    else if (file >= 0)
+        H5Fclose(file);
     int fd = rc == SCAL_OK ? scal_safe_create_open(path, true, tmp, sizeof(tmp)) : rc;
     if (fd < 0) rc = fd, tmp[0] = 0;
     if (rc == SCAL_OK) rc = write_image(fd, tmp, image, size);

@@ -16,5 +16,10 @@ int scal_snap_replay(struct scal_snap *s, hid_t file);
  * (may be NULL) receives the run file's name. A snapshot that cannot be read or written is kept and
  * the error names it. */
 int scal_snap_convert(const char *snapshot, unsigned flags, char *final, size_t len);
+/* The same into `file`, an empty file from scal_snap_memory_file made ahead of time (the writer
+ * process makes it while the program runs), which it closes; H5I_INVALID_HID: one made here. */
+int scal_snap_convert_in(hid_t file, const char *snapshot, unsigned flags, char *final, size_t len);
+/* An empty HDF5 file in memory (the core driver, nothing on disk), or a negative status. */
+hid_t scal_snap_memory_file(void);
 
 #endif

@@ -106,7 +106,9 @@ static inline uint64_t scal_now_ns(void)
     X(identity_cache_damaged,                                                                      \
       "identity cache files or records ignored as damaged, or not regular files (rewritten)")      \
     X(identity_cache_write_failed, "identity cache files that could not be written")               \
-    X(dwarf_opens, "DWARF sessions opened to resolve region identities (informational)")
+    X(dwarf_opens, "DWARF sessions opened to resolve region identities (informational)")           \
+    X(threads_parked,                                                                              \
+      "idle OpenMP threads held asleep while the run file was written (informational)")
 
 enum scal_diag_id {
 #define SCAL_DIAG_ENUM(name, text) SCAL_DIAG_##name,
@@ -293,7 +295,9 @@ struct scal_sensor_session;
 struct scal_sensor_thread_ctx;
 
 struct scal_thread {
-    uint32_t gtid; /* 0 = the process's initial thread */
+    uint32_t gtid;       /* 0 = the process's initial thread */
+    int32_t kernel_tid;  /* gettid(): the flush parks idle threads (park.h) */
+    uint64_t rt_blocked; /* bit s: real-time signal SIGRTMIN + s blocked at its first event */
     bool is_initial;
     uint32_t depth; /* frames in use */
     /* bit d: the instance at depth d waits for settlement (team.h); owner-written, read at flush */

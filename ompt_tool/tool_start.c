@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fork_hook.h"
+#include "park.h"
 #include "scal/export.h"
 #include "sensor_hooks.h"
 #include "team.h"
@@ -82,6 +83,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     if (st->cfg.messages[0]) scal_diag_message("%s", st->cfg.messages);
     scal_callsite_init((const void *)lookup);
     scal_fork_hooks_install((const void *)lookup); /* forks from now on note their bodies */
+    scal_park_init((void *)lookup);
     if (scal_callbacks_register((void *)lookup) < 0) {
         fprintf(stderr,
                 "scal: the OpenMP runtime offers no ompt_set_callback; not measuring this run\n");

@@ -22,6 +22,7 @@
 #include "thread_state.h"
 #include "tool.h"
 #include "fork_hook.h"
+#include "park.h"
 #include "rank_wait.h"
 #include "tool_access.h"
 #include "writer_link.h"
@@ -187,6 +188,7 @@ static void flush_run(const char *reason)
     struct scal_tool *st = &scal_tool_state;
     atomic_store(&flusher_tid, (long)gettid());
     uint64_t end = scal_now_ns();
+    scal_park_idle_threads(); /* the runtime's idle threads would spin beside the flush */
     snprintf(st->exit_reason, sizeof(st->exit_reason), "%s", reason);
     scal_user_regions_detach();
     scal_settle_all(); /* what still awaits settlement (team.h) */
@@ -201,6 +203,7 @@ static void flush_run(const char *reason)
     else
         write_in_copy(st, end);
     if (st->sensors) scal_sensor_session_close(st->sensors);
+    scal_park_release();
 }
 
 /* Whether the program's disposition of handled_signals[i] ends the process (the default). */

@@ -3,10 +3,10 @@
 // the snapshot; by hand it writes the run file of a snapshot a killed writer left behind.
 //
 // scal-run-writer --serve: the writer process of a direct run (ompt_tool/record/writer_link.h),
-// started by the tool when the program starts, with stdin a socket to the measured process. It
-// forks at once (its first process exits, reaped by the tool, so the program never has it as a
-// child), loads HDF5 while the program runs, then waits for one request; on EOF (the program ended
-// without a flush, or was killed) it exits without writing anything.
+// started by the tool when the program starts (a child the program cannot wait for: no exit
+// signal), with stdin a socket to the measured process and every signal blocked. It loads HDF5
+// while the program runs, then waits for one request; on EOF (the program ended without a flush,
+// or was killed) it exits without writing anything.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <malloc.h>
@@ -21,6 +21,7 @@
 #include <hdf5.h>
 
 #include "errmsg.h"
+#include "h5util.h"
 #include "run_snapshot_h5.h"
 #include "writer_link.h"
 
@@ -44,14 +45,21 @@ static int serve(void)
 {
     char req[8192], final[4300], reply[8192];
     size_t n = 0;
+    sigset_t none;
+    /* what the program ignored stays ignored across the exec: these are ours again */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     signal(SIGPIPE, SIG_IGN);
-    pid_t pid = fork();
-    if (pid != 0) _exit(pid < 0 ? 1 : 0); /* without a fork the tool would wait for us: give up */
-    (void)H5open();                       /* the library's start-up, while the program runs */
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL); /* blocked by the tool from its clone to our exec */
+    scal_h5_quiet();
+    /* the library's start-up and the empty file, while the program runs */
+    hid_t file = scal_snap_memory_file();
     while (n + 1 < sizeof(req)) {
         ssize_t got = read(0, req + n, sizeof(req) - 1 - n);
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return 0; /* no request: nothing to write */
+        if (got <= 0) _exit(0); /* no request: nothing to write */
         n += (size_t)got;
         if (memchr(req, '\n', n)) break;
     }
@@ -67,7 +75,7 @@ static int serve(void)
     /* what the conversion says on stderr goes to the program's stderr, through the answer */
     int notes = memfd_create("scal-writer-notes", MFD_CLOEXEC); /* in memory: no file made */
     if (notes >= 0 && dup2(notes, 2) < 0) close(notes), notes = -1;
-    int rc = scal_snap_convert(req + used, flags, final, sizeof(final));
+    int rc = scal_snap_convert_in(file, req + used, flags, final, sizeof(final));
     if (notes >= 0) {
         char buf[4400];
         ssize_t got;
@@ -82,7 +90,9 @@ static int serve(void)
     else
         snprintf(reply, sizeof(reply), "error %d %s\n", rc, scal__last_error(rc));
     answer(reply);
-    return rc == 0 ? 0 : 1;
+    /* The file is written and closed (plain write(2)), and the program waited only for the answer:
+     * HDF5's own teardown at exit would only keep a core busy while the program ends. */
+    _exit(rc == 0 ? 0 : 1);
 }
 
 /* The writer lives for one file: the heap HDF5 grows is never given back in between (glibc trims

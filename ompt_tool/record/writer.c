@@ -591,6 +591,7 @@ static uint64_t diagnostics_total(void)
         if (i == SCAL_DIAG_trace_dropped || i == SCAL_DIAG_regions_without_source) continue;
         /* how identities were found (the cache's own trouble is handled: it is rewritten) */
         if (i >= SCAL_DIAG_identity_cache_hits && i <= SCAL_DIAG_dwarf_opens) continue;
+        if (i == SCAL_DIAG_threads_parked) continue; /* the flush's own doing */
         total += scal_diag_value(i);
     }
     return total;

@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The writer process of a direct run (writer_link.h). It is started with posix_spawn (a vfork-style
-// clone that execs at once: no copy of the program's memory, safe after MPI_Init), in a session of
-// its own (the terminal's ^C and a runner's process-group waits are the program's), with stdin a
-// socket to this process and stdout/stderr /dev/null (a pipe reading the program's output never
-// waits for it). Its first process forks and exits at once, reaped here: the writer is never a
-// child the program could reap or wait for. The socket is close-on-exec here and closed in forked
-// children, so only this process holds it: when it dies without handing anything over (SIGKILL),
-// the writer reads EOF and exits without writing.
+// The writer process of a direct run (writer_link.h). It is started as posix_spawn starts a program
+// (a clone that shares this process's memory, with this thread suspended until it execs: no copy of
+// the program's memory, safe after MPI_Init) but with no exit signal: a "clone" child, which the
+// program's wait()/waitpid(-1) never report (only __WCLONE/__WALL do) and whose end sends it no
+// SIGCHLD, so the writer is never a child the program could reap, wait for or be told about, and
+// the program's start waits only for the exec. It runs in a session of its own (the terminal's ^C
+// and a runner's process-group waits are the program's), with stdin a socket to this process and
+// stdout/stderr /dev/null (a pipe reading the program's output never waits for it). The socket is
+// close-on-exec here and closed in forked children, so only this process holds it: when it dies
+// without handing anything over (SIGKILL), the writer reads EOF and exits without writing. Once it
+// has answered, the writer is reaped here if it has ended, else at the program's end by whoever
+// inherits it.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +37,7 @@
 extern char **environ;
 
 static int link_fd = -1;
+static pid_t writer_pid = -1;
 static dev_t link_dev;
 static ino_t link_ino;
 
@@ -60,35 +67,57 @@ static char **writer_environment(void)
     return env;
 }
 
+struct spawn_args {
+    const char *prog;
+    char **argv, **env;
+    int fd;
+};
+
+/* The child, between the clone and the exec: it shares this process's memory (this thread waits),
+ * so it makes raw system calls only (no errno, no sanitizer interceptor, no lock), with every
+ * signal blocked (a handler of the program's must never run here); the writer unblocks them and
+ * resets the dispositions it inherits (run_writer_main.c). Nothing it does can fail the program:
+ * any failure ends it, and the tool then sees EOF on the socket. */
+static int spawn_child(void *arg)
+{
+    const struct spawn_args *a = arg;
+    long null;
+    syscall(SYS_setsid);
+    if (a->fd == 0)
+        syscall(SYS_fcntl, 0, F_SETFD, 0); /* keep it across the exec */
+    else
+        syscall(SYS_dup3, a->fd, 0, 0);
+    for (int to = 1; to <= 2; to++) {
+        null = syscall(SYS_openat, AT_FDCWD, "/dev/null", O_WRONLY, 0);
+        if (null >= 0 && null != to) syscall(SYS_dup3, null, to, 0), syscall(SYS_close, null);
+    }
+    syscall(SYS_close_range, 3u, ~0u, 0u);
+    syscall(SYS_execve, a->prog, a->argv, a->env);
+    syscall(SYS_exit, 127);
+    return 127;
+}
+
 static pid_t spawn_writer(const char *prog, int fd)
 {
     char *argv[] = {(char *)prog, SCAL_WRITER_SERVE_ARG, NULL};
-    char **env = writer_environment();
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t attr;
-    sigset_t none, reset;
+    struct spawn_args a = {prog, argv, writer_environment(), fd};
+    const size_t stack_size = 64 << 10;
+    sigset_t all, old;
     pid_t pid = -1;
-    if (!env) return -1;
-    sigemptyset(&none);
-    sigemptyset(&reset);
-    sigaddset(&reset, SIGINT);
-    sigaddset(&reset, SIGTERM);
-    sigaddset(&reset, SIGHUP);
-    sigaddset(&reset, SIGPIPE);
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &reset);
-    posix_spawnattr_setflags(&attr,
-                             POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    if (posix_spawn(&pid, prog, &fa, &attr, argv, env) != 0) pid = -1;
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
-    free(env);
+    if (!a.env) return -1;
+    void *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack != MAP_FAILED) {
+        int saved_errno = errno;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        /* no exit signal in the flags: a clone child (see the top of this file) */
+        pid = clone(spawn_child, (char *)stack + stack_size, CLONE_VM | CLONE_VFORK, &a);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        munmap(stack, stack_size); /* the child has exec'd or ended: CLONE_VFORK */
+        errno = saved_errno;
+    }
+    free(a.env);
     return pid;
 }
 
@@ -107,9 +136,7 @@ void scal_writer_link_start(void)
         close(sv[0]);
         return;
     }
-    /* its first process only forks the writer proper and exits */
-    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-        ;
+    writer_pid = pid;
     link_dev = st.st_dev;
     link_ino = st.st_ino;
     link_fd = sv[0];
@@ -119,6 +146,15 @@ void scal_writer_link_forget(void)
 {
     if (link_fd >= 0) close(link_fd);
     link_fd = -1;
+    writer_pid = -1; /* the parent's child */
+}
+
+/* The writer has answered or is gone: it is reaped if it has ended (a writer still ending is left
+ * to whoever inherits it when the program ends; it never waits for the program). */
+static void reap_writer(void)
+{
+    if (writer_pid > 0) waitpid(writer_pid, NULL, WNOHANG | __WCLONE);
+    writer_pid = -1;
 }
 
 /* Whether link_fd is still the socket opened at start (a program may close descriptors it did not
@@ -222,6 +258,7 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
     }
     ssize_t got = read_answer(fd, answer, sizeof(answer), &timed_out);
     close(fd);
+    reap_writer();
     char *last = got >= 0 ? verdict(answer) : answer;
     if (got >= 0 && strncmp(last, "ok ", 3) != 0 && strncmp(last, "error ", 6) != 0) got = -1;
     if (got < 0 && timed_out) {

@@ -12,9 +12,9 @@
  * writer, which has the snapshot by then, still writes the file. */
 #define SCAL_WRITER_REPLY_MS 30000
 
-/* Starts the writer process (posix_spawn: never a fork of the program), unless the tool writes
- * otherwise (SCAL_WRITER=detached, SCAL_SNAPSHOT_ONLY=1, SCAL_ENABLE=0) or it already runs. A
- * failure is not an error: the flush then starts a writer for the snapshot itself. */
+/* Starts the writer process (a clone that execs at once: never a fork of the program), unless the
+ * tool writes otherwise (SCAL_WRITER=detached, SCAL_SNAPSHOT_ONLY=1, SCAL_ENABLE=0) or it already
+ * runs. A failure is not an error: the flush then starts a writer for the snapshot itself. */
 void scal_writer_link_start(void);
 /* Hands the snapshot at `snap` to the writer and waits for its answer: 0 and the run file's name in
  * `final` when it wrote it; a negative status and the message in `final` when it could not;

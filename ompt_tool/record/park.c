@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Idle threads asleep during the end's flush (park.h). The flush sends each registered thread a
+// real-time signal; its handler parks the thread (a futex wait until the flush releases it) only
+// when it is idle in the runtime: no implicit task of the tool's bookkeeping open on it (depth 0:
+// it has left every region, so it runs no task and no code of the program's) and the runtime says
+// it waits for work (ompt_get_state, async-signal-safe: idle, or libomp's implicit-barrier states,
+// which a worker keeps at its fork barrier until its next region). There it holds no lock. It may
+// be inside one of the tool's callbacks, which take no lock either; not when sensor plugins run
+// (a sensor's library may hold a lock of its own the flush needs), so then nothing is parked. The
+// handler stays installed afterwards: a signal still pending (a thread that blocks it) finds
+// nothing to do. The signal is the highest real-time one whose disposition is the default (SIGRTMAX
+// downwards; none the program handles, ignores or blocks on this thread).
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <omp-tools.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "park.h"
+#include "thread_state.h"
+#include "tool.h"
+
+static ompt_get_state_t get_state;
+static int park_signal;     /* 0: not chosen yet; -1: none free */
+static _Atomic int parking; /* 1 while the flush runs: the futex the parked threads wait on */
+static _Atomic int answers; /* signalled threads whose handler has decided (the flush waits) */
+/* How long the flush waits for the signalled threads' handlers at most: a thread that blocks the
+ * signal after its first event, or sleeps in an uninterruptible call, answers late or never. */
+#define SCAL_PARK_ANSWER_NS 50000000ull
+
+static void futex(_Atomic int *word, int op, int val, const struct timespec *timeout)
+{
+    syscall(SYS_futex, word, op, val, timeout, NULL, 0);
+}
+
+void scal_park_init(void *lookup)
+{
+    ompt_function_lookup_t fn = (ompt_function_lookup_t)lookup;
+    get_state = fn ? (ompt_get_state_t)fn("ompt_get_state") : NULL;
+}
+
+static bool idle_in_runtime(void)
+{
+    const struct scal_thread *t = scal_self; /* never created here */
+    if (!t || t->depth != 0) return false;
+    int state = get_state(NULL);
+    return state == ompt_state_idle || (state >= ompt_state_wait_barrier_implicit_parallel &&
+                                        state <= ompt_state_wait_barrier_implicit);
+}
+
+static void on_park_signal(int sig)
+{
+    (void)sig;
+    int saved_errno = errno;
+    if (atomic_load(&parking)) {
+        bool park = get_state && idle_in_runtime();
+        if (park) scal_diag_count(SCAL_DIAG_threads_parked);
+        atomic_fetch_add(&answers, 1);
+        futex(&answers, FUTEX_WAKE_PRIVATE, 1, NULL);
+        while (park && atomic_load(&parking))
+            futex(&parking, FUTEX_WAIT_PRIVATE, 1, NULL);
+    }
+    errno = saved_errno;
+}
+
+/* The signal, chosen and its handler installed once. */
+static int choose_signal(void)
+{
+    sigset_t blocked;
+    if (park_signal) return park_signal;
+    park_signal = -1;
+    pthread_sigmask(SIG_BLOCK, NULL, &blocked);
+    for (int sig = SIGRTMAX; sig > SIGRTMIN; sig--) {
+        struct sigaction now, sa;
+        if (sigaction(sig, NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO) ||
+            now.sa_handler != SIG_DFL || sigismember(&blocked, sig))
+            continue;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_park_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        if (sigaction(sig, &sa, NULL) == 0) park_signal = sig;
+        break;
+    }
+    return park_signal;
+}
+
+void scal_park_idle_threads(void)
+{
+    if (!get_state || scal_tool_state.sensors) return;
+    int sig = choose_signal();
+    if (sig < 0) return;
+    atomic_store(&answers, 0);
+    atomic_store(&parking, 1);
+    pid_t self = (pid_t)syscall(SYS_gettid), pid = getpid();
+    uint32_t n = scal_threads_count();
+    int sent = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct scal_thread *t = scal_thread_at(i);
+        /* a thread that has ended may have left its id to another of this process's: that one is
+         * not idle in the runtime, and its handler returns at once */
+        if (t && t->kernel_tid > 0 && t->kernel_tid != self &&
+            !(t->rt_blocked & (1ull << (sig - SIGRTMIN))) &&
+            syscall(SYS_tgkill, pid, t->kernel_tid, sig) == 0)
+            sent++;
+    }
+    /* Until every signalled thread has parked or gone on: on a machine with fewer cores than
+     * threads they run their handlers only once this thread waits. */
+    struct timespec now, step = {0, 0};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    uint64_t start = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec, waited = 0;
+    int seen;
+    while ((seen = atomic_load(&answers)) < sent && waited < SCAL_PARK_ANSWER_NS) {
+        step.tv_nsec = (long)(SCAL_PARK_ANSWER_NS - waited);
+        futex(&answers, FUTEX_WAIT_PRIVATE, seen, &step);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        waited = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec - start;
+    }
+}
+
+void scal_park_release(void)
+{
+    if (!atomic_exchange(&parking, 0)) return;
+    futex(&parking, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+}
