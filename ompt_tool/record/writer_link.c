@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The writer process of a direct run (writer_link.h). It is started as posix_spawn starts a program
-// (a clone that shares this process's memory, with this thread suspended until it execs: no copy of
-// the program's memory, safe after MPI_Init) but with no exit signal: a "clone" child, which the
-// program's wait()/waitpid(-1) never report (only __WCLONE/__WALL do) and whose end sends it no
-// SIGCHLD, so the writer is never a child the program could reap, wait for or be told about, and
-// the program's start waits only for the exec. It runs in a session of its own (the terminal's ^C
-// and a runner's process-group waits are the program's), with stdin a socket to this process and
+// (clones that share this process's memory, with this thread suspended until the exec: no copy of
+// the program's memory, safe after MPI_Init), but through a middle process that starts the writer
+// and ends at once: the writer is an orphan (its parent is init, or the nearest subreaper), never a
+// child the program could reap, wait for or be told about. The middle process itself has no exit
+// signal (a "clone" child: the program's wait()/waitpid(-1) never report it, only __WCLONE/__WALL
+// do, and its end sends the program no SIGCHLD), and never execs (an exec would make its exit
+// signal SIGCHLD again); it is reaped here the moment the writer has exec'd. The program's start
+// waits for that exec only. The writer runs in a session of its own (the terminal's ^C and a
+// runner's process-group waits are the program's), with stdin a socket to this process and
 // stdout/stderr /dev/null (a pipe reading the program's output never waits for it). The socket is
 // close-on-exec here and closed in forked children, so only this process holds it: when it dies
-// without handing anything over (SIGKILL), the writer reads EOF and exits without writing. Once it
-// has answered, the writer is reaped here if it has ended, else at the program's end by whoever
-// inherits it.
+// without handing anything over (SIGKILL), the writer reads EOF and exits without writing.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,7 +38,6 @@
 extern char **environ;
 
 static int link_fd = -1;
-static pid_t writer_pid = -1;
 static dev_t link_dev;
 static ino_t link_ino;
 
@@ -71,14 +71,16 @@ struct spawn_args {
     const char *prog;
     char **argv, **env;
     int fd;
+    void *writer_stack; /* its top */
 };
 
-/* The child, between the clone and the exec: it shares this process's memory (this thread waits),
- * so it makes raw system calls only (no errno, no sanitizer interceptor, no lock), with every
- * signal blocked (a handler of the program's must never run here); the writer unblocks them and
- * resets the dispositions it inherits (run_writer_main.c). Nothing it does can fail the program:
- * any failure ends it, and the tool then sees EOF on the socket. */
-static int spawn_child(void *arg)
+/* The writer, between its clone and its exec, and the middle process: both share this process's
+ * memory (this thread waits), so they make raw system calls only (no sanitizer interceptor, no
+ * lock; the errno they may set is this thread's, restored after), with every signal blocked (a
+ * handler of the program's must never run there); the writer unblocks them and resets the
+ * dispositions it inherits (run_writer_main.c). Nothing they do can fail the program: any failure
+ * ends them, and the tool then sees EOF on the socket. */
+static int writer_child(void *arg)
 {
     const struct spawn_args *a = arg;
     long null;
@@ -97,24 +99,37 @@ static int spawn_child(void *arg)
     return 127;
 }
 
+/* Starts the writer (an orphan as soon as this ends) and ends once it has exec'd (CLONE_VFORK). */
+static int middle_child(void *arg)
+{
+    struct spawn_args *a = arg;
+    clone(writer_child, a->writer_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, a);
+    syscall(SYS_exit, 0);
+    return 0;
+}
+
 static pid_t spawn_writer(const char *prog, int fd)
 {
     char *argv[] = {(char *)prog, SCAL_WRITER_SERVE_ARG, NULL};
-    struct spawn_args a = {prog, argv, writer_environment(), fd};
-    const size_t stack_size = 64 << 10;
+    struct spawn_args a = {prog, argv, writer_environment(), fd, NULL};
+    const size_t stack_size = 64 << 10; /* two: the middle process's and the writer's */
     sigset_t all, old;
     pid_t pid = -1;
     if (!a.env) return -1;
-    void *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+    void *stack = mmap(NULL, 2 * stack_size, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack != MAP_FAILED) {
         int saved_errno = errno;
+        a.writer_stack = (char *)stack + 2 * stack_size;
         sigfillset(&all);
         pthread_sigmask(SIG_SETMASK, &all, &old);
         /* no exit signal in the flags: a clone child (see the top of this file) */
-        pid = clone(spawn_child, (char *)stack + stack_size, CLONE_VM | CLONE_VFORK, &a);
+        pid = clone(middle_child, (char *)stack + stack_size, CLONE_VM | CLONE_VFORK, &a);
+        if (pid > 0) /* it has ended or is ending (CLONE_VFORK lets go at its exit) */
+            while (waitpid(pid, NULL, __WCLONE) < 0 && errno == EINTR)
+                ;
         pthread_sigmask(SIG_SETMASK, &old, NULL);
-        munmap(stack, stack_size); /* the child has exec'd or ended: CLONE_VFORK */
+        munmap(stack, 2 * stack_size); /* both have exec'd or ended */
         errno = saved_errno;
     }
     free(a.env);
@@ -136,7 +151,6 @@ void scal_writer_link_start(void)
         close(sv[0]);
         return;
     }
-    writer_pid = pid;
     link_dev = st.st_dev;
     link_ino = st.st_ino;
     link_fd = sv[0];
@@ -146,15 +160,6 @@ void scal_writer_link_forget(void)
 {
     if (link_fd >= 0) close(link_fd);
     link_fd = -1;
-    writer_pid = -1; /* the parent's child */
-}
-
-/* The writer has answered or is gone: it is reaped if it has ended (a writer still ending is left
- * to whoever inherits it when the program ends; it never waits for the program). */
-static void reap_writer(void)
-{
-    if (writer_pid > 0) waitpid(writer_pid, NULL, WNOHANG | __WCLONE);
-    writer_pid = -1;
 }
 
 /* Whether link_fd is still the socket opened at start (a program may close descriptors it did not
@@ -258,7 +263,6 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
     }
     ssize_t got = read_answer(fd, answer, sizeof(answer), &timed_out);
     close(fd);
-    reap_writer();
     char *last = got >= 0 ? verdict(answer) : answer;
     if (got >= 0 && strncmp(last, "ok ", 3) != 0 && strncmp(last, "error ", 6) != 0) got = -1;
     if (got < 0 && timed_out) {

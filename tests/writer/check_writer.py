@@ -66,9 +66,10 @@ def snapshots(d):
     return glob.glob(os.path.join(d, ".*.snap.*")) + glob.glob(os.path.join(d, "*.snap"))
 
 
-def processes(children_only=False):
-    """(pid, cmdline) of the live processes (not zombies; children_only: whose parent is this one);
-    processes of other tests come and go meanwhile."""
+def processes(descendants_only=False):
+    """(pid, cmdline) of the live processes (not zombies; descendants_only: this one's children and
+    theirs); processes of other tests come and go meanwhile."""
+    live, parent = {}, {}
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -80,13 +81,21 @@ def processes(children_only=False):
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
-        if fields[0] != "Z" and (not children_only or int(fields[1]) == os.getpid()):
-            yield int(pid), cmd
+        parent[int(pid)] = int(fields[1])
+        if fields[0] != "Z":
+            live[int(pid)] = cmd
+    for pid, cmd in live.items():
+        up = pid
+        while descendants_only and up in parent and up != os.getpid():
+            up = parent[up]
+        if not descendants_only or (up == os.getpid() and pid != up):
+            yield pid, cmd
 
 
 def writers_running():
-    """Writer processes still alive whose parent is this subreaper."""
-    return [pid for pid, cmd in processes(True) if b"scal-run-writer" in cmd]
+    """Writer processes still alive below this subreaper: a program's (its child, which it cannot
+    wait for) or an orphan's (re-parented here)."""
+    return [pid for pid, cmd in processes(True) if cmd.split(b"\0")[0].endswith(b"/scal-run-writer")]
 
 
 def start_paused(a, out, **extra):

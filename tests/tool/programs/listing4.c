@@ -10,7 +10,7 @@
 // CHECK[listing4] crit: loops=1 loop_iterations=20000 lock_total_s>0 team_actual_max=4
 // CHECK[listing4] red,crit: loops_unknown=0
 // Every diagnostics counter (22, ompt_tool/tool.h SCAL_DIAG_MAP) is described in the run file.
-// CHECK[listing4] /diagnostics/descriptions: rows=22 values~"regions_overflow: region nodes*"
+// CHECK[listing4] /diagnostics/descriptions: rows=23 values~"regions_overflow: region nodes*"
 // CHECK[listing4] /diagnostics/descriptions: values~"threads_beyond_max: threads beyond*"
 //
 // A gcc-built copy (libgomp has no OMPT) runs against libomp's GOMP layer:

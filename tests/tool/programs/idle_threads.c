@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The runtime's idle threads during the end's flush (ompt_tool/record/park.h): each idle worker is
+// parked (asleep) while the run file is written and goes on after; threads that block the signal,
+// a program that handles the highest real-time signal itself, sensors, and a parallel region run
+// by an exit handler after the flush. Also: the writer process is never a child the program can
+// wait for (ompt_tool/record/writer_link.c). Expectations: see tests/tool/README.md.
+//
+// RUN[idle_threads]: OMP_NUM_THREADS=2 %prog
+// CHECK[idle_threads] run: exit=0
+// CHECK[idle_threads] /diagnostics: threads_parked=1
+// RUN[idle_threads_4]: OMP_NUM_THREADS=4 %prog
+// CHECK[idle_threads_4] /diagnostics: threads_parked=3
+// The program handles SIGRTMAX: the tool uses another signal, and never the program's handler.
+// RUN[idle_threads_rt_used]: OMP_NUM_THREADS=2 %prog rt
+// CHECK[idle_threads_rt_used] run: exit=0
+// CHECK[idle_threads_rt_used] /diagnostics: threads_parked=1
+// Every real-time signal blocked before the runtime starts: its threads inherit the mask and are
+// left alone (the flush does not wait for them).
+// RUN[idle_threads_blocked]: OMP_NUM_THREADS=2 %prog blocked
+// CHECK[idle_threads_blocked] run: exit=0
+// CHECK[idle_threads_blocked] /diagnostics: threads_parked=0
+// A sensor's library may hold a lock of its own: nothing is parked.
+// RUN[idle_threads_sensor]: OMP_NUM_THREADS=2 SCAL_PLUGINS=rusage %prog
+// CHECK[idle_threads_sensor] run: exit=0
+// CHECK[idle_threads_sensor] /diagnostics: threads_parked=0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static long sink;
+static volatile sig_atomic_t program_handler_calls;
+
+static void program_handler(int sig)
+{
+    (void)sig;
+    program_handler_calls++;
+}
+
+/* Registered before the runtime starts (and so before the tool's own exit handler): runs after the
+ * flush, and needs the parked threads back. */
+static void region_after_flush(void)
+{
+#pragma omp parallel num_threads(2)
+    __atomic_fetch_add(&sink, 1L, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&sink, __ATOMIC_RELAXED) < 4) _exit(5);
+}
+
+static const char *mode = "";
+
+/* Runs after every exit handler (the tool's flush included). */
+__attribute__((destructor)) static void after_everything(void)
+{
+    struct sigaction now;
+    if (!strcmp(mode, "rt") &&
+        (program_handler_calls != 0 || sigaction(SIGRTMAX, NULL, &now) != 0 ||
+         now.sa_handler != program_handler))
+        _exit(6);
+}
+
+int main(int argc, char **argv)
+{
+    mode = argc > 1 ? argv[1] : "";
+    atexit(region_after_flush);
+    if (!strcmp(mode, "rt")) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = program_handler;
+        sigaction(SIGRTMAX, &sa, NULL);
+    }
+    if (!strcmp(mode, "blocked")) {
+        sigset_t rt;
+        sigemptyset(&rt);
+        for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+            sigaddset(&rt, s);
+        pthread_sigmask(SIG_BLOCK, &rt, NULL);
+    }
+    // REGION: parallel @LINE+1 count=1
+#pragma omp parallel
+    __atomic_fetch_add(&sink, (long)omp_get_thread_num() + 1, __ATOMIC_RELAXED);
+    /* the tool's writer process runs beside the program, which cannot wait for it */
+    if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD) {
+        fprintf(stderr, "the program has a child it can wait for\n");
+        return 7;
+    }
+    return 0;
+}
