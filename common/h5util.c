@@ -470,13 +470,15 @@ static void *packed_rows(hid_t mtype, hid_t ftype, const void *rows, size_t nrow
     return out;
 }
 
-/* A table written whole and small (a run file's, a few rows) is stored unfiltered: deflate's state
- * alone (~256 KiB to set up per dataset) costs more than the rows would save. A table created
- * empty (to be appended to) or larger keeps shuffle and deflate. */
-#define SCAL_H5_UNFILTERED_BYTES (16u << 10)
+/* A table that is never appended to (a run file's) and small (a few rows) is stored compact, in its
+ * object header: no chunk index, no filter (deflate's state alone, ~256 KiB to set up per dataset,
+ * costs more than the rows would save). Larger ones, and every table that may grow, are chunked
+ * with shuffle and deflate. */
+#define SCAL_H5_COMPACT_BYTES (16u << 10)
 
-int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
-                        size_t nfields, size_t struct_size, const void *rows, size_t nrows)
+static int write_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                       size_t nfields, size_t struct_size, const void *rows, size_t nrows,
+                       bool fixed)
 {
     int rc = SCAL_OK;
     hsize_t dims[1] = {nrows}, maxdims[1] = {H5S_UNLIMITED};
@@ -485,12 +487,13 @@ int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field 
     hid_t ftype = -1, space = -1, dcpl = -1, dset = -1;
     if (mtype < 0) goto fail;
     ftype = packed_copy(mtype);
-    space = H5Screate_simple(1, dims, maxdims);
+    bool compact = fixed && ftype >= 0 && nrows * H5Tget_size(ftype) <= SCAL_H5_COMPACT_BYTES;
+    space = H5Screate_simple(1, dims, compact ? NULL : maxdims);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (ftype < 0 || space < 0 || dcpl < 0) goto fail;
-    bool small = nrows > 0 && nrows * H5Tget_size(ftype) <= SCAL_H5_UNFILTERED_BYTES;
-    if (H5Pset_chunk(dcpl, 1, chunk) < 0 ||
-        (!small && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0)))
+    if (compact ? H5Pset_layout(dcpl, H5D_COMPACT) < 0
+                : (H5Pset_chunk(dcpl, 1, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
+                   H5Pset_deflate(dcpl, 4) < 0))
         goto fail;
     dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
@@ -512,6 +515,18 @@ done:
     if (ftype >= 0) H5Tclose(ftype);
     if (mtype >= 0) H5Tclose(mtype);
     return rc;
+}
+
+int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                        size_t nfields, size_t struct_size, const void *rows, size_t nrows)
+{
+    return write_table(loc, name, fields, nfields, struct_size, rows, nrows, false);
+}
+
+int scal_h5_write_table_fixed(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                              size_t nfields, size_t struct_size, const void *rows, size_t nrows)
+{
+    return write_table(loc, name, fields, nfields, struct_size, rows, nrows, true);
 }
 
 int scal_h5_appender_open(hid_t loc, const char *name, const struct scal_h5_field *fields,

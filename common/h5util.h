@@ -44,6 +44,9 @@ hid_t scal_h5_compound_type(const char *table, const struct scal_h5_field *field
 /* Creates a chunked, extendible 1-D table (shuffle + deflate) and writes nrows rows (may be 0). */
 int scal_h5_write_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
                         size_t nfields, size_t struct_size, const void *rows, size_t nrows);
+/* The same for a table that is never appended to (a run file's): a small one is stored compact. */
+int scal_h5_write_table_fixed(hid_t loc, const char *name, const struct scal_h5_field *fields,
+                              size_t nfields, size_t struct_size, const void *rows, size_t nrows);
 /* Appends rows to a table made by scal_h5_write_table (creates it when it does not exist). */
 int scal_h5_append_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
                          size_t nfields, size_t struct_size, const void *rows, size_t nrows);

@@ -127,7 +127,9 @@ int scal_snap_replay(struct scal_snap *s, hid_t file)
             rc = scal_h5_write_strings(obj, op.name, (const char *const *)l.strings.strings,
                                        l.strings.count);
         else if (l.found && is_root_op(&op, SCAL_SNAP_OP_TABLE, "regions"))
-            rc = scal_table_write(obj, &scal_table_run_regions, l.rows, l.n);
+            rc = scal_h5_write_table_fixed(
+                obj, scal_table_run_regions.name, scal_table_run_regions.fields,
+                scal_table_run_regions.nfields, scal_table_run_regions.row_size, l.rows, l.n);
         else
             switch (op.code) {
             case SCAL_SNAP_OP_ATTR_STR:
@@ -143,8 +145,8 @@ int scal_snap_replay(struct scal_snap *s, hid_t file)
                 rc = scal_h5_write_strings(obj, op.name, op.strings, op.n);
                 break;
             case SCAL_SNAP_OP_TABLE:
-                rc = scal_h5_write_table(obj, op.name, op.fields, op.nfields, op.row_size, op.rows,
-                                         op.n);
+                rc = scal_h5_write_table_fixed(obj, op.name, op.fields, op.nfields, op.row_size,
+                                               op.rows, op.n);
                 break;
             default:
                 break;

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "scal/version.h"
 #include "tool.h"
 
 /* SCAL_OUTPUT leaves this much room for the file name the writer appends to a directory. */
@@ -90,6 +91,21 @@ static void load_output(struct scal_config *cfg)
              v, strerror(errno));
 }
 
+/* The user's identity cache: $XDG_CACHE_HOME (an absolute path, as its specification says) or
+ * ~/.cache, then scal/identities-VERSION (a version's resolutions are never taken for another's).
+ * false (and "") when neither is known. */
+static bool default_identity_cache(char *out, size_t len)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n = -1;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(out, len, "%s/scal/identities-%s", xdg, SCAL_VERSION_STRING);
+    else if (home && home[0] == '/')
+        n = snprintf(out, len, "%s/.cache/scal/identities-%s", home, SCAL_VERSION_STRING);
+    if (n <= 0 || (size_t)n >= len) out[0] = '\0';
+    return out[0] != '\0';
+}
+
 void scal_config_load(struct scal_config *cfg)
 {
     const char *v;
@@ -102,7 +118,11 @@ void scal_config_load(struct scal_config *cfg)
     cfg->max_depth = SCAL_MAX_DEPTH;
     cfg->resolve_lines = env_bool(cfg, "SCAL_RESOLVE", true);
     v = getenv("SCAL_IDENTITY_CACHE");
-    snprintf(cfg->identity_cache, sizeof(cfg->identity_cache), "%s", v ? v : "");
+    if (v)
+        snprintf(cfg->identity_cache, sizeof(cfg->identity_cache), "%s", v);
+    else
+        cfg->identity_cache_default =
+            default_identity_cache(cfg->identity_cache, sizeof(cfg->identity_cache));
     cfg->verbose = env_bool(cfg, "SCAL_VERBOSE", false);
     /* SCAL_WRITER=wait (default): the run file is complete when the process has ended;
      * detached: written after it ended, by a copy of the process (SCAL_WAIT_WRITER=0 before) */

@@ -43,10 +43,12 @@ struct scal_config {
     uint32_t max_threads;   /* SCAL_MAX_THREADS */
     uint32_t max_depth;     /* nesting depth of the per-thread region stack */
     bool resolve_lines;     /* SCAL_RESOLVE (default on): DWARF lookups at flush */
-    char
-        identity_cache[4096]; /* SCAL_IDENTITY_CACHE: directory of the identity cache ("" = none) */
-    bool verbose;             /* SCAL_VERBOSE: one line saying where the file went */
-    bool wait_writer;         /* SCAL_WRITER=wait (default): the run file is written before exit */
+    /* SCAL_IDENTITY_CACHE: directory of the identity cache ("" = none); unset: the user's own,
+     * identity_cache_default (config.c), whose parents the writer creates */
+    char identity_cache[4096];
+    bool identity_cache_default;
+    bool verbose;          /* SCAL_VERBOSE: one line saying where the file went */
+    bool wait_writer;      /* SCAL_WRITER=wait (default): the run file is written before exit */
     bool snapshot_only;    /* SCAL_SNAPSHOT_ONLY (scal run): leave <run file>.snap to the caller */
     uint32_t rank_wait_ms; /* SCAL_RANK_WAIT_MS: a rank a signal ends waits for the others' files */
     char plugins[1024];    /* SCAL_PLUGINS */

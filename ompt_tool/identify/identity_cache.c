@@ -423,9 +423,28 @@ static void drop(struct module_file *m, size_t i)
     m->dirty = true;
 }
 
-struct scal_idcache *scal_idcache_open(const char *dir)
+/* The two directories above dir (~/.cache and ~/.cache/scal), private to the user when made here;
+ * either may already exist, and be a link (a cache moved to another disk). */
+static void make_parents_of(const char *dir)
+{
+    char p[4096];
+    snprintf(p, sizeof(p), "%s", dir);
+    char *last = strrchr(p, '/'), *above = NULL;
+    if (!last || last == p) return;
+    *last = '\0';
+    above = strrchr(p, '/');
+    if (above && above != p) {
+        *above = '\0';
+        mkdir(p, 0700);
+        *above = '/';
+    }
+    mkdir(p, 0700);
+}
+
+struct scal_idcache *scal_idcache_open(const char *dir, bool make_parents)
 {
     if (!dir || !dir[0] || strlen(dir) >= sizeof(((struct scal_idcache *)0)->dir)) return NULL;
+    if (make_parents) make_parents_of(dir);
     if (scal_safe_mkdir(dir) < 0) return NULL;
     struct scal_idcache *c = calloc(1, sizeof(*c));
     if (c) snprintf(c->dir, sizeof(c->dir), "%s", dir);

@@ -15,9 +15,10 @@ struct scal_resolved;
 bool scal_build_id_of(uint64_t addr, char *out, size_t len);
 
 struct scal_idcache;
-/* A cache in directory `dir` (created when missing, one level); NULL when dir is NULL or "" or
- * cannot be used. Nothing is read before the first lookup. */
-struct scal_idcache *scal_idcache_open(const char *dir);
+/* A cache in directory `dir` (created when missing: one level, or with make_parents the two above
+ * it too, as the user's default cache needs); NULL when dir is NULL or "" or cannot be used.
+ * Nothing is read before the first lookup. */
+struct scal_idcache *scal_idcache_open(const char *dir, bool make_parents);
 /* The cached resolution of (ra, body, kind) into *out: 1 on a hit, 0 on a miss (then give the
  * resolution to scal_idcache_store), -1 when the node cannot be cached (a module unloaded since,
  * no cache). */

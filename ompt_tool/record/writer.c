@@ -169,8 +169,10 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
     /* DWARF is opened at the first node the identity cache does not know (none when all hit) */
     bool lines = scal_tool_state.cfg.resolve_lines;
     struct scal_resolver *r = NULL;
-    struct scal_idcache *cache =
-        lines ? scal_idcache_open(scal_tool_state.cfg.identity_cache) : NULL;
+    struct scal_idcache *cache = lines
+                                     ? scal_idcache_open(scal_tool_state.cfg.identity_cache,
+                                                         scal_tool_state.cfg.identity_cache_default)
+                                     : NULL;
     struct scal_resolved *res = malloc(sizeof(*res));
     char label[8192];
     if (!res) {

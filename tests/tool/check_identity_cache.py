@@ -43,15 +43,17 @@ STRING_FIELDS = [m["name"] for m in members if m.get("string_index")]
 OTHER_FIELDS = [f for f in ("line_first", "line_last", "offset", "kind", "parent") if f in {m["name"] for m in members}]
 
 
-def run(prog, out, cache, argv=(), libraries=None):
+def run(prog, out, cache, argv=(), libraries=None, env=None):
     """The run's identities and counters; with libraries=[] the libraries that the dynamic
-    loader loaded into the processes are appended to it (LD_DEBUG)."""
-    env = dict(os.environ)
+    loader loaded into the processes are appended to it (LD_DEBUG). cache: the identity cache's
+    directory, None for none (SCAL_IDENTITY_CACHE empty), DEFAULT for the user's own (unset: env
+    then says where the user's home and cache home are)."""
+    env = dict(env if env is not None else os.environ)
     if libraries is not None:
         env["LD_DEBUG"] = "files"
     env.pop("SCAL_IDENTITY_CACHE", None)
-    if cache is not None:
-        env["SCAL_IDENTITY_CACHE"] = cache
+    if cache is not DEFAULT:
+        env["SCAL_IDENTITY_CACHE"] = cache or ""
     p = subprocess.run([args.scal, "exec", "-q", "--tool", args.tool, "-o", out, "--", prog, *argv],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
     reap_orphans()
@@ -76,6 +78,9 @@ def run(prog, out, cache, argv=(), libraries=None):
         diag["errors_total"] = int(f["diagnostics"].attrs["errors_total"])
         entry = f["meta"].attrs.get("omp_entry_points", "")
     return rows, diag, entry
+
+
+DEFAULT = object()
 
 
 def same_identities(a, b, what):
@@ -229,4 +234,32 @@ for r in runs:
 check(sum(opens) == 1 and sum(1 for m in misses if m) == 1, "campaign: DWARF opened in one run only (opens %s, misses %s)" % (opens, misses))
 check(sum(1 for h in hits if h == max(misses)) == 5, "campaign: the 5 other runs hit every node (hits %s)" % hits)
 check(not cache_files(campaign + ".runs"), "campaign: the cache went with the campaign's private files")
+# ---- the user's own cache, by default -------------------------------------------------------------
+# SCAL_IDENTITY_CACHE unset: $XDG_CACHE_HOME/scal/identities-VERSION (an absolute XDG_CACHE_HOME),
+# else ~/.cache/scal/identities-VERSION, made with its parents; a second run of the binary opens no
+# DWARF.
+version = subprocess.run([args.scal, "--version"], stdout=subprocess.PIPE, text=True).stdout.split()[1]
+prog = args.programs[0]
+for label, extra, where in (
+        ("XDG_CACHE_HOME", {"XDG_CACHE_HOME": os.path.join(args.work, "xdg"), "HOME": os.path.join(args.work, "nohome")},
+         os.path.join(args.work, "xdg", "scal", "identities-" + version)),
+        ("HOME", {"XDG_CACHE_HOME": "relative/ignored", "HOME": os.path.join(args.work, "home")},
+         os.path.join(args.work, "home", ".cache", "scal", "identities-" + version))):
+    env = dict(os.environ, **extra)
+    os.makedirs(env["HOME"], exist_ok=True)  # a home exists; what is below it may not
+    one = run(prog, os.path.join(args.work, "default-%s-1.h5" % label), DEFAULT, env=env)
+    two = run(prog, os.path.join(args.work, "default-%s-2.h5" % label), DEFAULT, env=env)
+    check(os.path.isdir(where) and cache_files(where), "default cache by %s: files in %s" % (label, where))
+    check(one[1]["dwarf_opens"] == 1 and one[1]["identity_cache_misses"] > 0,
+          "default cache by %s: the first run resolves and stores (%s)" % (label, one[1]))
+    check(two[1]["dwarf_opens"] == 0 and two[1]["identity_cache_hits"] == one[1]["identity_cache_misses"],
+          "default cache by %s: the second run hits every node (%s)" % (label, two[1]))
+    same_identities(one, two, "default cache by %s" % label)
+    check(stat.S_IMODE(os.stat(os.path.dirname(where)).st_mode) == 0o700,
+          "default cache by %s: the directory made for it is the user's only" % label)
+env = dict(os.environ, HOME=os.path.join(args.work, "home-empty"))
+env.pop("XDG_CACHE_HOME", None)
+none = run(prog, os.path.join(args.work, "default-none.h5"), None, env=env)
+check(none[1]["identity_cache_misses"] == 0 and not os.path.exists(env["HOME"]),
+      "SCAL_IDENTITY_CACHE empty: no cache at all, nothing made in the home (%s)" % none[1])
 print("identity cache checks passed")
