@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The tool's fixed cost per process: whole-process wall time (start to exit, as a shell sees it) and
-# CPU time of a one-region OpenMP program without and with libscal_ompt.so, in pairs (the order
-# alternates), and the median of the differences. The CPU time of a run under scal includes its
-# writer process's (the benchmark is a subreaper: the writer, which the program does not have as a
-# child, is reaped here and its rusage counted), since work moved to another process still costs.
-# By default (SCAL_WRITER=wait) the run file is complete when the program has ended: that is
-# checked right after each run. --detached measures SCAL_WRITER=detached, where the file is written
-# after the program ended: the benchmark then waits for it between pairs (not timed).
+# CPU time of a one-region OpenMP program without and with libscal_ompt.so, in rounds (the order of
+# the variants reverses every round), and the medians of the per-round differences. The CPU time of
+# a run under scal includes its writer process's (the benchmark is a subreaper: the writer, which
+# the program does not have as a child, is reaped here and its rusage counted), since work moved to
+# another process still costs. By default (SCAL_WRITER=wait) the run file is complete when the
+# program has ended: that is checked right after each run. Two variants under the tool:
+#   first run  SCAL_IDENTITY_CACHE="": every run resolves its regions from DWARF, as the first run
+#              of a binary does;
+#   default    the tool's default, the user's identity cache (kept in a temporary XDG_CACHE_HOME,
+#              filled by the warm-up runs): what every later run of the same binary costs.
+# --detached measures SCAL_WRITER=detached, where the file is written after the program ended: the
+# benchmark then waits for it between rounds (not timed).
 #
 #   fixed_cost.py --prog PROG --tool libscal_ompt.so [--pairs 41] [--detached] [--csv out.csv]
 import argparse
@@ -53,11 +58,16 @@ def one(prog, env, out_dir=None):
     return dt, (ru.ru_utime + ru.ru_stime) * 1e3 + drain_orphans()
 
 
+def quartiles(values):
+    q = statistics.quantiles(values, n=4)
+    return "%.2f / %.2f / %.2f" % (q[0], q[1], q[2])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--prog", required=True)
     ap.add_argument("--tool", required=True)
-    ap.add_argument("--pairs", type=int, default=41)
+    ap.add_argument("--pairs", type=int, default=41, help="rounds (each: bare and both variants)")
     ap.add_argument("--detached", action="store_true", help="SCAL_WRITER=detached (the file comes after the end)")
     ap.add_argument("--csv")
     a = ap.parse_args()
@@ -66,41 +76,40 @@ def main():
         raise SystemExit("prctl(PR_SET_CHILD_SUBREAPER) failed")
     base = dict(os.environ, OMP_NUM_THREADS="2")
     base.pop("OMP_TOOL_LIBRARIES", None)
+    base.pop("SCAL_IDENTITY_CACHE", None)
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        tool = dict(base, OMP_TOOL_LIBRARIES=os.path.abspath(a.tool), SCAL_OUTPUT=work + "/")
-        check = None
+        out = os.path.join(work, "out")
+        os.mkdir(out)
+        tool = dict(base, OMP_TOOL_LIBRARIES=os.path.abspath(a.tool), SCAL_OUTPUT=out + "/",
+                    XDG_CACHE_HOME=os.path.join(work, "cache"))
         if a.detached:
             tool["SCAL_WRITER"] = "detached"
-        else:
-            check = work
-        for _ in range(3):  # warm the page cache
-            one(a.prog, base), one(a.prog, tool, check)
+        check = None if a.detached else out
+        variants = [("bare", base, None), ("first run", dict(tool, SCAL_IDENTITY_CACHE=""), check),
+                    ("default", tool, check)]
+        for _ in range(3):  # warm the page cache (and the default identity cache)
+            for _, env, c in variants:
+                one(a.prog, env, c)
             drain_orphans()
         for k in range(a.pairs):
-            if k % 2:
-                bare = one(a.prog, base)
-                with_tool = one(a.prog, tool, check)
-            else:
-                with_tool = one(a.prog, tool, check)
-                bare = one(a.prog, base)
-            drain_orphans()  # detached: the writer of this pair's run file, before the next pair
-            rows.append({"pair": k, "bare_ms": bare[0], "tool_ms": with_tool[0], "extra_ms": with_tool[0] - bare[0],
-                         "bare_cpu_ms": bare[1], "tool_cpu_ms": with_tool[1], "extra_cpu_ms": with_tool[1] - bare[1]})
-        files = [f for f in os.listdir(work) if f.endswith(".h5")]
-        left = [f for f in os.listdir(work) if not f.endswith(".h5")]
-    expected = a.pairs + 3
-    bare = statistics.median(r["bare_ms"] for r in rows)
-    tool_ms = statistics.median(r["tool_ms"] for r in rows)
-    extra = statistics.median(r["extra_ms"] for r in rows)
-    extra_cpu = statistics.median(r["extra_cpu_ms"] for r in rows)
-    print("%d pairs%s: program alone %.2f ms, under scal %.2f ms (medians); fixed cost per process "
-          "(median of the paired differences) %.2f ms, CPU time (the writer's included) %.2f ms; goal <= 3 ms; load average %.1f" %
-          (a.pairs, " (SCAL_WRITER=detached)" if a.detached else "", bare, tool_ms, extra, extra_cpu,
-           os.getloadavg()[0]))
-    for key in ("extra_ms", "extra_cpu_ms"):
-        q = statistics.quantiles([r[key] for r in rows], n=4)
-        print("  %s: quartiles %.2f / %.2f / %.2f" % (key, q[0], q[1], q[2]))
+            order = variants if k % 2 == 0 else variants[::-1]
+            got = {name: one(a.prog, env, c) for name, env, c in order}
+            drain_orphans()  # detached: the writers of this round's run files, before the next
+            rows.append({"round": k, "bare_ms": got["bare"][0], "bare_cpu_ms": got["bare"][1],
+                         "first_ms": got["first run"][0], "first_cpu_ms": got["first run"][1],
+                         "default_ms": got["default"][0], "default_cpu_ms": got["default"][1]})
+        files = [f for f in os.listdir(out) if f.endswith(".h5")]
+        left = [f for f in os.listdir(out) if not f.endswith(".h5")]
+    expected = 2 * (a.pairs + 3)
+    print("%d rounds%s, load average %.1f: program alone %.2f ms wall, %.2f ms CPU (medians); goal <= 3 ms" %
+          (a.pairs, " (SCAL_WRITER=detached)" if a.detached else "", os.getloadavg()[0],
+           statistics.median(r["bare_ms"] for r in rows), statistics.median(r["bare_cpu_ms"] for r in rows)))
+    for key, what in (("first", "first run of a binary (no identity cache)"), ("default", "later runs (default identity cache)")):
+        wall = [r[key + "_ms"] - r["bare_ms"] for r in rows]
+        cpu = [r[key + "_cpu_ms"] - r["bare_cpu_ms"] for r in rows]
+        print("  %-42s +%.2f ms wall (quartiles %s), +%.2f ms CPU incl. the writer (quartiles %s)" %
+              (what, statistics.median(wall), quartiles(wall), statistics.median(cpu), quartiles(cpu)))
     print("run files written: %d of %d%s" % (len(files), expected, "; left over: %s" % left if left else ""))
     if len(files) != expected:
         raise SystemExit("some run files are missing")

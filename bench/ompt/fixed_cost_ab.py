@@ -32,7 +32,10 @@ def main():
     try:
         bare = dict(os.environ, OMP_NUM_THREADS="2")
         bare.pop("OMP_TOOL_LIBRARIES", None)
-        envs = [("bare", bare)] + [(k, dict(bare, OMP_TOOL_LIBRARIES=os.path.abspath(t), SCAL_OUTPUT=work + "/"))
+        # SCAL_IDENTITY_CACHE empty: both builds resolve every run from DWARF (an older build has no
+        # default cache, and a warm one would hide that work)
+        envs = [("bare", bare)] + [(k, dict(bare, OMP_TOOL_LIBRARIES=os.path.abspath(t), SCAL_OUTPUT=work + "/",
+                                            SCAL_IDENTITY_CACHE=""))
                                    for k, t in (("A", a.tool_a), ("B", a.tool_b))]
         for _ in range(3):  # warm the page cache
             for _, env in envs:

@@ -80,6 +80,8 @@ def empty(name):
 
 def huge(name, rows):
     def edit(f):
+        if f[name].chunks is None:  # a run file's small tables are compact: made resizable first
+            rewrite(f, name, f[name][()])
         f[name].resize((rows,))
 
     return edit
