@@ -562,6 +562,7 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
 static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
 {
     struct scal_thread *t = scal_thread_get();
+    if (t) t->is_worker = thread_type == ompt_thread_worker;
     if (t && t->sensors == NULL && scal_tool_state.sensors)
         t->sensors = scal_sensor_thread_attach(scal_tool_state.sensors, t->gtid);
 }

@@ -49,7 +49,7 @@ void scal_park_init(void *lookup)
 static bool idle_in_runtime(void)
 {
     const struct scal_thread *t = scal_self; /* never created here */
-    if (!t || t->depth != 0) return false;
+    if (!t || !t->is_worker || t->depth != 0) return false;
     int state = get_state(NULL);
     return state == ompt_state_idle || (state >= ompt_state_wait_barrier_implicit_parallel &&
                                         state <= ompt_state_wait_barrier_implicit);
@@ -104,9 +104,12 @@ void scal_park_idle_threads(void)
     int sent = 0;
     for (uint32_t i = 0; i < n; i++) {
         struct scal_thread *t = scal_thread_at(i);
-        /* a thread that has ended may have left its id to another of this process's: that one is
-         * not idle in the runtime, and its handler returns at once */
-        if (t && t->kernel_tid > 0 && t->kernel_tid != self &&
+        /* Only the runtime's own threads that have left every region (as read here; each checks
+         * for itself again): a thread of the program's (that ran regions of its own), or one inside
+         * a region, may sit in a system call that the signal would end early (EINTR). A thread
+         * that has ended may have left its id to another of this process's: not idle in the
+         * runtime, its handler returns at once. */
+        if (t && t->is_worker && t->depth == 0 && t->kernel_tid > 0 && t->kernel_tid != self &&
             !(t->rt_blocked & (1ull << (sig - SIGRTMIN))) &&
             syscall(SYS_tgkill, pid, t->kernel_tid, sig) == 0)
             sent++;

@@ -9,10 +9,11 @@
 /* At the tool's initialization: the runtime's ompt_get_state (async-signal-safe by the OpenMP
  * specification), which tells a thread whether it is idle. */
 void scal_park_init(void *lookup);
-/* Puts every registered thread but the caller that is idle in the runtime (ompt_state_idle) to
- * sleep, through a real-time signal the program does not use; a thread doing anything else (in a
- * region, in a task, in the tool's own callbacks) is left alone. Nothing happens when no such
- * signal is free. Async-signal-safe: a signal's flush may call it. */
+/* Puts every worker thread of the runtime but the caller that is idle in it (outside every region,
+ * waiting for work) to sleep, through a real-time signal the program does not use; a thread doing
+ * anything else (in a region, in a task), and the program's initial threads, are left alone.
+ * Nothing happens when no such signal is free or sensor plugins run. Async-signal-safe: a signal's
+ * flush may call it. */
 void scal_park_idle_threads(void);
 /* Wakes the parked threads; they go on where they were. */
 void scal_park_release(void);

@@ -19,12 +19,19 @@
 // RUN[idle_threads_blocked]: OMP_NUM_THREADS=2 %prog blocked
 // CHECK[idle_threads_blocked] run: exit=0
 // CHECK[idle_threads_blocked] /diagnostics: threads_parked=0
+// A thread of the program's that ran a region of its own (an initial thread) and now waits in
+// poll() is never signalled: poll() would end early with EINTR (it then ends the process with 9).
+// RUN[idle_threads_poller]: OMP_NUM_THREADS=2 %prog poller
+// CHECK[idle_threads_poller] run: exit=0
+// CHECK[idle_threads_poller] /diagnostics: threads_parked>=1
 // A sensor's library may hold a lock of its own: nothing is parked.
 // RUN[idle_threads_sensor]: OMP_NUM_THREADS=2 SCAL_PLUGINS=rusage %prog
 // CHECK[idle_threads_sensor] run: exit=0
 // CHECK[idle_threads_sensor] /diagnostics: threads_parked=0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -52,6 +59,19 @@ static void region_after_flush(void)
 }
 
 static const char *mode = "";
+static int poller_ready[2], poller_wait[2];
+
+/* Runs a region (so the tool knows this thread) and then waits in poll() for ever. */
+static void *poller(void *arg)
+{
+    (void)arg;
+#pragma omp parallel num_threads(2)
+    __atomic_fetch_add(&sink, 1L, __ATOMIC_RELAXED);
+    struct pollfd p = {poller_wait[0], POLLIN, 0};
+    (void)!write(poller_ready[1], "r", 1);
+    if (poll(&p, 1, -1) < 0 && errno == EINTR) _exit(9);
+    return NULL;
+}
 
 /* Runs after every exit handler (the tool's flush included). */
 __attribute__((destructor)) static void after_everything(void)
@@ -83,6 +103,13 @@ int main(int argc, char **argv)
     // REGION: parallel @LINE+1 count=1
 #pragma omp parallel
     __atomic_fetch_add(&sink, (long)omp_get_thread_num() + 1, __ATOMIC_RELAXED);
+    if (!strcmp(mode, "poller")) {
+        pthread_t th;
+        char c;
+        if (pipe(poller_ready) != 0 || pipe(poller_wait) != 0 ||
+            pthread_create(&th, NULL, poller, NULL) != 0 || read(poller_ready[0], &c, 1) != 1)
+            return 8;
+    }
     /* the tool's writer process runs beside the program, which cannot wait for it */
     if (waitpid(-1, NULL, WNOHANG) != -1 || errno != ECHILD) {
         fprintf(stderr, "the program has a child it can wait for\n");
