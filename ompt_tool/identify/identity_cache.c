@@ -5,7 +5,8 @@
 // file read for the block's end. Keyed by all of these, position-independently, it is the same in
 // every run of a binary: a campaign of many runs reads the binary's DWARF once.
 //
-// On disk, in SCAL_IDENTITY_CACHE (scal run: the campaign's private FILE.runs/), one file per
+// On disk, in SCAL_IDENTITY_CACHE (scal run: the campaign's private FILE.runs/; unset: the user's
+// own, $XDG_CACHE_HOME or ~/.cache, then scal/identities-VERSION), one file per
 // module of the call sites, named after its build id (without one: a hash of its path, size and
 // modification time): a header, then records [magic, length, CRC-32, payload]. A record that does
 // not check out ends the reading (counted, never trusted; the file is rewritten). Writers (MPI
@@ -423,28 +424,44 @@ static void drop(struct module_file *m, size_t i)
     m->dirty = true;
 }
 
-/* The two directories above dir (~/.cache and ~/.cache/scal), private to the user when made here;
- * either may already exist, and be a link (a cache moved to another disk). */
-static void make_parents_of(const char *dir)
+/* A directory this user owns (a link to one counts: a cache moved to another disk). */
+static bool mine(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid();
+}
+
+/* The two directories above the user's default cache dir (the cache home, ~/.cache or
+ * $XDG_CACHE_HOME, and its scal/), made private to the user when missing. Only in a cache home this
+ * user owns, or makes in a home it owns: run as root with a user's HOME (sudo -E), the tool would
+ * otherwise leave root's directories in the user's home, which the user could not use. */
+static bool default_parents_ready(const char *dir)
 {
     char p[4096];
     snprintf(p, sizeof(p), "%s", dir);
-    char *last = strrchr(p, '/'), *above = NULL;
-    if (!last || last == p) return;
-    *last = '\0';
-    above = strrchr(p, '/');
-    if (above && above != p) {
-        *above = '\0';
-        mkdir(p, 0700);
-        *above = '/';
+    char *leaf = strrchr(p, '/');
+    if (!leaf || leaf == p) return false;
+    *leaf = '\0'; /* .../scal */
+    char *scal = strrchr(p, '/');
+    if (!scal || scal == p) return false;
+    *scal = '\0'; /* the cache home */
+    if (!mine(p)) {
+        char *slash = strrchr(p, '/');
+        if (!slash || slash == p) return false;
+        *slash = '\0'; /* the home */
+        bool home_mine = mine(p);
+        *slash = '/';
+        if (!home_mine || mkdir(p, 0700) != 0 || !mine(p)) return false;
     }
-    mkdir(p, 0700);
+    *scal = '/';
+    if (mkdir(p, 0700) != 0 && errno != EEXIST) return false;
+    return mine(p);
 }
 
 struct scal_idcache *scal_idcache_open(const char *dir, bool make_parents)
 {
     if (!dir || !dir[0] || strlen(dir) >= sizeof(((struct scal_idcache *)0)->dir)) return NULL;
-    if (make_parents) make_parents_of(dir);
+    if (make_parents && !default_parents_ready(dir)) return NULL;
     if (scal_safe_mkdir(dir) < 0) return NULL;
     struct scal_idcache *c = calloc(1, sizeof(*c));
     if (c) snprintf(c->dir, sizeof(c->dir), "%s", dir);

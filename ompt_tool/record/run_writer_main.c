@@ -3,10 +3,11 @@
 // the snapshot; by hand it writes the run file of a snapshot a killed writer left behind.
 //
 // scal-run-writer --serve: the writer process of a direct run (ompt_tool/record/writer_link.h),
-// started by the tool when the program starts (a child the program cannot wait for: no exit
-// signal), with stdin a socket to the measured process and every signal blocked. It loads HDF5
-// while the program runs, then waits for one request; on EOF (the program ended without a flush,
-// or was killed) it exits without writing anything.
+// started by the tool when the program starts (an orphan from the start: a middle process that
+// started it has ended; with --fork, in ThreadSanitizer builds, its first process forks it and
+// ends), with stdin a socket to the measured process and every signal blocked. It loads HDF5 and
+// makes the empty file while the program runs, then waits for one request; on EOF (the program
+// ended without a flush, or was killed) it exits without writing anything.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <malloc.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 #include <hdf5.h>
@@ -41,7 +43,7 @@ static void answer(const char *line)
     answer_n(line, strlen(line));
 }
 
-static int serve(void)
+static int serve(bool fork_first)
 {
     char req[8192], final[4300], reply[8192];
     size_t n = 0;
@@ -53,6 +55,10 @@ static int serve(void)
     signal(SIGPIPE, SIG_IGN);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL); /* blocked by the tool from its clone to our exec */
+    if (fork_first) {
+        pid_t pid = fork();
+        if (pid != 0) _exit(pid < 0 ? 1 : 0); /* the tool reaps this one; without a fork: give up */
+    }
     scal_h5_quiet();
     /* the library's start-up and the empty file, while the program runs */
     hid_t file = scal_snap_memory_file();
@@ -108,7 +114,11 @@ static void keep_heap(void)
 int main(int argc, char **argv)
 {
     keep_heap();
-    if (argc == 2 && !strcmp(argv[1], SCAL_WRITER_SERVE_ARG)) return serve();
+    /* no descriptor of the program's beyond the socket and /dev/null (the tool closes them before
+     * the exec where the kernel can: close_range needs Linux 5.9 and may be refused by seccomp) */
+    closefrom(3);
+    if (argc >= 2 && !strcmp(argv[1], SCAL_WRITER_SERVE_ARG))
+        return serve(argc == 3 && !strcmp(argv[2], SCAL_WRITER_FORK_ARG));
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         fprintf(argc < 2 ? stderr : stdout,
                 "usage: scal-run-writer SNAPSHOT...\n\n"

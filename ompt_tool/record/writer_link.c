@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sched.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,46 @@ static char **writer_environment(void)
     return env;
 }
 
+/* ThreadSanitizer intercepts clone() and fails on a child sharing the memory: its builds start the
+ * writer with posix_spawn, whose first process forks the writer proper and exits at once (reaped
+ * here, before the program can see it). */
+#if defined(__SANITIZE_THREAD__)
+#define SCAL_SPAWN_WITH_POSIX_SPAWN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SCAL_SPAWN_WITH_POSIX_SPAWN 1
+#endif
+#endif
+
+#ifdef SCAL_SPAWN_WITH_POSIX_SPAWN
+static pid_t spawn_writer(const char *prog, int fd)
+{
+    char *argv[] = {(char *)prog, SCAL_WRITER_SERVE_ARG, SCAL_WRITER_FORK_ARG, NULL};
+    char **env = writer_environment();
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t all;
+    pid_t pid = -1;
+    if (!env) return -1;
+    sigfillset(&all); /* as the clones below leave them: the writer unblocks them */
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &all);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+    if (posix_spawn(&pid, prog, &fa, &attr, argv, env) != 0) pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    free(env);
+    if (pid > 0) /* its first process only forks the writer proper and exits */
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    return pid;
+}
+#else
 struct spawn_args {
     const char *prog;
     char **argv, **env;
@@ -135,6 +176,7 @@ static pid_t spawn_writer(const char *prog, int fd)
     free(a.env);
     return pid;
 }
+#endif
 
 void scal_writer_link_start(void)
 {

@@ -32,5 +32,8 @@ void scal_writer_link_forget(void);
  * EOF before a request (the program ended without a flush, or was killed): the writer exits
  * without writing anything. */
 #define SCAL_WRITER_SERVE_ARG "--serve"
+/* After SCAL_WRITER_SERVE_ARG (ThreadSanitizer builds, writer_link.c): the first process forks the
+ * writer proper and exits. */
+#define SCAL_WRITER_FORK_ARG "--fork"
 
 #endif

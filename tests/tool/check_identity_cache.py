@@ -257,6 +257,16 @@ for label, extra, where in (
     same_identities(one, two, "default cache by %s" % label)
     check(stat.S_IMODE(os.stat(os.path.dirname(where)).st_mode) == 0o700,
           "default cache by %s: the directory made for it is the user's only" % label)
+# a home that is not this user's (root with a user's HOME kept, sudo -E): nothing made in it
+if os.geteuid() == 0:
+    theirs = os.path.join(args.work, "home-theirs")
+    os.makedirs(theirs)
+    os.chown(theirs, 65534, 65534)
+    env = dict(os.environ, HOME=theirs)
+    env.pop("XDG_CACHE_HOME", None)
+    other = run(prog, os.path.join(args.work, "default-theirs.h5"), DEFAULT, env=env)
+    check(os.listdir(theirs) == [] and other[1]["identity_cache_misses"] == 0 and other[1]["dwarf_opens"] == 1,
+          "a home of another user's: no cache, nothing made in it (%s, %s)" % (os.listdir(theirs), other[1]))
 env = dict(os.environ, HOME=os.path.join(args.work, "home-empty"))
 env.pop("XDG_CACHE_HOME", None)
 none = run(prog, os.path.join(args.work, "default-none.h5"), None, env=env)
