@@ -297,9 +297,10 @@ struct scal_sensor_session;
 struct scal_sensor_thread_ctx;
 
 struct scal_thread {
-    uint32_t gtid;       /* 0 = the process's initial thread */
-    int32_t kernel_tid;  /* gettid(): the flush parks idle threads (park.h) */
-    uint64_t rt_blocked; /* bit s: real-time signal SIGRTMIN + s blocked at its first event */
+    uint32_t gtid;          /* 0 = the process's initial thread */
+    int32_t kernel_tid;     /* gettid(): the flush parks idle threads (park.h) */
+    uint64_t rt_blocked;    /* bit s: real-time signal SIGRTMIN + s blocked at its first event */
+    _Atomic int park_state; /* park.c: signalled by the flush, answered by its handler */
     bool is_initial;
     bool is_worker; /* a thread the runtime made (thread_begin: ompt_thread_worker) */
     uint32_t depth; /* frames in use */

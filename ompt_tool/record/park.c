@@ -12,6 +12,9 @@
 // downwards; none the program handles, ignores or blocks on this thread).
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <omp-tools.h>
@@ -31,9 +34,13 @@ static ompt_get_state_t get_state;
 static int park_signal;     /* 0: not chosen yet; -1: none free */
 static _Atomic int parking; /* 1 while the flush runs: the futex the parked threads wait on */
 static _Atomic int answers; /* signalled threads whose handler has decided (the flush waits) */
-/* How long the flush waits for the signalled threads' handlers at most: a thread that blocks the
- * signal after its first event, or sleeps in an uninterruptible call, answers late or never. */
+/* How long the flush waits for the signalled threads' handlers: those that have not answered
+ * after the first bound are asked of the kernel whether they block the signal (it was sampled at
+ * their first event only), and those that do are not waited for; the others get the second bound
+ * (one in an uninterruptible call answers late). */
+#define SCAL_PARK_FIRST_NS 1000000ull
 #define SCAL_PARK_ANSWER_NS 50000000ull
+enum { PARK_NONE, PARK_SIGNALLED, PARK_ANSWERED };
 
 static void futex(_Atomic int *word, int op, int val, const struct timespec *timeout)
 {
@@ -62,6 +69,7 @@ static void on_park_signal(int sig)
     if (atomic_load(&parking)) {
         bool park = get_state && idle_in_runtime();
         if (park) scal_diag_count(SCAL_DIAG_threads_parked);
+        if (scal_self) atomic_store(&scal_self->park_state, PARK_ANSWERED);
         atomic_fetch_add(&answers, 1);
         futex(&answers, FUTEX_WAKE_PRIVATE, 1, NULL);
         while (park && atomic_load(&parking))
@@ -92,6 +100,39 @@ static int choose_signal(void)
     return park_signal;
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Until `expected` handlers have answered or the clock reaches `until`. */
+static void wait_answers(int expected, uint64_t until)
+{
+    int seen;
+    uint64_t now;
+    while ((seen = atomic_load(&answers)) < expected && (now = now_ns()) < until) {
+        struct timespec step = {0, (long)(until - now)};
+        futex(&answers, FUTEX_WAIT_PRIVATE, seen, &step);
+    }
+}
+
+/* Whether thread tid of this process blocks sig now (its SigBlk in /proc), or is gone. */
+static bool blocks_now(pid_t tid, int sig)
+{
+    char path[64], buf[4096];
+    snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return true;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0) return true;
+    buf[n] = '\0';
+    const char *at = strstr(buf, "\nSigBlk:");
+    return at && sig >= 1 && sig <= 64 && ((strtoull(at + 8, NULL, 16) >> (sig - 1)) & 1u);
+}
+
 void scal_park_idle_threads(void)
 {
     if (!get_state || scal_tool_state.sensors) return;
@@ -109,23 +150,27 @@ void scal_park_idle_threads(void)
          * a region, may sit in a system call that the signal would end early (EINTR). A thread
          * that has ended may have left its id to another of this process's: not idle in the
          * runtime, its handler returns at once. */
-        if (t && t->is_worker && t->depth == 0 && t->kernel_tid > 0 && t->kernel_tid != self &&
-            !(t->rt_blocked & (1ull << (sig - SIGRTMIN))) &&
-            syscall(SYS_tgkill, pid, t->kernel_tid, sig) == 0)
+        if (!t || !t->is_worker || t->depth != 0 || t->kernel_tid <= 0 || t->kernel_tid == self ||
+            (t->rt_blocked & (1ull << (sig - SIGRTMIN))))
+            continue;
+        atomic_store(&t->park_state, PARK_SIGNALLED);
+        if (syscall(SYS_tgkill, pid, t->kernel_tid, sig) == 0)
             sent++;
+        else
+            atomic_store(&t->park_state, PARK_NONE);
     }
     /* Until every signalled thread has parked or gone on: on a machine with fewer cores than
      * threads they run their handlers only once this thread waits. */
-    struct timespec now, step = {0, 0};
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    uint64_t start = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec, waited = 0;
-    int seen;
-    while ((seen = atomic_load(&answers)) < sent && waited < SCAL_PARK_ANSWER_NS) {
-        step.tv_nsec = (long)(SCAL_PARK_ANSWER_NS - waited);
-        futex(&answers, FUTEX_WAIT_PRIVATE, seen, &step);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        waited = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec - start;
+    uint64_t start = now_ns();
+    wait_answers(sent, start + SCAL_PARK_FIRST_NS);
+    for (uint32_t i = 0; i < n && atomic_load(&answers) < sent; i++) {
+        struct scal_thread *t = scal_thread_at(i);
+        if (t && atomic_load(&t->park_state) == PARK_SIGNALLED && blocks_now(t->kernel_tid, sig)) {
+            atomic_store(&t->park_state, PARK_NONE);
+            sent--;
+        }
     }
+    wait_answers(sent, start + SCAL_PARK_ANSWER_NS);
 }
 
 void scal_park_release(void)

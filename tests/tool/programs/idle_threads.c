@@ -19,6 +19,11 @@
 // RUN[idle_threads_blocked]: OMP_NUM_THREADS=2 %prog blocked
 // CHECK[idle_threads_blocked] run: exit=0
 // CHECK[idle_threads_blocked] /diagnostics: threads_parked=0
+// Every real-time signal blocked by each worker inside the region (after its first event): the
+// flush finds out from the kernel that they block it, and goes on.
+// RUN[idle_threads_blocked_late]: OMP_NUM_THREADS=2 %prog blocked_late
+// CHECK[idle_threads_blocked_late] run: exit=0
+// CHECK[idle_threads_blocked_late] /diagnostics: threads_parked=0
 // A thread of the program's that ran a region of its own (an initial thread) and now waits in
 // poll() is never signalled: poll() would end early with EINTR (it then ends the process with 9).
 // RUN[idle_threads_poller]: OMP_NUM_THREADS=2 %prog poller
@@ -102,7 +107,16 @@ int main(int argc, char **argv)
     }
     // REGION: parallel @LINE+1 count=1
 #pragma omp parallel
-    __atomic_fetch_add(&sink, (long)omp_get_thread_num() + 1, __ATOMIC_RELAXED);
+    {
+        if (!strcmp(mode, "blocked_late") && omp_get_thread_num() != 0) {
+            sigset_t rt;
+            sigemptyset(&rt);
+            for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+                sigaddset(&rt, s);
+            pthread_sigmask(SIG_BLOCK, &rt, NULL);
+        }
+        __atomic_fetch_add(&sink, (long)omp_get_thread_num() + 1, __ATOMIC_RELAXED);
+    }
     if (!strcmp(mode, "poller")) {
         pthread_t th;
         char c;
