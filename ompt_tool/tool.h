@@ -301,9 +301,12 @@ struct scal_thread {
     int32_t kernel_tid;     /* gettid(): the flush parks idle threads (park.h) */
     uint64_t rt_blocked;    /* bit s: real-time signal SIGRTMIN + s blocked at its first event */
     _Atomic int park_state; /* park.c: signalled by the flush, answered by its handler */
+    /* depth as of this thread's last implicit-task begin or end (a worker outside every region:
+     * 0), for the flush to read (park.c) */
+    _Atomic uint32_t depth_published;
     bool is_initial;
-    bool is_worker; /* a thread the runtime made (thread_begin: ompt_thread_worker) */
-    uint32_t depth; /* frames in use */
+    _Atomic bool is_worker; /* a thread the runtime made (thread_begin: ompt_thread_worker) */
+    uint32_t depth;         /* frames in use */
     /* bit d: the instance at depth d waits for settlement (team.h); owner-written, read at flush */
     _Atomic uint64_t pending_depths;
     struct scal_frame *frames;

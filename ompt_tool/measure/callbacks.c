@@ -342,6 +342,7 @@ static void member_done(struct scal_thread *t, struct scal_frame *f, uint64_t no
     SCAL_TEAM_JOIN_RELEASE(f->inst); /* after this member's last read of the instance */
     t->member_frame = f->prev_member;
     t->depth--;
+    atomic_store_explicit(&t->depth_published, t->depth, memory_order_relaxed);
     /* the primary thread's member frame sits right above its encountering frame of f->inst */
     if (f->team_index == 0 && t->depth >= 1 && t->frames[t->depth - 1].inst == f->inst) {
         scal_team_settle(t, t->depth - 1);
@@ -391,6 +392,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
         f->sensed = index != 0 && scal_sensor_member_reads(t->sensors);
         t->member_frame = (int)t->depth;
         t->depth++;
+        atomic_store_explicit(&t->depth_published, t->depth, memory_order_relaxed);
         if (f->slot) {
             struct scal_slot *s = f->slot;
             atomic_store_explicit(&s->work_begin_ns, now, memory_order_relaxed);
@@ -562,7 +564,9 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint, ompt_dat
 static void on_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data)
 {
     struct scal_thread *t = scal_thread_get();
-    if (t) t->is_worker = thread_type == ompt_thread_worker;
+    if (t)
+        atomic_store_explicit(&t->is_worker, thread_type == ompt_thread_worker,
+                              memory_order_relaxed);
     if (t && t->sensors == NULL && scal_tool_state.sensors)
         t->sensors = scal_sensor_thread_attach(scal_tool_state.sensors, t->gtid);
 }

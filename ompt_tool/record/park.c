@@ -56,7 +56,8 @@ void scal_park_init(void *lookup)
 static bool idle_in_runtime(void)
 {
     const struct scal_thread *t = scal_self; /* never created here */
-    if (!t || !t->is_worker || t->depth != 0) return false;
+    if (!t || !atomic_load_explicit(&t->is_worker, memory_order_relaxed) || t->depth != 0)
+        return false;
     int state = get_state(NULL);
     return state == ompt_state_idle || (state >= ompt_state_wait_barrier_implicit_parallel &&
                                         state <= ompt_state_wait_barrier_implicit);
@@ -150,7 +151,9 @@ void scal_park_idle_threads(void)
          * a region, may sit in a system call that the signal would end early (EINTR). A thread
          * that has ended may have left its id to another of this process's: not idle in the
          * runtime, its handler returns at once. */
-        if (!t || !t->is_worker || t->depth != 0 || t->kernel_tid <= 0 || t->kernel_tid == self ||
+        if (!t || !atomic_load_explicit(&t->is_worker, memory_order_relaxed) ||
+            atomic_load_explicit(&t->depth_published, memory_order_relaxed) != 0 ||
+            t->kernel_tid <= 0 || t->kernel_tid == self ||
             (t->rt_blocked & (1ull << (sig - SIGRTMIN))))
             continue;
         atomic_store(&t->park_state, PARK_SIGNALLED);
