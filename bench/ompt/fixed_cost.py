@@ -58,6 +58,43 @@ def one(prog, env, out_dir=None):
     return dt, (ru.ru_utime + ru.ru_stime) * 1e3 + drain_orphans()
 
 
+def rounds(prog, variants, count, checks=None, clean=None):
+    """After 3 warm-up rounds (the page cache, a default identity cache), `count` rounds in which
+    every (name, env) of variants runs once, in an order reversed every other round: one dict per
+    round, name -> (wall ms, CPU ms). checks: name -> directory whose new run file is checked after
+    each run of that variant; clean: a directory emptied after each round."""
+    checks = checks or {}
+
+    def round_(order):
+        got = {name: one(prog, env, checks.get(name)) for name, env in order}
+        drain_orphans()  # detached writers of this round's files, before the next round
+        if clean:
+            for f in os.listdir(clean):
+                os.unlink(os.path.join(clean, f))
+        return got
+
+    for _ in range(3):
+        round_(variants)
+    return [round_(variants if k % 2 == 0 else variants[::-1]) for k in range(count)]
+
+
+def median_of(rows, f):
+    return statistics.median(f(r) for r in rows)
+
+
+def print_bare(rows):
+    """The first line of a report of rounds(): how many, the load, the bare program's medians."""
+    print("%d rounds, load average %.1f; bare: wall %.2f ms, CPU %.2f ms" %
+          (len(rows), os.getloadavg()[0], median_of(rows, lambda r: r["bare"][0]),
+           median_of(rows, lambda r: r["bare"][1])))
+
+
+def extra(rows, name, over="bare"):
+    """Medians of the per-round differences of variant `name` to variant `over`: (wall, CPU) ms."""
+    return (median_of(rows, lambda r: r[name][0] - r[over][0]),
+            median_of(rows, lambda r: r[name][1] - r[over][1]))
+
+
 def quartiles(values):
     q = statistics.quantiles(values, n=4)
     return "%.2f / %.2f / %.2f" % (q[0], q[1], q[2])
@@ -85,17 +122,9 @@ def main():
                     XDG_CACHE_HOME=os.path.join(work, "cache"))
         if a.detached:
             tool["SCAL_WRITER"] = "detached"
-        check = None if a.detached else out
-        variants = [("bare", base, None), ("first run", dict(tool, SCAL_IDENTITY_CACHE=""), check),
-                    ("default", tool, check)]
-        for _ in range(3):  # warm the page cache (and the default identity cache)
-            for _, env, c in variants:
-                one(a.prog, env, c)
-            drain_orphans()
-        for k in range(a.pairs):
-            order = variants if k % 2 == 0 else variants[::-1]
-            got = {name: one(a.prog, env, c) for name, env, c in order}
-            drain_orphans()  # detached: the writers of this round's run files, before the next
+        variants = [("bare", base), ("first run", dict(tool, SCAL_IDENTITY_CACHE="")), ("default", tool)]
+        checks = {} if a.detached else {"first run": out, "default": out}
+        for k, got in enumerate(rounds(a.prog, variants, a.pairs, checks)):
             rows.append({"round": k, "bare_ms": got["bare"][0], "bare_cpu_ms": got["bare"][1],
                          "first_ms": got["first run"][0], "first_cpu_ms": got["first run"][1],
                          "default_ms": got["default"][0], "default_cpu_ms": got["default"][1]})

@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fixed_cost import PR_SET_CHILD_SUBREAPER, one  # noqa: E402  (one whole process, its writer's CPU included)
+from fixed_cost import PR_SET_CHILD_SUBREAPER, extra, print_bare, rounds  # noqa: E402  (whole processes, writers' CPU included)
 
 
 def main():
@@ -37,28 +37,14 @@ def main():
         envs = [("bare", bare)] + [(k, dict(bare, OMP_TOOL_LIBRARIES=os.path.abspath(t), SCAL_OUTPUT=work + "/",
                                             SCAL_IDENTITY_CACHE=""))
                                    for k, t in (("A", a.tool_a), ("B", a.tool_b))]
-        for _ in range(3):  # warm the page cache
-            for _, env in envs:
-                one(a.prog, env)
-        rows = []
-        for k in range(a.rounds):
-            order = envs if k % 2 == 0 else envs[::-1]
-            rows.append({name: one(a.prog, env) for name, env in order})
-            for f in os.listdir(work):
-                os.unlink(os.path.join(work, f))
+        rows = rounds(a.prog, envs, a.rounds, clean=work)
     finally:
         shutil.rmtree(work)
 
-    def med(f):
-        return statistics.median(f(r) for r in rows)
-
-    print("%d rounds, load average %.1f; bare: wall %.2f ms, CPU %.2f ms" %
-          (a.rounds, os.getloadavg()[0], med(lambda r: r["bare"][0]), med(lambda r: r["bare"][1])))
+    print_bare(rows)
     for name in ("A", "B"):
         q = statistics.quantiles([r[name][1] - r["bare"][1] for r in rows], n=4)
-        print("%s extra: wall %.2f ms, CPU %.2f ms (CPU quartiles %.2f / %.2f)" %
-              (name, med(lambda r: r[name][0] - r["bare"][0]), med(lambda r: r[name][1] - r["bare"][1]), q[0], q[2]))
-    print("B - A: wall %.2f ms, CPU %.2f ms" % (med(lambda r: r["B"][0] - r["A"][0]), med(lambda r: r["B"][1] - r["A"][1])))
-
+        print("%s extra: wall %.2f ms, CPU %.2f ms (CPU quartiles %.2f / %.2f)" % ((name,) + extra(rows, name) + (q[0], q[2])))
+    print("B - A: wall %.2f ms, CPU %.2f ms" % extra(rows, "B", "A"))
 
 main()

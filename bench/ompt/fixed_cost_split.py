@@ -15,12 +15,11 @@ import argparse
 import ctypes
 import os
 import shutil
-import statistics
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fixed_cost import PR_SET_CHILD_SUBREAPER, drain_orphans, one  # noqa: E402
+from fixed_cost import PR_SET_CHILD_SUBREAPER, extra, print_bare, rounds  # noqa: E402
 
 
 def main():
@@ -37,36 +36,22 @@ def main():
         bare = dict(os.environ, OMP_NUM_THREADS="2")
         for k in ("OMP_TOOL_LIBRARIES", "SCAL_IDENTITY_CACHE"):
             bare.pop(k, None)
-        tool = dict(bare, OMP_TOOL_LIBRARIES=os.path.abspath(a.tool), SCAL_OUTPUT=work + "/",
+        out = os.path.join(work, "out")
+        os.mkdir(out)
+        tool = dict(bare, OMP_TOOL_LIBRARIES=os.path.abspath(a.tool), SCAL_OUTPUT=out + "/",
                     XDG_CACHE_HOME=cache)
         envs = [("bare", bare), ("declined", dict(tool, SCAL_ENABLE="0")),
                 ("snapshot only", dict(tool, SCAL_SNAPSHOT_ONLY="1", SCAL_IDENTITY_CACHE="")),
                 ("snapshot only + cache", dict(tool, SCAL_SNAPSHOT_ONLY="1")),
                 ("first run", dict(tool, SCAL_IDENTITY_CACHE="")), ("default", tool),
                 ("first run, KMP_BLOCKTIME=0", dict(tool, SCAL_IDENTITY_CACHE="", KMP_BLOCKTIME="0"))]
-        for _ in range(3):  # the page cache, and the default identity cache
-            for _, env in envs:
-                one(a.prog, env)
-        rows = []
-        for k in range(a.rounds):
-            order = envs if k % 2 == 0 else envs[::-1]
-            rows.append({name: one(a.prog, env) for name, env in order})
-            drain_orphans()
-            for f in os.listdir(work):
-                if f != "cache":
-                    os.unlink(os.path.join(work, f))
+        rows = rounds(a.prog, envs, a.rounds, clean=out)
     finally:
         shutil.rmtree(work)
 
-    def med(f):
-        return statistics.median(f(r) for r in rows)
-
-    print("%d rounds, load average %.1f; bare: wall %.2f ms, CPU %.2f ms" %
-          (a.rounds, os.getloadavg()[0], med(lambda r: r["bare"][0]), med(lambda r: r["bare"][1])))
+    print_bare(rows)
     for name, _ in envs[1:]:
-        print("  %-28s +%.2f ms wall, +%.2f ms CPU" %
-              (name, med(lambda r: r[name][0] - r["bare"][0]), med(lambda r: r[name][1] - r["bare"][1])))
-
+        print("  %-28s +%.2f ms wall, +%.2f ms CPU" % ((name,) + extra(rows, name)))
 
 if __name__ == "__main__":
     main()
