@@ -29,6 +29,12 @@ from bench_csv import write_rows  # noqa: E402  (bench/bench_csv.py)
 PR_SET_CHILD_SUBREAPER = 36
 
 
+def become_subreaper():
+    """Processes re-parented from below end up here (the writers), for drain_orphans."""
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise SystemExit("prctl(PR_SET_CHILD_SUBREAPER) failed")
+
+
 def drain_orphans():
     """Waits for every process that was re-parented to us (the run files' writers): their CPU ms."""
     cpu = 0.0
@@ -108,9 +114,7 @@ def main():
     ap.add_argument("--detached", action="store_true", help="SCAL_WRITER=detached (the file comes after the end)")
     ap.add_argument("--csv")
     a = ap.parse_args()
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-        raise SystemExit("prctl(PR_SET_CHILD_SUBREAPER) failed")
+    become_subreaper()
     base = dict(os.environ, OMP_NUM_THREADS="2")
     base.pop("OMP_TOOL_LIBRARIES", None)
     base.pop("SCAL_IDENTITY_CACHE", None)

@@ -8,7 +8,6 @@
 #
 #   fixed_cost_ab.py --prog PROG --tool-a OLD/libscal_ompt.so --tool-b NEW/libscal_ompt.so [--rounds 41]
 import argparse
-import ctypes
 import os
 import shutil
 import statistics
@@ -16,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fixed_cost import PR_SET_CHILD_SUBREAPER, extra, print_bare, rounds  # noqa: E402  (whole processes, writers' CPU included)
+from fixed_cost import become_subreaper, extra, print_bare, rounds  # noqa: E402  (whole processes, writers' CPU included)
 
 
 def main():
@@ -26,8 +25,7 @@ def main():
     ap.add_argument("--tool-b", required=True)
     ap.add_argument("--rounds", type=int, default=41)
     a = ap.parse_args()
-    if ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-        raise SystemExit("prctl(PR_SET_CHILD_SUBREAPER) failed")
+    become_subreaper()
     work = tempfile.mkdtemp()
     try:
         bare = dict(os.environ, OMP_NUM_THREADS="2")

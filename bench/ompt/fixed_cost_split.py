@@ -12,14 +12,13 @@
 #
 #   fixed_cost_split.py --prog PROG --tool libscal_ompt.so [--rounds 31]
 import argparse
-import ctypes
 import os
 import shutil
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fixed_cost import PR_SET_CHILD_SUBREAPER, extra, print_bare, rounds  # noqa: E402
+from fixed_cost import become_subreaper, extra, print_bare, rounds  # noqa: E402
 
 
 def main():
@@ -28,8 +27,7 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--rounds", type=int, default=31)
     a = ap.parse_args()
-    if ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-        raise SystemExit("prctl(PR_SET_CHILD_SUBREAPER) failed")
+    become_subreaper()
     work = tempfile.mkdtemp()
     try:
         cache = os.path.join(work, "cache")
