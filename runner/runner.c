@@ -821,9 +821,9 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
         scal_cw_run_files_each(runfile, "", unlink_run_file, NULL);
         scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, unlink_run_file, NULL);
         free_snapshots(&snaps);
-        scal_progress_end(pg, cfg,
-                          "NOT RECORDED: the tool could not write its measurements (disk "
-                          "full)");
+        snprintf(outcome, sizeof(outcome),
+                 "NOT RECORDED (%s): the tool could not write its measurements (disk full)", cfg);
+        scal_progress_end(pg, cfg, outcome);
         c->disk_full = true;
         return 2;
     }
