@@ -1,26 +1,28 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Idle threads asleep during the end's flush (park.h). The flush sends each registered thread a
-// real-time signal; its handler parks the thread (a futex wait until the flush releases it) only
-// when it is idle in the runtime: no implicit task of the tool's bookkeeping open on it (depth 0:
-// it has left every region, so it runs no task and no code of the program's) and the runtime says
-// it waits for work (ompt_get_state, async-signal-safe: idle, or libomp's implicit-barrier states,
-// which a worker keeps at its fork barrier until its next region). There it holds no lock. It may
-// be inside one of the tool's callbacks, which take no lock either; not when sensor plugins run
-// (a sensor's library may hold a lock of its own the flush needs), so then nothing is parked. The
-// handler stays installed afterwards: a signal still pending (a thread that blocks it) finds
-// nothing to do. The signal is the highest real-time one whose disposition is the default (SIGRTMAX
-// downwards; none the program handles, ignores or blocks on this thread).
+// Idle threads asleep during the end's flush (park.h). The flush sends a real-time signal to each
+// of the runtime's worker threads that it sees outside every region (never to a thread of the
+// program's own, nor to one in a region, whose system calls the signal could end with EINTR); the
+// handler parks the thread (a futex wait until the flush releases it) only when it is idle in the
+// runtime: no implicit task of the tool's bookkeeping open on it (depth 0: it has left every
+// region, so it runs no task and no code of the program's) and the runtime says it waits for work
+// (ompt_get_state, async-signal-safe: idle, or libomp's implicit-barrier states, which a worker
+// keeps at its fork barrier until its next region). There it holds no lock. It may be inside one of
+// the tool's callbacks, which take no lock either; not when sensor plugins run (a sensor's library
+// may hold a lock of its own the flush needs), so then nothing is parked. The handler stays
+// installed afterwards: a signal still pending (a thread that blocks it) finds nothing to do. The
+// signal is the highest real-time one whose disposition is the default (SIGRTMAX downwards; none
+// the program handles, ignores or blocks on this thread).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <omp-tools.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
