@@ -299,7 +299,6 @@ struct scal_sensor_thread_ctx;
 struct scal_thread {
     uint32_t gtid;          /* 0 = the process's initial thread */
     int32_t kernel_tid;     /* gettid(): the flush parks idle threads (park.h) */
-    uint64_t rt_blocked;    /* bit s: real-time signal SIGRTMIN + s blocked at its first event */
     _Atomic int park_state; /* park.c: signalled by the flush, answered by its handler */
     /* depth as of this thread's last implicit-task begin or end (a worker outside every region:
      * 0), for the flush to read (park.c) */

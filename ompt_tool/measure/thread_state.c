@@ -2,8 +2,6 @@
 // Per-thread state: created at a thread's first event with all the memory it will ever use
 // reserved at once (touched lazily), and registered for the flush.
 #define _GNU_SOURCE
-#include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -51,10 +49,6 @@ static struct scal_thread *create_thread_state(void)
     struct scal_thread *t = (struct scal_thread *)base;
     t->gtid = gtid;
     t->kernel_tid = (int32_t)gettid();
-    sigset_t mask;
-    if (pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0)
-        for (int sig = SIGRTMIN; sig <= SIGRTMAX && sig - SIGRTMIN < 64; sig++)
-            if (sigismember(&mask, sig)) t->rt_blocked |= 1ull << (sig - SIGRTMIN);
     t->frames = (struct scal_frame *)(base + off_frames);
     t->inst_area = base + off_insts;
     t->row_of_node = (uint32_t *)(base + off_map);

@@ -37,9 +37,10 @@ static int park_signal;     /* 0: not chosen yet; -1: none free */
 static _Atomic int parking; /* 1 while the flush runs: the futex the parked threads wait on */
 static _Atomic int answers; /* signalled threads whose handler has decided (the flush waits) */
 /* How long the flush waits for the signalled threads' handlers: those that have not answered
- * after the first bound are asked of the kernel whether they block the signal (it was sampled at
- * their first event only), and those that do are not waited for; the others get the second bound
- * (one in an uninterruptible call answers late). */
+ * after the first bound are asked of the kernel whether they block the signal, and those that do
+ * are not waited for; the others get the second bound (one in an uninterruptible call answers
+ * late). A mask that blocks the signal on every thread blocks it on this one too: then none is
+ * chosen and nothing is sent. */
 #define SCAL_PARK_FIRST_NS 1000000ull
 #define SCAL_PARK_ANSWER_NS 50000000ull
 enum { PARK_NONE, PARK_SIGNALLED, PARK_ANSWERED };
@@ -155,8 +156,7 @@ void scal_park_idle_threads(void)
          * runtime, its handler returns at once. */
         if (!t || !atomic_load_explicit(&t->is_worker, memory_order_relaxed) ||
             atomic_load_explicit(&t->depth_published, memory_order_relaxed) != 0 ||
-            t->kernel_tid <= 0 || t->kernel_tid == self ||
-            (t->rt_blocked & (1ull << (sig - SIGRTMIN))))
+            t->kernel_tid <= 0 || t->kernel_tid == self)
             continue;
         atomic_store(&t->park_state, PARK_SIGNALLED);
         if (syscall(SYS_tgkill, pid, t->kernel_tid, sig) == 0)
