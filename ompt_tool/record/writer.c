@@ -28,6 +28,7 @@
 #include "mpi_rank.h"
 #include "writer.h"
 #include "writer_link.h"
+#include "writer_program.h"
 #include "trace_buf.h"
 
 /* Everything merged for one node across threads. */
@@ -707,19 +708,6 @@ static int save_snapshot(const struct scal_snap_builder *b, const char *path, ch
 
 SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_t end_ns);
 
-/* The writer program, beside this library as plugins are (lib/scal/). */
-static void writer_program(char *out, size_t len)
-{
-    Dl_info self;
-    out[0] = '\0';
-    if (!dladdr((void *)scal_write_run_file, &self) || !self.dli_fname) return;
-    const char *slash = strrchr(self.dli_fname, '/');
-    snprintf(out, len, "%.*s%s" SCAL_SNAP_WRITER_REL, slash ? (int)(slash - self.dli_fname) : 0,
-             self.dli_fname, slash ? "/" : "");
-}
-
-extern char **environ;
-
 /* Starts the writer program on the snapshot, which writes the HDF5 run file: with SCAL_WRITER=
  * detached this process is the program's forked copy and becomes the writer (exec); else (the
  * writer process started with the tool is missing, or the fork failed) the writer is started in a
@@ -727,17 +715,11 @@ extern char **environ;
  * open) and waited for unless SCAL_WRITER=detached. The writer inherits stderr for its errors. */
 static int start_writer(const char *snap)
 {
-    char prog[4300];
-    writer_program(prog, sizeof(prog));
+    char prog[4300] = "";
+    scal_writer_program((const void *)scal_write_run_file, prog, sizeof(prog));
     char *argv[] = {prog, (char *)snap, NULL};
-    size_t n = 0;
-    for (char **e = environ; e && *e; e++)
-        n++;
-    char **env = calloc(n + 1, sizeof(*env));
+    char **env = scal_writer_environment();
     if (!env) return scal__fail(SCAL_ENOMEM, "out of memory starting the run-file writer");
-    n = 0;
-    for (char **e = environ; e && *e; e++) /* a preloaded runtime is the program's affair */
-        if (strncmp(*e, "LD_PRELOAD=", 11) != 0) env[n++] = *e;
     if (scal_tool_state.in_writer_copy) {
         /* This process is the measured program's forked copy (flush.c): it becomes the writer,
          * keeping no descriptor of the program's but stderr (stdin and stdout are /dev/null). */

@@ -35,38 +35,11 @@
 #include "run_snapshot.h"
 #include "tool.h"
 #include "writer_link.h"
-
-extern char **environ;
+#include "writer_program.h"
 
 static int link_fd = -1;
 static dev_t link_dev;
 static ino_t link_ino;
-
-/* The writer program, beside this library (lib/scal/scal-run-writer). */
-static bool writer_program(char *out, size_t len)
-{
-    Dl_info self;
-    if (!dladdr((void *)scal_writer_link_start, &self) || !self.dli_fname) return false;
-    const char *slash = strrchr(self.dli_fname, '/');
-    int n = snprintf(out, len, "%.*s%s" SCAL_SNAP_WRITER_REL,
-                     slash ? (int)(slash - self.dli_fname) : 0, self.dli_fname, slash ? "/" : "");
-    return n > 0 && (size_t)n < len;
-}
-
-/* The program's environment without LD_PRELOAD (the tool preloaded into the writer would start a
- * writer of its own; a preloaded runtime is the program's affair). */
-static char **writer_environment(void)
-{
-    size_t n = 0;
-    for (char **e = environ; e && *e; e++)
-        n++;
-    char **env = calloc(n + 1, sizeof(*env));
-    if (!env) return NULL;
-    n = 0;
-    for (char **e = environ; e && *e; e++)
-        if (strncmp(*e, "LD_PRELOAD=", 11) != 0) env[n++] = *e;
-    return env;
-}
 
 /* ThreadSanitizer intercepts clone() and fails on a child sharing the memory: its builds start the
  * writer with posix_spawn, whose first process forks the writer proper and exits at once (reaped
@@ -83,7 +56,7 @@ static char **writer_environment(void)
 static pid_t spawn_writer(const char *prog, int fd)
 {
     char *argv[] = {(char *)prog, SCAL_WRITER_SERVE_ARG, SCAL_WRITER_FORK_ARG, NULL};
-    char **env = writer_environment();
+    char **env = scal_writer_environment();
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t attr;
     sigset_t all;
@@ -152,7 +125,7 @@ static int middle_child(void *arg)
 static pid_t spawn_writer(const char *prog, int fd)
 {
     char *argv[] = {(char *)prog, SCAL_WRITER_SERVE_ARG, NULL};
-    struct spawn_args a = {prog, argv, writer_environment(), fd, NULL};
+    struct spawn_args a = {prog, argv, scal_writer_environment(), fd, NULL};
     const size_t stack_size = 64 << 10; /* two: the middle process's and the writer's */
     sigset_t all, old;
     pid_t pid = -1;
@@ -185,7 +158,7 @@ void scal_writer_link_start(void)
     int sv[2];
     struct stat st;
     if (link_fd >= 0 || !cfg->enabled || !cfg->wait_writer || cfg->snapshot_only) return;
-    if (!writer_program(prog, sizeof(prog))) return;
+    if (!scal_writer_program((const void *)scal_writer_link_start, prog, sizeof(prog))) return;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return;
     pid_t pid = spawn_writer(prog, sv[1]);
     close(sv[1]);
