@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "crc32.h"
 #include "errmsg.h"
 #include "run_snapshot.h"
 #include "scal/status.h"
@@ -187,13 +187,7 @@ int scal_snap_write(const struct scal_snap_builder *b, const struct scal_snap_in
                        .tool_start_unix = info->tool_start_unix,
                        .flags = info->flags};
     memcpy(h.magic, magic, sizeof(magic));
-    uLong crc = crc32(0L, Z_NULL, 0);
-    crc = crc32(crc, pre.buf, (uInt)pre.len);
-    for (size_t off = 0; off < b->len; off += 1u << 30) {
-        size_t n = b->len - off < (1u << 30) ? b->len - off : (1u << 30);
-        crc = crc32(crc, b->buf + off, (uInt)n);
-    }
-    h.crc = (uint32_t)crc;
+    h.crc = scal_crc32(scal_crc32(0, pre.buf, pre.len), b->buf, b->len);
     int rc = write_all(fd, &h, sizeof(h), path);
     if (rc == SCAL_OK) rc = write_all(fd, pre.buf, pre.len, path);
     if (rc == SCAL_OK) rc = write_all(fd, b->buf, b->len, path);
@@ -285,12 +279,7 @@ int scal_snap_load_mem(const char *name, const unsigned char *bytes, size_t size
         return scal__fail(SCAL_ENOMEM, "out of memory reading the run snapshot '%s'", path);
     memcpy(out->body, bytes + sizeof(h), h.body_len);
     out->len = h.body_len;
-    uLong crc = crc32(0L, Z_NULL, 0);
-    for (size_t off = 0; off < out->len; off += 1u << 30) {
-        size_t n = out->len - off < (1u << 30) ? out->len - off : (1u << 30);
-        crc = crc32(crc, out->body + off, (uInt)n);
-    }
-    if ((uint32_t)crc != h.crc) {
+    if (scal_crc32(0, out->body, out->len) != h.crc) {
         rc = scal__fail(SCAL_EFORMAT,
                         "the run snapshot '%s' is damaged: its checksum does not match its content",
                         path);

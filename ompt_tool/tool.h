@@ -65,6 +65,12 @@ static inline size_t scal_cache_align(size_t n)
     return (n + SCAL_CACHE_LINE - 1) & ~(size_t)(SCAL_CACHE_LINE - 1);
 }
 
+/* `bytes` of zeroed memory whose pages the OS provides when they are first touched (an anonymous
+ * mapping without swap reservation): the tables sized for the configured maxima cost nothing until
+ * a region, thread or node uses them (calloc may clear them all at once, a page fault per page at
+ * start). NULL when no address space is left. Never released: they live as long as the tool. */
+void *scal_reserve_zeroed(size_t bytes);
+
 /* ---- clock ------------------------------------------------------------------------------- */
 
 static inline uint64_t scal_now_ns(void)

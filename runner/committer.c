@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "grow.h"
 #include "campaign_writer.h"
 #include "committer.h"
+#include "crc32.h"
 #include "errmsg.h"
 #include "h5util.h"
 #include "safe_create.h"
@@ -425,10 +425,7 @@ struct journal_head {
 
 static uint32_t crc_of(const void *p, size_t n)
 {
-    uLong crc = crc32(0L, Z_NULL, 0);
-    for (size_t off = 0; off < n; off += 1u << 30)
-        crc = crc32(crc, (const Bytef *)p + off, (uInt)(n - off < (1u << 30) ? n - off : 1u << 30));
-    return (uint32_t)crc;
+    return scal_crc32(0, p, n);
 }
 
 struct journal_entry {

@@ -10,9 +10,10 @@
 // key (distinct per parent node) and the writer labels the region accordingly.
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <link.h>
+#include <stdatomic.h>
 #include <unwind.h>
 
+#include "loaded_object.h"
 #include "tool.h"
 
 struct range {
@@ -20,34 +21,12 @@ struct range {
 };
 static struct range runtime_text, tool_text;
 
-struct range_search {
-    uintptr_t base;
-    struct range *out;
-};
-
-static int find_range(struct dl_phdr_info *info, size_t size, void *data)
-{
-    struct range_search *s = data;
-    if (info->dlpi_addr != s->base) return 0;
-    s->out->lo = UINTPTR_MAX;
-    s->out->hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        if (lo < s->out->lo) s->out->lo = lo;
-        if (hi > s->out->hi) s->out->hi = hi;
-    }
-    return 1;
-}
-
 static void range_of(const void *addr, struct range *out)
 {
-    Dl_info info;
-    struct link_map *lm = NULL;
-    if (!dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
-    struct range_search s = {lm->l_addr, out};
-    dl_iterate_phdr(find_range, &s);
+    struct scal_loaded_object o;
+    if (!scal_loaded_object_at((uintptr_t)addr, &o)) return;
+    out->lo = o.text_lo;
+    out->hi = o.text_hi;
 }
 
 void scal_callsite_init(const void *runtime_function)
@@ -62,6 +41,32 @@ bool scal_callsite_in_runtime(const void *codeptr)
     return a >= runtime_text.lo && a < runtime_text.hi;
 }
 
+/* libgcc's unwinder, loaded at the first unwind: most programs never need one (their regions are
+ * not nested), and loading libgcc_s costs every process ~0.1 ms of CPU (its constructor's CPUID
+ * instructions trap to the hypervisor in a VM). The loaded library stays; its entries are published
+ * once, get_ip last. NULL entries: no unwinder, the runtime's address stays the key. */
+typedef _Unwind_Reason_Code (*backtrace_fn)(_Unwind_Trace_Fn, void *);
+typedef _Unwind_Ptr (*get_ip_fn)(struct _Unwind_Context *);
+static _Atomic(backtrace_fn) unwind_backtrace;
+static _Atomic(get_ip_fn) unwind_get_ip;
+static _Atomic bool unwinder_missing;
+
+static bool unwinder_loaded(void)
+{
+    if (atomic_load_explicit(&unwind_get_ip, memory_order_acquire)) return true;
+    if (atomic_load_explicit(&unwinder_missing, memory_order_relaxed)) return false;
+    void *lib = dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
+    backtrace_fn backtrace = lib ? (backtrace_fn)dlsym(lib, "_Unwind_Backtrace") : NULL;
+    get_ip_fn get_ip = lib ? (get_ip_fn)dlsym(lib, "_Unwind_GetIP") : NULL;
+    if (!backtrace || !get_ip) {
+        atomic_store_explicit(&unwinder_missing, true, memory_order_relaxed);
+        return false;
+    }
+    atomic_store_explicit(&unwind_backtrace, backtrace, memory_order_relaxed);
+    atomic_store_explicit(&unwind_get_ip, get_ip, memory_order_release);
+    return true;
+}
+
 /* Frames unwound at most: the runtime and the tool sit between the callback and the region body. */
 #define MAX_UNWIND_FRAMES 16
 
@@ -73,7 +78,7 @@ struct walk {
 static _Unwind_Reason_Code visit(struct _Unwind_Context *ctx, void *data)
 {
     struct walk *w = data;
-    uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx);
+    uintptr_t ip = (uintptr_t)atomic_load_explicit(&unwind_get_ip, memory_order_relaxed)(ctx);
     if (++w->frames > MAX_UNWIND_FRAMES || ip == 0) return _URC_END_OF_STACK;
     /* Reaching the frame the runtime reported means the region body's call to the runtime was a
      * tail call: its frame is gone, and what lies above is the enclosing region's call site. */
@@ -88,13 +93,15 @@ static _Unwind_Reason_Code visit(struct _Unwind_Context *ctx, void *data)
 const void *scal_callsite_outside_runtime(const void *fallback)
 {
     struct walk w = {0, (uintptr_t)fallback, 0};
-    _Unwind_Backtrace(visit, &w);
+    if (!unwinder_loaded()) return fallback;
+    atomic_load_explicit(&unwind_backtrace, memory_order_relaxed)(visit, &w);
     return w.found ? (const void *)w.found : fallback;
 }
 
 const void *scal_callsite_caller_outside_runtime(const void *fallback)
 {
     struct walk w = {0, 0, 0}; /* the reported frame is a real one: walk past it */
-    _Unwind_Backtrace(visit, &w);
+    if (!unwinder_loaded()) return fallback;
+    atomic_load_explicit(&unwind_backtrace, memory_order_relaxed)(visit, &w);
     return w.found ? (const void *)w.found : fallback;
 }

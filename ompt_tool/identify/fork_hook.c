@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "fork_hook.h"
+#include "loaded_object.h"
 
 _Thread_local struct scal_fork_note scal_fork_last __attribute__((tls_model("initial-exec")));
 
@@ -132,12 +133,16 @@ static void set_slot(const struct dl_phdr_info *info, uintptr_t slot, uintptr_t 
 
 /* The runtime's own definition of an entry in `scope`: a symbol of that name defined at that
  * address. A non-PIE executable that takes an entry's address gets a "canonical PLT" entry, which
- * dlsym returns and which jumps through the very slot the tool changes: never a target. */
+ * dlsym returns and which jumps through the very slot the tool changes: never a target. Only an
+ * executable has such entries, so an address in a shared object is taken as it is (asking dladdr
+ * there scans the runtime's whole symbol table, ~10 us a call). */
 static uintptr_t runtime_entry(void *scope, const char *name)
 {
     Dl_info di;
     const ElfW(Sym) *sym = NULL;
     void *p = dlsym(scope, name);
+    struct scal_loaded_object o;
+    if (p && scal_loaded_object_at((uintptr_t)p, &o) && !o.is_program) return (uintptr_t)p;
     if (!p || !dladdr1(p, &di, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
         sym->st_shndx == SHN_UNDEF || di.dli_saddr != p || !di.dli_sname ||
         strcmp(di.dli_sname, name) != 0)
@@ -245,17 +250,28 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
+/* The handle of the loaded object holding addr (NULL: none). A shared object is named by the
+ * loader's list; the program (the runtime linked into it) by dladdr, whose symbol scan is cheap
+ * there. */
+static void *object_handle(uintptr_t addr)
+{
+    Dl_info di;
+    struct scal_loaded_object o;
+    if (!scal_loaded_object_at(addr, &o)) return NULL;
+    if (!o.is_program) return o.name[0] ? dlopen(o.name, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    return dladdr((void *)addr, &di) && di.dli_fname ? dlopen(di.dli_fname, RTLD_NOW | RTLD_NOLOAD)
+                                                     : NULL;
+}
+
 /* The runtime's object, found by a symbol only it defines (a program may take the address of one
  * of them, which the check in runtime_entry sees through); NULL when none is loaded yet. */
 static void *runtime_scope(void)
 {
     static const char *const anchors[] = {"__kmpc_global_thread_num", "__kmpc_fork_call",
                                           "GOMP_parallel", "omp_get_thread_num"};
-    Dl_info di;
     for (size_t i = 0; i < sizeof(anchors) / sizeof(anchors[0]); i++) {
         uintptr_t p = runtime_entry(RTLD_DEFAULT, anchors[i]);
-        if (p && dladdr((void *)p, &di) && di.dli_fname)
-            return dlopen(di.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+        if (p) return object_handle(p);
     }
     return NULL;
 }
@@ -267,7 +283,6 @@ _Atomic bool scal_fork_hooks_wanted;
 int scal_fork_hooks_install(const void *runtime_fn)
 {
     static void *scope; /* the measured runtime's handle, once known */
-    Dl_info di;
     struct install in = {0, 0};
     pid_t self = getpid(), busy = 0;
     if (!atomic_compare_exchange_strong(&installer, &busy, self) &&
@@ -275,8 +290,8 @@ int scal_fork_hooks_install(const void *runtime_fn)
         atomic_store(&scal_fork_hooks_wanted, true); /* another thread is at it: again later */
         return 0;
     }
-    if (runtime_fn && !scope && dladdr(runtime_fn, &di) && di.dli_fname)
-        scope = dlopen(di.dli_fname, RTLD_NOW | RTLD_NOLOAD); /* kept: the runtime stays anyway */
+    if (runtime_fn && !scope)
+        scope = object_handle((uintptr_t)runtime_fn); /* kept: the runtime stays anyway */
     if (!scope) scope = runtime_scope();
     bool more = false;
     for (size_t i = 0; i < NENTRIES; i++) {

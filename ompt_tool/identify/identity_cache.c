@@ -24,8 +24,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "crc32.h"
 #include "identity_cache.h"
 #include "safe_create.h"
 #include "tool.h"
@@ -206,7 +206,7 @@ static bool module_identity(const struct link_map *lm, uint64_t addr, char *path
     if (scal_build_id_of(addr, id, idlen)) return true;
     struct stat st;
     if (stat(path, &st) < 0) return false;
-    uint32_t h = (uint32_t)crc32(0L, (const Bytef *)path, (uInt)strlen(path));
+    uint32_t h = scal_crc32(0, path, strlen(path));
     snprintf(id, idlen, "p%08x-%llx-%llx", h, (unsigned long long)st.st_size,
              (unsigned long long)st.st_mtim.tv_sec * 1000000000ull +
                  (unsigned long long)st.st_mtim.tv_nsec);
@@ -377,7 +377,7 @@ static void load(struct scal_idcache *c, struct module_file *m)
         memcpy(hdr, data + at, sizeof(hdr));
         at += sizeof(hdr);
         if (hdr[0] != RECORD_MAGIC || hdr[1] < 4 || hdr[1] > MAX_RECORD_BYTES ||
-            got - at < hdr[1] || (uint32_t)crc32(0L, data + at, hdr[1]) != hdr[2]) {
+            got - at < hdr[1] || scal_crc32(0, data + at, hdr[1]) != hdr[2]) {
             damaged = true;
             break;
         }
@@ -528,7 +528,7 @@ static void write_back(const struct scal_idcache *c, const struct module_file *m
     for (size_t i = from; i < m->n; i++) {
         put_u32(&b, RECORD_MAGIC);
         put_u32(&b, m->rec[i].len);
-        put_u32(&b, (uint32_t)crc32(0L, m->rec[i].p, m->rec[i].len));
+        put_u32(&b, scal_crc32(0, m->rec[i].p, m->rec[i].len));
         put(&b, m->rec[i].p, m->rec[i].len);
     }
     path_of(c, m->id, path, sizeof(path));

@@ -54,17 +54,15 @@ int scal_nodes_init(uint32_t cap)
     uint32_t ns = 1;
     while (ns < cap * 2) /* the index stays at most half full: short probe chains */
         ns <<= 1;
-    nodes = calloc(cap, sizeof(*nodes));
-    slots = calloc(ns, sizeof(*slots));
     name_arena_size = (size_t)cap * NAME_ARENA_PER_NODE;
-    name_arena = calloc(1, name_arena_size);
-    if (!nodes || !slots || !name_arena) {
-        free(nodes);
-        free((void *)slots);
-        free(name_arena);
-        nodes = NULL;
-        return -1;
-    }
+    /* one reservation: nodes, then the index, then the names */
+    size_t at_slots = scal_cache_align((size_t)cap * sizeof(*nodes));
+    size_t at_names = scal_cache_align(at_slots + (size_t)ns * sizeof(*slots));
+    unsigned char *base = scal_reserve_zeroed(at_names + name_arena_size);
+    if (!base) return -1;
+    nodes = (struct scal_node *)base;
+    slots = (_Atomic uint32_t *)(base + at_slots);
+    name_arena = (char *)(base + at_names);
     capacity = cap;
     nslots_mask = ns - 1;
     /* Root: id 0. The last id is reserved for the overflow node. */

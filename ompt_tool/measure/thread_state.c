@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "thread_state.h"
@@ -17,11 +16,8 @@ static _Thread_local bool self_failed __attribute__((tls_model("initial-exec")))
 int scal_threads_init(void)
 {
     size_t bytes = (size_t)scal_tool_state.cfg.max_threads * sizeof(*registry);
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    if (p == MAP_FAILED) return -1;
-    registry = p;
-    return 0;
+    registry = scal_reserve_zeroed(bytes);
+    return registry ? 0 : -1;
 }
 
 static struct scal_thread *create_thread_state(void)
@@ -40,9 +36,8 @@ static struct scal_thread *create_thread_state(void)
     size_t off_tasks = off_rows + (size_t)cfg->max_regions * scal_tool_state.row_size;
     off_tasks = scal_cache_align(off_tasks);
     size_t total = off_tasks + (size_t)SCAL_TASK_RECORDS * sizeof(struct scal_task);
-    unsigned char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED) {
+    unsigned char *base = scal_reserve_zeroed(total);
+    if (!base) {
         scal_diag_count(SCAL_DIAG_threads_beyond_max);
         return NULL;
     }

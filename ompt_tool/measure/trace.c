@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Optional trace (SCAL_TRACE=N): per-thread bounded buffers of region instances and thread-state
 // intervals; the first N of each are kept, the rest are counted as dropped.
-#include <sys/mman.h>
-
 #include "trace_buf.h"
 
 struct scal_trace_buf *scal_trace_new(uint32_t entries)
@@ -10,9 +8,8 @@ struct scal_trace_buf *scal_trace_new(uint32_t entries)
     size_t bytes =
         sizeof(struct scal_trace_buf) + (size_t)entries * (sizeof(struct scal_trace_instance_row) +
                                                            sizeof(struct scal_trace_state_row));
-    unsigned char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) return NULL;
+    unsigned char *p = scal_reserve_zeroed(bytes);
+    if (!p) return NULL;
     struct scal_trace_buf *b = (struct scal_trace_buf *)p;
     b->capacity = entries;
     b->instances = (struct scal_trace_instance_row *)(p + sizeof(*b));

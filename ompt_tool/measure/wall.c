@@ -28,7 +28,7 @@ static uint32_t capacity;
 
 int scal_wall_init(uint32_t cap)
 {
-    walls = calloc(cap, sizeof(*walls));
+    walls = scal_reserve_zeroed((size_t)cap * sizeof(*walls));
     capacity = walls ? cap : 0;
     return walls ? 0 : -1;
 }
