@@ -206,38 +206,29 @@ void scal_snap_release(struct scal_snap *s)
     s->len = s->strings_cap = 0;
 }
 
-int scal_snap_read_raw(const char *path, unsigned char **bytes, size_t *len)
+int scal_snap_read_fd(int fd, const char *name, unsigned char **bytes, size_t *len)
 {
     struct stat st;
     int rc = SCAL_OK;
     *bytes = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
-        return scal__fail(errno == ENOENT ? SCAL_ENOENT : SCAL_EIO,
-                          "cannot open the run snapshot '%s': %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return scal__fail(SCAL_EFORMAT, "'%s' is not a regular file (a run snapshot is)", path);
-    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return scal__fail(SCAL_EFORMAT, "'%s' is not a regular file (a run snapshot is)", name);
     size_t size = (size_t)st.st_size;
-    if (!(*bytes = malloc(size ? size : 1))) {
-        close(fd);
-        return scal__fail(SCAL_ENOMEM, "out of memory reading the run snapshot '%s'", path);
-    }
+    if (!(*bytes = malloc(size ? size : 1)))
+        return scal__fail(SCAL_ENOMEM, "out of memory reading the run snapshot '%s'", name);
     for (size_t off = 0; off < size;) {
         ssize_t n = pread(fd, *bytes + off, size - off, (off_t)off);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) { /* shorter than fstat said: what was read is checked as it is */
             if (n < 0)
-                rc = scal__fail(SCAL_EIO, "cannot read the run snapshot '%s': %s", path,
+                rc = scal__fail(SCAL_EIO, "cannot read the run snapshot '%s': %s", name,
                                 strerror(errno));
             size = off;
             break;
         }
         off += (size_t)n;
     }
-    close(fd);
     if (rc < 0) {
         free(*bytes);
         *bytes = NULL;
@@ -245,6 +236,19 @@ int scal_snap_read_raw(const char *path, unsigned char **bytes, size_t *len)
     }
     *len = size;
     return SCAL_OK;
+}
+
+int scal_snap_read_raw(const char *path, unsigned char **bytes, size_t *len)
+{
+    *bytes = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return scal__fail(errno == ENOENT ? SCAL_ENOENT : SCAL_EIO,
+                          "cannot open the run snapshot '%s': %s", path, strerror(errno));
+    int rc = scal_snap_read_fd(fd, path, bytes, len);
+    close(fd);
+    return rc;
 }
 
 int scal_snap_load_mem(const char *name, const unsigned char *bytes, size_t size,
@@ -317,6 +321,18 @@ int scal_snap_load(const char *path, struct scal_snap *out)
     int rc = scal_snap_read_raw(path, &bytes, &len);
     if (rc < 0) return rc;
     rc = scal_snap_load_mem(path, bytes, len, out);
+    free(bytes);
+    return rc;
+}
+
+int scal_snap_load_fd(int fd, const char *name, struct scal_snap *out)
+{
+    unsigned char *bytes;
+    size_t len;
+    memset(out, 0, sizeof(*out));
+    int rc = scal_snap_read_fd(fd, name, &bytes, &len);
+    if (rc < 0) return rc;
+    rc = scal_snap_load_mem(name, bytes, len, out);
     free(bytes);
     return rc;
 }

@@ -102,9 +102,14 @@ struct scal_snap {
 /* Reads and checks a snapshot: SCAL_EFORMAT naming the file when it is not one, is truncated, was
  * changed (checksum) or is of another version. */
 int scal_snap_load(const char *path, struct scal_snap *out);
+/* scal_snap_load of the snapshot open at fd (a file, or one handed over in memory), read from its
+ * start; name stands for it in messages. fd stays open. */
+int scal_snap_load_fd(int fd, const char *name, struct scal_snap *out);
 /* The snapshot file at path, whole and unchecked (*bytes malloc'ed): a copy kept or sent elsewhere,
  * checked when loaded with scal_snap_load_mem. */
 int scal_snap_read_raw(const char *path, unsigned char **bytes, size_t *len);
+/* The same of the snapshot open at fd (read from its start; fd stays open). */
+int scal_snap_read_fd(int fd, const char *name, unsigned char **bytes, size_t *len);
 /* scal_snap_load of a snapshot's bytes (a copy made by scal_snap_read_raw); name stands for it in
  * messages. The bytes are copied: the caller keeps them. */
 int scal_snap_load_mem(const char *name, const unsigned char *bytes, size_t len,

@@ -256,41 +256,61 @@ int scal_snap_convert(const char *snapshot, unsigned flags, char *final, size_t 
     return scal_snap_convert_in(H5I_INVALID_HID, snapshot, flags, final, len);
 }
 
-int scal_snap_convert_in(hid_t file, const char *snapshot, unsigned flags, char *final, size_t len)
+/* Writes the run file of the loaded snapshot s (released here), named `source` in messages; a
+ * snapshot file (unlink_source) is removed once the run file is in place. */
+static int convert_loaded(hid_t file, struct scal_snap *s, const char *source, bool unlink_source,
+                          unsigned flags, char *final, size_t len)
 {
-    struct scal_snap s;
     char tmp[4300] = "", path[4300];
     void *image = NULL;
     size_t size = 0;
-    int rc = scal_snap_load(snapshot, &s);
-    if (rc < 0) {
-        if (file >= 0) H5Fclose(file);
-        return rc;
-    }
-    snprintf(path, sizeof(path), "%s", s.info.final_path);
+    snprintf(path, sizeof(path), "%s", s->info.final_path);
     scal_h5_quiet();
-    rc = scal_safe_check_final(path, true);
+    int rc = scal_safe_check_final(path, true);
     if (rc == SCAL_OK)
-        rc = build_image(file, &s, &image, &size);
+        rc = build_image(file, s, &image, &size);
     else if (file >= 0)
         H5Fclose(file);
     int fd = rc == SCAL_OK ? scal_safe_create_open(path, true, tmp, sizeof(tmp)) : rc;
     if (fd < 0) rc = fd, tmp[0] = 0;
     if (rc == SCAL_OK) rc = write_image(fd, tmp, image, size);
     free(image);
-    if (rc == SCAL_OK) rc = put_in_place(tmp, path, sizeof(path), &s.info);
+    if (rc == SCAL_OK) rc = put_in_place(tmp, path, sizeof(path), &s->info);
     if (rc < 0) {
         char why[1200];
         snprintf(why, sizeof(why), "%s", scal__last_error(rc));
         if (tmp[0]) unlink(tmp);
-        rc = scal__fail(rc, "cannot write the run file %s from the snapshot %s: %s", path, snapshot,
+        rc = scal__fail(rc, "cannot write the run file %s from the snapshot %s: %s", path, source,
                         why);
     } else {
-        unlink(snapshot); /* the run file is in place: the snapshot has served */
-        if ((s.info.flags & SCAL_SNAP_VERBOSE) && !(flags & SCAL_SNAP_CONVERT_QUIET))
+        if (unlink_source) unlink(source); /* the run file is in place: the snapshot has served */
+        if ((s->info.flags & SCAL_SNAP_VERBOSE) && !(flags & SCAL_SNAP_CONVERT_QUIET))
             fprintf(stderr, "scal: wrote %s\n", path);
     }
     if (final) snprintf(final, len, "%s", path);
-    scal_snap_release(&s);
+    scal_snap_release(s);
     return rc;
+}
+
+int scal_snap_convert_in(hid_t file, const char *snapshot, unsigned flags, char *final, size_t len)
+{
+    struct scal_snap s;
+    int rc = scal_snap_load(snapshot, &s);
+    if (rc < 0) {
+        if (file >= 0) H5Fclose(file);
+        return rc;
+    }
+    return convert_loaded(file, &s, snapshot, true, flags, final, len);
+}
+
+int scal_snap_convert_fd_in(hid_t file, int fd, const char *name, unsigned flags, char *final,
+                            size_t len)
+{
+    struct scal_snap s;
+    int rc = scal_snap_load_fd(fd, name, &s);
+    if (rc < 0) {
+        if (file >= 0) H5Fclose(file);
+        return rc;
+    }
+    return convert_loaded(file, &s, name, false, flags, final, len);
 }

@@ -84,6 +84,7 @@ static const struct scal_tool_access writer_access = {
     .module_of = scal_module_of,
     .fork_hook_entry = scal_fork_hook_entry,
     .hand_to_writer = scal_writer_link_hand,
+    .hand_fd_to_writer = scal_writer_link_hand_fd,
 };
 
 /* The writer (libdw) lives in its own library next to this one and is loaded only by the writer:

@@ -43,6 +43,35 @@ static void answer(const char *line)
     answer_n(line, strlen(line));
 }
 
+/* Reads from the socket (stdin), keeping a descriptor that came along (the snapshot in memory:
+ * the first one only; any other is closed). */
+static ssize_t receive(char *buf, size_t len, int *fd)
+{
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct iovec iov = {buf, len};
+    struct msghdr mh = {.msg_iov = &iov,
+                        .msg_iovlen = 1,
+                        .msg_control = control.buf,
+                        .msg_controllen = sizeof(control.buf)};
+    ssize_t got = recvmsg(0, &mh, MSG_CMSG_CLOEXEC);
+    for (struct cmsghdr *c = got >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < k; i++) {
+            int one;
+            memcpy(&one, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (*fd < 0)
+                *fd = one;
+            else
+                close(one);
+        }
+    }
+    return got;
+}
+
 static int serve(bool fork_first)
 {
     char req[8192], final[4300], reply[8192];
@@ -62,8 +91,9 @@ static int serve(bool fork_first)
     scal_h5_quiet();
     /* the library's start-up and the empty file, while the program runs */
     hid_t file = scal_snap_memory_file();
+    int snap_fd = -1;
     while (n + 1 < sizeof(req)) {
-        ssize_t got = read(0, req + n, sizeof(req) - 1 - n);
+        ssize_t got = receive(req + n, sizeof(req) - 1 - n, &snap_fd);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) _exit(0); /* no request: nothing to write */
         n += (size_t)got;
@@ -73,7 +103,8 @@ static int serve(bool fork_first)
     char *nl = strchr(req, '\n');
     unsigned flags = 0;
     int used = 0;
-    if (!nl || sscanf(req, "convert %u %n", &flags, &used) != 1 || used <= 0) {
+    bool in_memory = nl && snap_fd >= 0 && sscanf(req, "convert-fd %u%n", &flags, &used) == 1;
+    if (!nl || (!in_memory && (sscanf(req, "convert %u %n", &flags, &used) != 1 || used <= 0))) {
         answer("error -1 the run-file writer got a request it does not understand\n");
         return 2;
     }
@@ -81,7 +112,9 @@ static int serve(bool fork_first)
     /* what the conversion says on stderr goes to the program's stderr, through the answer */
     int notes = memfd_create("scal-writer-notes", MFD_CLOEXEC); /* in memory: no file made */
     if (notes >= 0 && dup2(notes, 2) < 0) close(notes), notes = -1;
-    int rc = scal_snap_convert_in(file, req + used, flags, final, sizeof(final));
+    int rc = in_memory ? scal_snap_convert_fd_in(file, snap_fd, "(handed over in memory)", flags,
+                                                 final, sizeof(final))
+                       : scal_snap_convert_in(file, req + used, flags, final, sizeof(final));
     if (notes >= 0) {
         char buf[4400];
         ssize_t got;

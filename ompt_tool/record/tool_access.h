@@ -33,6 +33,8 @@ struct scal_tool_access {
     const char *(*fork_hook_entry)(uint64_t addr); /* fork_hook.h */
     /* writer_link.h: hands the snapshot to the writer process started with the tool */
     int (*hand_to_writer)(const char *snap, unsigned flags, char *final, size_t len);
+    /* the same of a snapshot in memory, open at snap_fd (added last: the table only grows) */
+    int (*hand_fd_to_writer)(int snap_fd, unsigned flags, char *final, size_t len);
 };
 
 /* The writer library, found next to libscal_ompt.so, and its one exported entry: writes the run

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -683,6 +684,34 @@ static int record_run(struct scal_snap_builder *file, uint64_t end_ns)
     return rc < 0 ? rc : file->err;
 }
 
+/* The header fields of the snapshot of the run file `path`. */
+static struct scal_snap_info snapshot_info(const char *path)
+{
+    const struct scal_tool *ts = &scal_tool_state;
+    struct scal_snap_info info = {.pid = ts->measured_pid,
+                                  .tool_start_unix = ts->tool_start_unix,
+                                  .flags = ts->cfg.verbose ? SCAL_SNAP_VERBOSE : 0};
+    snprintf(info.final_path, sizeof(info.final_path), "%s", path);
+    return info;
+}
+
+/* Hands the snapshot of the run file `path` to the writer process in memory (a memfd: no file is
+ * made beside the run file, and the writer reads no file). SCAL_OK, or SCAL_ETIMEDOUT (the writer
+ * goes on with it), with the message or the run file's name in `final`; any other status (no
+ * writer, no memfd, the writer could not write or died): the caller takes the way through a
+ * snapshot file, which keeps the measurements whatever happens next. */
+static int hand_in_memory(const struct scal_snap_builder *b, const char *path, char *final,
+                          size_t len)
+{
+    struct scal_snap_info info = snapshot_info(path);
+    int fd = memfd_create("scal-run-snapshot", MFD_CLOEXEC);
+    if (fd < 0) return SCAL_ENOENT;
+    int rc = scal_snap_write(b, &info, fd, "(the run snapshot in memory)");
+    if (rc == SCAL_OK) rc = scal_writer_link_hand_fd(fd, SCAL_SNAP_CONVERT_QUIET, final, len);
+    close(fd);
+    return rc;
+}
+
 /* Saves the snapshot of the run file `path` under an unpredictable temporary name beside it
  * (".<name>.snap.XXXXXX", created exclusively: a link planted there is never followed); a path
  * that exists and is not a regular file (a device such as /dev/null, a fifo, a directory, a link)
@@ -691,11 +720,7 @@ static int save_snapshot(const struct scal_snap_builder *b, const char *path, ch
                          size_t len)
 {
     char name[4300];
-    const struct scal_tool *ts = &scal_tool_state;
-    struct scal_snap_info info = {.pid = ts->measured_pid,
-                                  .tool_start_unix = ts->tool_start_unix,
-                                  .flags = ts->cfg.verbose ? SCAL_SNAP_VERBOSE : 0};
-    snprintf(info.final_path, sizeof(info.final_path), "%s", path);
+    struct scal_snap_info info = snapshot_info(path);
     snprintf(name, sizeof(name), "%s" SCAL_SNAP_SUFFIX, path);
     int rc = scal_safe_check_final(path, true);
     int fd = rc == SCAL_OK ? scal_safe_create_open(name, true, snap, len) : rc;
@@ -759,6 +784,15 @@ static int start_writer(const char *snap)
     return SCAL_OK;
 }
 
+/* The count of measurement problems, said once the run file's name is known. */
+static void report_problems(const char *path)
+{
+    uint64_t problems = diagnostics_total();
+    if (problems)
+        fprintf(stderr, "scal: %llu measurement problem(s); see /diagnostics in %s\n",
+                (unsigned long long)problems, path);
+}
+
 SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_t end_ns)
 {
     char path[4200], snap[4300];
@@ -774,6 +808,20 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
     bool recorded = rc == SCAL_OK;
     output_path(path, sizeof(path));
     snap[0] = '\0';
+    if (recorded && scal_tool_state.cfg.wait_writer && !scal_tool_state.cfg.snapshot_only) {
+        char final[4300];
+        int handed = hand_in_memory(&b, path, final, sizeof(final));
+        if (handed == SCAL_OK || handed == SCAL_ETIMEDOUT) {
+            scal_snap_builder_free(&b);
+            if (handed == SCAL_OK && scal_tool_state.cfg.verbose)
+                fprintf(stderr, "scal: wrote %s\n", final);
+            if (handed == SCAL_OK)
+                report_problems(final);
+            else
+                fprintf(stderr, "scal: %s\n", final);
+            return handed;
+        }
+    }
     if (recorded) rc = save_snapshot(&b, path, snap, sizeof(snap));
     if (recorded && rc < 0 && scal_tool_state.cfg.output[0]) {
         /* The requested place is unusable: keep the data in the current directory rather than lose
@@ -793,10 +841,7 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
         if (snap[0]) unlink(snap);
         return rc;
     }
-    uint64_t problems = diagnostics_total();
-    if (problems)
-        fprintf(stderr, "scal: %llu measurement problem(s); see /diagnostics in %s\n",
-                (unsigned long long)problems, path);
+    report_problems(path);
     if (scal_tool_state.cfg.snapshot_only) {
         /* scal run: the runner turns F.snap into F with the HDF5 it has loaded anyway */
         char left[4300];

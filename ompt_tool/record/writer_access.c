@@ -126,3 +126,8 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
 {
     return tool->hand_to_writer(snap, flags, final, len);
 }
+
+int scal_writer_link_hand_fd(int snap_fd, unsigned flags, char *final, size_t len)
+{
+    return tool->hand_fd_to_writer(snap_fd, flags, final, len);
+}

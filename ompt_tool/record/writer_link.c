@@ -260,7 +260,33 @@ static char *verdict(char *answer)
     return line;
 }
 
-int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t len)
+/* The request, with the snapshot's descriptor attached when it is handed over in memory. */
+static bool send_request(int fd, const char *msg, size_t n, int snap_fd)
+{
+    if (snap_fd < 0) return send_all(fd, msg, n);
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct iovec iov = {(void *)msg, n};
+    struct msghdr mh = {.msg_iov = &iov,
+                        .msg_iovlen = 1,
+                        .msg_control = control.buf,
+                        .msg_controllen = sizeof(control.buf)};
+    memset(control.buf, 0, sizeof(control.buf));
+    struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &snap_fd, sizeof(int));
+    ssize_t w;
+    while ((w = sendmsg(fd, &mh, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+        ;
+    if (w <= 0) return false;
+    return (size_t)w == n || send_all(fd, msg + w, n - (size_t)w); /* the descriptor went first */
+}
+
+static int hand(const char *snap, int snap_fd, unsigned flags, char *final, size_t len)
 {
     char *why = final; /* an error's message takes the run file's place */
     char msg[4400], answer[8192];
@@ -271,8 +297,9 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
     }
     int fd = link_fd;
     link_fd = -1; /* one request per writer */
-    int n = snprintf(msg, sizeof(msg), "convert %u %s\n", flags, snap);
-    if (n <= 0 || (size_t)n >= sizeof(msg) || !send_all(fd, msg, (size_t)n)) {
+    int n = snap_fd >= 0 ? snprintf(msg, sizeof(msg), "convert-fd %u\n", flags)
+                         : snprintf(msg, sizeof(msg), "convert %u %s\n", flags, snap);
+    if (n <= 0 || (size_t)n >= sizeof(msg) || !send_request(fd, msg, (size_t)n, snap_fd)) {
         close(fd);
         return SCAL_ENOENT; /* the writer is gone: the caller writes another way */
     }
@@ -282,12 +309,13 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
     if (got >= 0 && strncmp(last, "ok ", 3) != 0 && strncmp(last, "error ", 6) != 0) got = -1;
     if (got < 0 && timed_out) {
         snprintf(why, len, "the run-file writer did not answer within %d s (it goes on writing %s)",
-                 SCAL_WRITER_REPLY_MS / 1000, snap);
+                 SCAL_WRITER_REPLY_MS / 1000, snap_fd >= 0 ? "the run file" : snap);
         return SCAL_ETIMEDOUT;
     }
     if (got < 0) {
-        /* it died with the snapshot: the snapshot is still there unless the file is written */
-        if (access(snap, F_OK) == 0) return SCAL_ENOENT;
+        /* it died with the snapshot: a file is still there unless the run file is written; one in
+         * memory is still the caller's */
+        if (snap_fd >= 0 || access(snap, F_OK) == 0) return SCAL_ENOENT;
         snprintf(why, len, "the run-file writer ended without saying whether it wrote %s", snap);
         return SCAL_ECHILD;
     }
@@ -303,4 +331,14 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
     }
     snprintf(why, len, "the run-file writer answered '%s'", last);
     return SCAL_EIO;
+}
+
+int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t len)
+{
+    return hand(snap, -1, flags, final, len);
+}
+
+int scal_writer_link_hand_fd(int snap_fd, unsigned flags, char *final, size_t len)
+{
+    return hand(NULL, snap_fd, flags, final, len);
 }

@@ -22,11 +22,16 @@ void scal_writer_link_start(void);
  * longer ours): the snapshot is then still there for another way.
  * flags: SCAL_SNAP_CONVERT_* (run_snapshot_h5.h). */
 int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t len);
+/* The same of a snapshot in memory, open at snap_fd (a memfd): a copy of the descriptor goes over
+ * the socket, and no file is made. SCAL_ENOENT also when the writer died after taking it: the
+ * caller still has it. */
+int scal_writer_link_hand_fd(int snap_fd, unsigned flags, char *final, size_t len);
 /* A forked child of the program (atfork): the writer is its parent's, not its own. */
 void scal_writer_link_forget(void);
 
 /* The protocol on the socket:
- *   tool:   "convert <flags> <snapshot path>\n"
+ *   tool:   "convert <flags> <snapshot path>\n", or "convert-fd <flags>\n" with the snapshot's
+ *           descriptor attached (SCM_RIGHTS)
  *   writer: what it would have said on stderr (lines starting "scal: "), then "ok <run file>\n"
  *           or "error <status> <message>\n", then it ends
  * EOF before a request (the program ended without a flush, or was killed): the writer exits

@@ -4,7 +4,8 @@
 # and no writer process stays behind; with SCAL_WRITER=detached a direct run ends before its run
 # file is written (the writer, gated here by a fifo, proves it) and the file then appears complete;
 # scal run waits for the run's whole process group and writes the run file from the snapshot
-# itself; SIGKILL of the program and of the writer; damaged snapshots are refused naming the file.
+# itself; SIGKILL of the program and of the writer; damaged snapshots are refused naming the file;
+# the snapshot goes to the writer in memory (no file), and to disk when that writer has died.
 # Synchronised on fifos and process exits, never on sleeps.
 #
 #   check_writer.py SCENARIO --scal SCAL --tool libscal_ompt.so --writer-lib libscal_ompt_writer.so
@@ -15,6 +16,7 @@ import glob
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -22,6 +24,7 @@ import tempfile
 import h5py
 
 PR_SET_CHILD_SUBREAPER = 36
+IN_CREATE = 0x100
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from scal_check import expect as check, failures, finish, reap_orphans  # noqa: E402  (tests/scal_check.py)
 
@@ -294,6 +297,67 @@ def scenario_signals(a, work):
     check(w.returncode == 0, "scal-run-writer writes it by hand: %s" % w.stderr.strip())
     complete_run_file(a, out, "by hand")
     check(not snapshots(work), "and removes the snapshot")
+
+
+def created_names(watch):
+    """The names created in the directory watched by the inotify descriptor `watch` so far."""
+    names = []
+    while True:
+        try:
+            data = os.read(watch, 65536)
+        except BlockingIOError:
+            return names
+        at = 0
+        while at + 16 <= len(data):
+            _, mask, _, size = struct.unpack_from("iIII", data, at)
+            if mask & IN_CREATE:
+                names.append(data[at + 16:at + 16 + size].rstrip(b"\0").decode())
+            at += 16 + size
+
+
+def scenario_in_memory(a, work):
+    """The default hands the snapshot to the writer in memory: no snapshot file is ever made beside
+    the run file. When the writer dies before it has written (SIGKILL while it waits at a gate), the
+    program still has the snapshot: it saves it beside the run file and starts a writer of its own,
+    and the run file is complete at its end, the snapshot removed."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    watch = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+    check(watch >= 0, "inotify is available")
+    if watch < 0:
+        return
+    d = os.path.join(work, "watched")
+    os.mkdir(d)
+    check(libc.inotify_add_watch(watch, d.encode(), IN_CREATE) >= 0, "the output directory is watched")
+    out = os.path.join(d, "m.h5")
+    p = subprocess.run([a.prog], env=env_for(a.tool, out), stdout=subprocess.DEVNULL)
+    check(p.returncode == 0, "the program exits 0 (%d)" % p.returncode)
+    complete_run_file(a, out, "in memory")
+    names = created_names(watch)
+    check("m.h5" in names and not [n for n in names if ".snap" in n],
+          "only the run file (and its temporary) was created, no snapshot: %s" % names)
+
+    tool, fifo = gated_tool(a, os.path.join(work, "gated"))
+    out = os.path.join(d, "k.h5")
+    p = subprocess.Popen([a.prog], env=env_for(tool, out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    fd = os.open(fifo, os.O_WRONLY)  # returns once the writer started with the tool waits at the gate
+    gate = os.path.join(os.path.dirname(tool), "scal", "scal-run-writer").encode()
+    writers = [pid for pid, cmd in processes(True) if gate in cmd.split(b"\0")]
+    check(len(writers) == 1, "the writer started with the tool is found at the gate: %s" % writers)
+    for pid in writers:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)  # an orphan, re-parented here: gone, and the gate's reader with it
+    os.close(fd)
+    with open(fifo, "w") as f:  # the writer the program starts of its own waits at the gate
+        snaps = snapshots(d)
+        check(len(snaps) == 1, "the program saved its snapshot beside the run file: %s" % snaps)
+        f.write("go\n")
+    err = p.communicate()[1]
+    check(p.returncode == 0, "the program exits 0 (%d): %s" % (p.returncode, err.strip()))
+    complete_run_file(a, out, "writer killed, the snapshot saved and written")
+    check(not snapshots(d), "the snapshot is removed once the run file is in place")
+    reap_orphans()
+    os.close(watch)
 
 
 def scenario_damaged(a, work):
