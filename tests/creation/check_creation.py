@@ -3,9 +3,10 @@
 # Every file scal writes is created exclusively and written through what created it, never
 # re-opened by name: each writer runs under strace, and no open of a path in the work directory
 # truncates (O_TRUNC), creates without O_EXCL, or opens for writing a name created earlier (the
-# window in which the name could be replaced). The writers: the tool's run file (snapshot, writer
-# program), scal run (campaign, journal, run files, reserve), scal report (the analysis file and
-# every output), merge, export, and the Slurm submission (job.sh, slices, pieces) with its array
+# window in which the name could be replaced). The writers: the tool's run file (writer program;
+# the snapshot file when detached), scal run (campaign, journal, run files, reserve), scal report
+# (the analysis file and every output), merge, export, and the Slurm submission (job.sh, slices,
+# pieces) with its array
 # tasks, against a stand-in sbatch. Not covered: `scal run --collect` (runner/merge.c add_pieces
 # copies the campaign exclusively, then HDF5 opens the copy by name to add the pieces' runs).
 import argparse
@@ -97,13 +98,17 @@ def main():
     args.logs = tempfile.mkdtemp(prefix="scal-creation-logs-")
     w = args.work
 
-    # the tool alone: a snapshot, then the writer program; the second run replaces the first's
-    # file, which is never opened (its in-memory image is built under a name of its own)
+    # the tool alone: the snapshot goes to the writer program in memory, which creates the run file;
+    # the second run replaces the first's file, which is never opened (its in-memory image is built
+    # under a name of its own); detached (a forked copy that becomes the writer), the snapshot is a
+    # file beside the run file
     run = os.path.join(w, "run.h5")
     tool_env = {"OMP_TOOL_LIBRARIES": args.tool, "SCAL_OUTPUT": run, "OMP_NUM_THREADS": "2"}
-    for i in (1, 2):
-        seen, created, nwrites = traced(args, "tool%d" % i, [args.prog, "20"], env=tool_env)
-        check(len(created) >= 2 and nwrites >= 2, "tool%d: the snapshot and the run file created (%s)" % (i, created))
+    for i, extra in ((1, {}), (2, {}), (3, {"SCAL_WRITER": "detached"})):
+        seen, created, nwrites = traced(args, "tool%d" % i, [args.prog, "20"], env=dict(tool_env, **extra))
+        snaps = [c for c in created if ".snap." in c]
+        check(len(created) == len(snaps) + 1 and nwrites >= len(created) and len(snaps) == (i == 3),
+              "tool%d: the run file created%s (%s)" % (i, " and its snapshot" if i == 3 else "", created))
         check(not [o for o in seen if o[0] == run],
               "tool%d: the run file's final name is never opened: %s" % (i, [o for o in seen if o[0] == run]))
     check(subprocess.run([args.scal, "check", run], capture_output=True).returncode == 0, "the run file is valid")
