@@ -6,8 +6,9 @@
 # window in which the name could be replaced). The writers: the tool's run file (writer program;
 # the snapshot file when detached), scal run (campaign, journal, run files, reserve), scal report
 # (the analysis file and every output), merge, export, and the Slurm submission (job.sh, slices,
-# pieces) with its array tasks, against a stand-in sbatch. Not covered: `scal run --collect` (runner/merge.c add_pieces
-# copies the campaign exclusively, then HDF5 opens the copy by name to add the pieces' runs).
+# pieces) with its array tasks, against a stand-in sbatch. Not covered: `scal run --collect`
+# (runner/merge.c add_pieces copies the campaign exclusively, then HDF5 opens the copy by name to
+# add the pieces' runs).
 import argparse
 import os
 import re
