@@ -697,6 +697,36 @@ done:
     return rc;
 }
 
+/* Whether rows recorded with the member list `from` lie exactly as the caller's fields say: the
+ * same members in the same order, with the same type tags and offsets, in rows of the same size
+ * (a snapshot made by this build's tool). The two compound types convert_rows would build are then
+ * equal (enums made from the same tags on both sides), and HDF5 converts between equal types by
+ * leaving the rows as they are, padding and enum values included. Each member is checked to lie
+ * inside the row, as has_members checks for the conversion: a copy reads the n rows of that size
+ * the snapshot holds (run_snapshot.c checked that it holds them), as the conversion's does. */
+static bool same_layout(const char *table, const struct scal_h5_field *from, size_t nfrom,
+                        size_t from_size, const struct scal_h5_field *fields, size_t nfields,
+                        size_t struct_size)
+{
+    static const size_t size_of[] = {1, 4, 4, 8, 8, 8}; /* by enum scal_h5_ftype */
+    const char *(*name_of)(int);
+    int nvalues = 0;
+    if (nfrom != nfields || from_size != struct_size) return false;
+    for (size_t i = 0; i < nfields; i++) {
+        if (from[i].type != fields[i].type || from[i].offset != fields[i].offset ||
+            (unsigned)fields[i].type > SCAL_H5_F64 || strcmp(from[i].name, fields[i].name) != 0)
+            return false;
+        if (fields[i].offset > struct_size ||
+            size_of[fields[i].type] > struct_size - fields[i].offset)
+            return false;
+        /* an enum member is one byte whatever its tag (member_type) */
+        if (scal_column_enum(table, fields[i].name, &name_of, &nvalues) &&
+            fields[i].type != SCAL_H5_U8)
+            return false;
+    }
+    return true;
+}
+
 int scal_h5_convert_rows(const char *source, const char *name, const struct scal_h5_field *from,
                          size_t nfrom, size_t from_size, const void *from_rows, size_t n,
                          const struct scal_h5_field *fields, size_t nfields, size_t struct_size,
@@ -706,6 +736,15 @@ int scal_h5_convert_rows(const char *source, const char *name, const struct scal
     size_t size = from_size > struct_size ? from_size : struct_size;
     void *bkg = NULL;
     *rows = NULL;
+    /* the rows recorded as the caller lays them out (this build's snapshots): HDF5's conversion
+     * would only copy them, at the price of two compound types and a conversion path */
+    if (same_layout(name, from, nfrom, from_size, fields, nfields, struct_size)) {
+        if ((n && struct_size > SIZE_MAX / n) || !(*rows = malloc(n ? n * struct_size : 1)))
+            return scal__fail(SCAL_ENOMEM, "'%s': out of memory reading %zu rows of '%s'", source,
+                              n, name);
+        if (n) memcpy(*rows, from_rows, n * struct_size);
+        return SCAL_OK;
+    }
     /* the rows' own type as they were recorded (enums as a writer makes them), then the reader's
      * by name from it: the conversion scal_h5_read_table has HDF5 make from a file's type */
     hid_t stype = scal_h5_compound_type(name, from, nfrom, from_size, H5I_INVALID_HID);
