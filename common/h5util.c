@@ -208,14 +208,27 @@ done:
     return rc;
 }
 
-int scal_h5_write_strings(hid_t loc, const char *name, const char *const *strings, size_t n)
+/* A string dataset that is never appended to (a run file's) and small is stored compact, in its
+ * object header, as small fixed tables are (write_table): no chunk index. Its elements are
+ * 16-byte global heap ids whatever the strings' lengths; the strings themselves are in the heap.
+ * Others are chunked and extendible, for scal_h5_append_strings. */
+#define SCAL_H5_VLEN_REF_BYTES 16u
+/* The largest dataset (its elements' bytes in the file) stored compact: well within the 64 KiB an
+ * object header message holds. */
+#define SCAL_H5_COMPACT_BYTES (16u << 10)
+
+static int write_strings(hid_t loc, const char *name, const char *const *strings, size_t n,
+                         bool fixed)
 {
     int rc = SCAL_OK;
     hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {256};
+    bool compact = fixed && n <= SCAL_H5_COMPACT_BYTES / SCAL_H5_VLEN_REF_BYTES;
     hid_t type = vlen_string_type(), space = -1, dcpl = -1, dset = -1;
-    space = H5Screate_simple(1, dims, maxdims);
+    space = H5Screate_simple(1, dims, compact ? NULL : maxdims);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, chunk) < 0) goto fail;
+    if (space < 0 || dcpl < 0 ||
+        (compact ? H5Pset_layout(dcpl, H5D_COMPACT) : H5Pset_chunk(dcpl, 1, chunk)) < 0)
+        goto fail;
     dset = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
     if (n > 0 && H5Dwrite(dset, type, H5S_ALL, H5S_ALL, xfer(), strings) < 0) goto fail;
@@ -228,6 +241,16 @@ done:
     if (space >= 0) H5Sclose(space);
     H5Tclose(type);
     return rc;
+}
+
+int scal_h5_write_strings(hid_t loc, const char *name, const char *const *strings, size_t n)
+{
+    return write_strings(loc, name, strings, n, false);
+}
+
+int scal_h5_write_strings_fixed(hid_t loc, const char *name, const char *const *strings, size_t n)
+{
+    return write_strings(loc, name, strings, n, true);
 }
 
 int scal_h5_append_strings(hid_t loc, const char *name, const char *const *strings, size_t n)
@@ -474,8 +497,6 @@ static void *packed_rows(hid_t mtype, hid_t ftype, const void *rows, size_t nrow
  * object header: no chunk index, no filter (deflate's state alone, ~256 KiB to set up per dataset,
  * costs more than the rows would save). Larger ones, and every table that may grow, are chunked
  * with shuffle and deflate. */
-#define SCAL_H5_COMPACT_BYTES (16u << 10)
-
 static int write_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
                        size_t nfields, size_t struct_size, const void *rows, size_t nrows,
                        bool fixed)
