@@ -27,17 +27,23 @@ int scal_h5_attr_exists(hid_t obj, const char *name)
     return H5Aexists(obj, name) > 0;
 }
 
-/* The name of the file holding loc, for messages ("?" when HDF5 cannot say). */
 /* The transfer properties of every dataset read and write: HDF5 callocs its whole type-conversion
- * buffer (1 MiB by default) for each H5Dread/H5Dwrite, which made clearing memory the largest
- * single cost of writing a small run file. 64 KiB holds hundreds of table rows; larger datasets
- * are converted in pieces of that size. */
+ * buffer (1 MiB by default) for each H5Dread/H5Dwrite that converts, which made clearing memory the
+ * largest single cost of writing a small run file. 64 KiB holds hundreds of table rows; larger
+ * datasets are converted in pieces of that size. The buffers are ours, allocated once and never
+ * cleared: HDF5 writes what it converts before it reads it, and a small write touches (and
+ * faults in) only the pages it uses, where HDF5's calloc cleared all 64 KiB each time. */
+#define SCAL_H5_XFER_BYTES (64u << 10)
 static hid_t xfer(void)
 {
     static hid_t dxpl = H5I_INVALID_HID;
+    static void *tconv, *bkg;
     if (dxpl >= 0 && H5Iis_valid(dxpl) > 0 && H5Iget_type(dxpl) == H5I_GENPROP_LST) return dxpl;
+    if (!tconv) tconv = malloc(SCAL_H5_XFER_BYTES);
+    if (!bkg) bkg = malloc(SCAL_H5_XFER_BYTES);
     dxpl = H5Pcreate(H5P_DATASET_XFER);
-    if (dxpl < 0 || H5Pset_buffer(dxpl, 64 * 1024, NULL, NULL) < 0) {
+    if (dxpl < 0 || H5Pset_buffer(dxpl, SCAL_H5_XFER_BYTES, tconv && bkg ? tconv : NULL,
+                                  tconv && bkg ? bkg : NULL) < 0) {
         if (dxpl >= 0) H5Pclose(dxpl);
         dxpl = H5I_INVALID_HID;
         return H5P_DEFAULT;
@@ -45,6 +51,7 @@ static hid_t xfer(void)
     return dxpl;
 }
 
+/* The name of the file holding loc, for messages ("?" when HDF5 cannot say). */
 static const char *file_of(hid_t loc, char *buf, size_t len)
 {
     if (H5Fget_name(loc, buf, len) <= 0) snprintf(buf, len, "?");
