@@ -396,16 +396,18 @@ static hid_t native_type(enum scal_h5_ftype t)
 
 /* One member's memory type: the enum of regions.kind / runs.status (when writing, ftype < 0, or
  * when the file stores an enum: HDF5 converts enum to enum by name, never integer to enum), else
- * the native integer or float. */
-static hid_t member_type(const char *table, const struct scal_h5_field *f, hid_t ftype)
+ * the native integer or float. *owned: the caller closes it (a predefined type is not copied: the
+ * compound's H5Tinsert copies it). */
+static hid_t member_type(const char *table, const struct scal_h5_field *f, hid_t ftype, bool *owned)
 {
     const char *(*name_of)(int);
     int n = 0;
-    if (!scal_column_enum(table, f->name, &name_of, &n)) return H5Tcopy(native_type(f->type));
+    *owned = false;
+    if (!scal_column_enum(table, f->name, &name_of, &n)) return native_type(f->type);
     if (ftype >= 0) {
         int idx = H5Tget_member_index(ftype, f->name);
         if (idx < 0 || H5Tget_member_class(ftype, (unsigned)idx) != H5T_ENUM)
-            return H5Tcopy(native_type(f->type));
+            return native_type(f->type);
     }
     hid_t t = H5Tenum_create(H5T_NATIVE_UINT8);
     for (int v = 0; t >= 0 && v < n; v++) {
@@ -415,6 +417,7 @@ static hid_t member_type(const char *table, const struct scal_h5_field *f, hid_t
             t = H5I_INVALID_HID;
         }
     }
+    *owned = t >= 0;
     return t;
 }
 
@@ -431,12 +434,13 @@ hid_t scal_h5_compound_type(const char *table, const struct scal_h5_field *field
     hid_t t = H5Tcreate(H5T_COMPOUND, struct_size);
     for (size_t i = 0; t >= 0 && i < nfields; i++) {
         if (absent_added_later(table, &fields[i], ftype)) continue;
-        hid_t mt = member_type(table, &fields[i], ftype);
+        bool owned;
+        hid_t mt = member_type(table, &fields[i], ftype, &owned);
         if (mt < 0 || H5Tinsert(t, fields[i].name, fields[i].offset, mt) < 0) {
             H5Tclose(t);
             t = H5I_INVALID_HID;
         }
-        if (mt >= 0) H5Tclose(mt);
+        if (owned) H5Tclose(mt);
     }
     return t;
 }
@@ -465,38 +469,83 @@ static int write_column_meta(hid_t dset, const char *name, const struct scal_h5_
     return rc;
 }
 
-/* The file type is the memory type packed, so files do not carry the C struct's padding. */
-static hid_t packed_copy(hid_t memtype)
+/* The file type of a table: the members of its rows packed in the order of their offsets, as
+ * H5Tpack makes it of the rows' memory type (scal_h5_compound_type), so files do not carry the C
+ * struct's padding. Made directly, with where each member lies in a row and in the packed row, so
+ * that rows are packed by plain copies and the write converts nothing: HDF5's compound conversion
+ * (its path search among every registered conversion and its background buffer) and the copies of
+ * a type of many members cost more than this. The field list is checked as H5Tinsert would check
+ * the memory type: members inside the row and not overlapping (a snapshot's table is written with
+ * the field list it records); H5Tinsert itself refuses a name twice. */
+struct packing {
+    hid_t ftype;
+    size_t psize, n;
+    size_t *at; /* per member in packed order: offset in the row, offset packed, size */
+};
+
+static void packing_free(struct packing *p)
 {
-    hid_t t = H5Tcopy(memtype);
-    if (t >= 0) H5Tpack(t);
-    return t;
+    if (p->ftype >= 0) H5Tclose(p->ftype);
+    free(p->at);
+    p->ftype = H5I_INVALID_HID, p->at = NULL;
 }
 
-/* The rows (struct_size apart, laid out as mtype says) copied into ftype's packed layout, so that
- * the write converts nothing: HDF5's compound conversion (its path search among every registered
- * conversion and its background buffer) costs more than this copy. NULL when out of memory. */
-static void *packed_rows(hid_t mtype, hid_t ftype, const void *rows, size_t nrows,
+static int pack_fields(const char *table, const struct scal_h5_field *fields, size_t nfields,
+                       size_t struct_size, struct packing *p)
+{
+    static const size_t size_of[] = {1, 4, 4, 8, 8, 8}; /* by enum scal_h5_ftype */
+    size_t *order = NULL;
+    const char *(*name_of)(int);
+    int nvalues;
+    p->ftype = H5I_INVALID_HID, p->psize = 0, p->n = nfields;
+    p->at = calloc(3 * nfields + 1, sizeof(*p->at));
+    order = calloc(nfields + 1, sizeof(*order));
+    if (!p->at || !order) goto fail;
+    for (size_t i = 0; i < nfields; i++) { /* by offset, stable (H5Tpack's sort) */
+        size_t j = i;
+        if ((unsigned)fields[i].type > SCAL_H5_F64) goto fail;
+        for (; j > 0 && fields[order[j - 1]].offset > fields[i].offset; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (size_t j = 0; j < nfields; j++) {
+        const struct scal_h5_field *f = &fields[order[j]];
+        size_t size = scal_column_enum(table, f->name, &name_of, &nvalues) ? 1 : size_of[f->type];
+        if (f->offset > struct_size || size > struct_size - f->offset ||
+            (j > 0 && f->offset < p->at[3 * (j - 1)] + p->at[3 * (j - 1) + 2]))
+            goto fail;
+        p->at[3 * j] = f->offset, p->at[3 * j + 1] = p->psize, p->at[3 * j + 2] = size;
+        p->psize += size;
+    }
+    p->ftype = nfields ? H5Tcreate(H5T_COMPOUND, p->psize) : H5I_INVALID_HID;
+    for (size_t j = 0; p->ftype >= 0 && j < nfields; j++) {
+        bool owned;
+        const struct scal_h5_field *f = &fields[order[j]];
+        hid_t mt = member_type(table, f, H5I_INVALID_HID, &owned);
+        if (mt < 0 || H5Tinsert(p->ftype, f->name, p->at[3 * j + 1], mt) < 0) {
+            H5Tclose(p->ftype);
+            p->ftype = H5I_INVALID_HID;
+        }
+        if (owned) H5Tclose(mt);
+    }
+    if (p->ftype < 0) goto fail;
+    free(order);
+    return SCAL_OK;
+fail:
+    free(order);
+    packing_free(p);
+    return SCAL_EHDF5;
+}
+
+/* The rows copied into the packed layout; NULL when out of memory. */
+static void *packed_rows(const struct packing *p, const void *rows, size_t nrows,
                          size_t struct_size)
 {
-    int nm = H5Tget_nmembers(ftype);
-    size_t psize = H5Tget_size(ftype);
-    if (nm <= 0 || nm != H5Tget_nmembers(mtype) || psize == 0) return NULL;
-    size_t *at = calloc(3 * (size_t)nm, sizeof(*at));
-    unsigned char *out = at ? malloc(psize * nrows) : NULL;
-    for (int k = 0; out && k < nm; k++) {
-        hid_t mt = H5Tget_member_type(ftype, (unsigned)k);
-        at[3 * k] = H5Tget_member_offset(mtype, (unsigned)k);
-        at[3 * k + 1] = H5Tget_member_offset(ftype, (unsigned)k);
-        at[3 * k + 2] = mt >= 0 ? H5Tget_size(mt) : 0;
-        if (mt >= 0) H5Tclose(mt);
-        if (at[3 * k + 2] == 0) free(out), out = NULL;
-    }
+    unsigned char *out = nrows && p->psize > SIZE_MAX / nrows ? NULL : malloc(p->psize * nrows);
     for (size_t r = 0; out && r < nrows; r++)
-        for (int k = 0; k < nm; k++)
-            memcpy(out + r * psize + at[3 * k + 1],
-                   (const unsigned char *)rows + r * struct_size + at[3 * k], at[3 * k + 2]);
-    free(at);
+        for (size_t k = 0; k < p->n; k++)
+            memcpy(out + r * p->psize + p->at[3 * k + 1],
+                   (const unsigned char *)rows + r * struct_size + p->at[3 * k], p->at[3 * k + 2]);
     return out;
 }
 
@@ -511,37 +560,38 @@ static int write_table(hid_t loc, const char *name, const struct scal_h5_field *
     int rc = SCAL_OK;
     hsize_t dims[1] = {nrows}, maxdims[1] = {H5S_UNLIMITED};
     hsize_t chunk[1] = {nrows > 1024 ? 1024 : (nrows < 64 ? 64 : nrows)};
-    hid_t mtype = scal_h5_compound_type(name, fields, nfields, struct_size, H5I_INVALID_HID);
-    hid_t ftype = -1, space = -1, dcpl = -1, dset = -1;
-    if (mtype < 0) goto fail;
-    ftype = packed_copy(mtype);
-    bool compact = fixed && ftype >= 0 && nrows * H5Tget_size(ftype) <= SCAL_H5_COMPACT_BYTES;
+    hid_t space = -1, dcpl = -1, dset = -1;
+    struct packing p = {.ftype = H5I_INVALID_HID};
+    void *packed = NULL;
+    if (pack_fields(name, fields, nfields, struct_size, &p) < 0) goto fail;
+    bool compact = fixed && nrows * p.psize <= SCAL_H5_COMPACT_BYTES;
     space = H5Screate_simple(1, dims, compact ? NULL : maxdims);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (ftype < 0 || space < 0 || dcpl < 0) goto fail;
+    if (space < 0 || dcpl < 0) goto fail;
     if (compact ? H5Pset_layout(dcpl, H5D_COMPACT) < 0
                 : (H5Pset_chunk(dcpl, 1, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
                    H5Pset_deflate(dcpl, 4) < 0))
         goto fail;
-    dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    dset = H5Dcreate2(loc, name, p.ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
     if (write_column_meta(dset, name, fields, nfields) < 0) goto fail;
     if (nrows > 0) {
-        void *packed = packed_rows(mtype, ftype, rows, nrows, struct_size);
-        herr_t w = packed ? H5Dwrite(dset, ftype, H5S_ALL, H5S_ALL, xfer(), packed)
-                          : H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, xfer(), rows);
-        free(packed);
-        if (w < 0) goto fail;
+        if (!(packed = packed_rows(&p, rows, nrows, struct_size))) {
+            rc = scal__fail(SCAL_ENOMEM, "out of memory writing %zu rows of table '%s'", nrows,
+                            name);
+            goto done;
+        }
+        if (H5Dwrite(dset, p.ftype, H5S_ALL, H5S_ALL, xfer(), packed) < 0) goto fail;
     }
     goto done;
 fail:
     rc = scal__fail(SCAL_EHDF5, "cannot write table '%s'", name);
 done:
+    free(packed);
     if (dset >= 0) H5Dclose(dset);
     if (dcpl >= 0) H5Pclose(dcpl);
     if (space >= 0) H5Sclose(space);
-    if (ftype >= 0) H5Tclose(ftype);
-    if (mtype >= 0) H5Tclose(mtype);
+    packing_free(&p);
     return rc;
 }
 
