@@ -85,13 +85,50 @@ static hid_t vlen_string_type(void)
     return t;
 }
 
+/* Objects every file write uses the same (the string type, the scalar space, the compact layout)
+ * are made once per process, as xfer's property list is: a run file's writer makes ~50 attributes
+ * and datasets. Never closed; made again if HDF5 no longer knows the id. */
+static bool kept(hid_t id, H5I_type_t type)
+{
+    return id >= 0 && H5Iis_valid(id) > 0 && H5Iget_type(id) == type;
+}
+
+/* The variable-length UTF-8 string type (kept: the caller does not close it). */
+static hid_t vlen_string(void)
+{
+    static hid_t t = H5I_INVALID_HID;
+    if (!kept(t, H5I_DATATYPE)) t = vlen_string_type();
+    return t;
+}
+
+/* A scalar dataspace (kept: the caller does not close it). */
+static hid_t scalar_space(void)
+{
+    static hid_t s = H5I_INVALID_HID;
+    if (!kept(s, H5I_DATASPACE)) s = H5Screate(H5S_SCALAR);
+    return s;
+}
+
+/* The creation properties of a compact dataset (kept: the caller does not close them). */
+static hid_t compact_dcpl(void)
+{
+    static hid_t p = H5I_INVALID_HID;
+    if (kept(p, H5I_GENPROP_LST)) return p;
+    p = H5Pcreate(H5P_DATASET_CREATE);
+    if (p >= 0 && H5Pset_layout(p, H5D_COMPACT) < 0) {
+        H5Pclose(p);
+        p = H5I_INVALID_HID;
+    }
+    return p;
+}
+
 /* An attribute of n values, or of one value in a scalar space when n is 0. */
 static int write_attr_n(hid_t obj, const char *name, hid_t type, hsize_t n, const void *value)
 {
     int rc = SCAL_OK;
     hid_t space = -1, attr = -1;
     if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
-    space = n ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR);
+    space = n ? H5Screate_simple(1, &n, NULL) : scalar_space();
     if (space < 0) goto fail;
     attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     if (attr < 0 || H5Awrite(attr, type, value) < 0) goto fail;
@@ -100,7 +137,7 @@ fail:
     rc = scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name);
 done:
     if (attr >= 0) H5Aclose(attr);
-    if (space >= 0) H5Sclose(space);
+    if (space >= 0 && n) H5Sclose(space);
     return rc;
 }
 
@@ -111,11 +148,8 @@ static int write_attr(hid_t obj, const char *name, hid_t type, const void *value
 
 int scal_h5_attr_set_str(hid_t obj, const char *name, const char *value)
 {
-    hid_t t = vlen_string_type();
     const char *v = value ? value : "";
-    int rc = write_attr(obj, name, t, &v);
-    H5Tclose(t);
-    return rc;
+    return write_attr(obj, name, vlen_string(), &v);
 }
 
 int scal_h5_attr_set_i64(hid_t obj, const char *name, int64_t value)
@@ -230,11 +264,10 @@ static int write_strings(hid_t loc, const char *name, const char *const *strings
     int rc = SCAL_OK;
     hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {256};
     bool compact = fixed && n <= SCAL_H5_COMPACT_BYTES / SCAL_H5_VLEN_REF_BYTES;
-    hid_t type = vlen_string_type(), space = -1, dcpl = -1, dset = -1;
+    hid_t type = vlen_string(), space = -1, dcpl = -1, dset = -1;
     space = H5Screate_simple(1, dims, compact ? NULL : maxdims);
-    dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (space < 0 || dcpl < 0 ||
-        (compact ? H5Pset_layout(dcpl, H5D_COMPACT) : H5Pset_chunk(dcpl, 1, chunk)) < 0)
+    dcpl = compact ? compact_dcpl() : H5Pcreate(H5P_DATASET_CREATE);
+    if (type < 0 || space < 0 || dcpl < 0 || (!compact && H5Pset_chunk(dcpl, 1, chunk) < 0))
         goto fail;
     dset = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
@@ -244,9 +277,8 @@ fail:
     rc = scal__fail(SCAL_EHDF5, "cannot write string dataset '%s'", name);
 done:
     if (dset >= 0) H5Dclose(dset);
-    if (dcpl >= 0) H5Pclose(dcpl);
+    if (dcpl >= 0 && !compact) H5Pclose(dcpl);
     if (space >= 0) H5Sclose(space);
-    H5Tclose(type);
     return rc;
 }
 
@@ -448,11 +480,9 @@ hid_t scal_h5_compound_type(const char *table, const struct scal_h5_field *field
 /* A 1-D attribute of n (at least 1) variable-length UTF-8 strings. */
 static int write_attr_strings(hid_t obj, const char *name, const char *const *values, size_t n)
 {
-    hid_t type = vlen_string_type();
-    int rc = type < 0 ? scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name)
-                      : write_attr_n(obj, name, type, n, values);
-    if (type >= 0) H5Tclose(type);
-    return rc;
+    hid_t type = vlen_string();
+    return type < 0 ? scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name)
+                    : write_attr_n(obj, name, type, n, values);
 }
 
 /* The column_units and column_descriptions attributes of a new table, in member order. */
@@ -563,14 +593,14 @@ static int write_table(hid_t loc, const char *name, const struct scal_h5_field *
     hid_t space = -1, dcpl = -1, dset = -1;
     struct packing p = {.ftype = H5I_INVALID_HID};
     void *packed = NULL;
+    bool compact = false;
     if (pack_fields(name, fields, nfields, struct_size, &p) < 0) goto fail;
-    bool compact = fixed && nrows * p.psize <= SCAL_H5_COMPACT_BYTES;
+    compact = fixed && nrows * p.psize <= SCAL_H5_COMPACT_BYTES;
     space = H5Screate_simple(1, dims, compact ? NULL : maxdims);
-    dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    dcpl = compact ? compact_dcpl() : H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || dcpl < 0) goto fail;
-    if (compact ? H5Pset_layout(dcpl, H5D_COMPACT) < 0
-                : (H5Pset_chunk(dcpl, 1, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
-                   H5Pset_deflate(dcpl, 4) < 0))
+    if (!compact && (H5Pset_chunk(dcpl, 1, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
+                     H5Pset_deflate(dcpl, 4) < 0))
         goto fail;
     dset = H5Dcreate2(loc, name, p.ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
@@ -589,7 +619,7 @@ fail:
 done:
     free(packed);
     if (dset >= 0) H5Dclose(dset);
-    if (dcpl >= 0) H5Pclose(dcpl);
+    if (dcpl >= 0 && !compact) H5Pclose(dcpl);
     if (space >= 0) H5Sclose(space);
     packing_free(&p);
     return rc;
