@@ -27,17 +27,23 @@ int scal_h5_attr_exists(hid_t obj, const char *name)
     return H5Aexists(obj, name) > 0;
 }
 
-/* The name of the file holding loc, for messages ("?" when HDF5 cannot say). */
 /* The transfer properties of every dataset read and write: HDF5 callocs its whole type-conversion
- * buffer (1 MiB by default) for each H5Dread/H5Dwrite, which made clearing memory the largest
- * single cost of writing a small run file. 64 KiB holds hundreds of table rows; larger datasets
- * are converted in pieces of that size. */
+ * buffer (1 MiB by default) for each H5Dread/H5Dwrite that converts, which made clearing memory the
+ * largest single cost of writing a small run file. 64 KiB holds hundreds of table rows; larger
+ * datasets are converted in pieces of that size. The buffers are ours, allocated once and never
+ * cleared: HDF5 writes what it converts before it reads it, and a small write touches (and
+ * faults in) only the pages it uses, where HDF5's calloc cleared all 64 KiB each time. */
+#define SCAL_H5_XFER_BYTES (64u << 10)
 static hid_t xfer(void)
 {
     static hid_t dxpl = H5I_INVALID_HID;
+    static void *tconv, *bkg;
     if (dxpl >= 0 && H5Iis_valid(dxpl) > 0 && H5Iget_type(dxpl) == H5I_GENPROP_LST) return dxpl;
+    if (!tconv) tconv = malloc(SCAL_H5_XFER_BYTES);
+    if (!bkg) bkg = malloc(SCAL_H5_XFER_BYTES);
     dxpl = H5Pcreate(H5P_DATASET_XFER);
-    if (dxpl < 0 || H5Pset_buffer(dxpl, 64 * 1024, NULL, NULL) < 0) {
+    if (dxpl < 0 || H5Pset_buffer(dxpl, SCAL_H5_XFER_BYTES, tconv && bkg ? tconv : NULL,
+                                  tconv && bkg ? bkg : NULL) < 0) {
         if (dxpl >= 0) H5Pclose(dxpl);
         dxpl = H5I_INVALID_HID;
         return H5P_DEFAULT;
@@ -45,6 +51,7 @@ static hid_t xfer(void)
     return dxpl;
 }
 
+/* The name of the file holding loc, for messages ("?" when HDF5 cannot say). */
 static const char *file_of(hid_t loc, char *buf, size_t len)
 {
     if (H5Fget_name(loc, buf, len) <= 0) snprintf(buf, len, "?");
@@ -78,13 +85,50 @@ static hid_t vlen_string_type(void)
     return t;
 }
 
+/* Objects every file write uses the same (the string type, the scalar space, the compact layout)
+ * are made once per process, as xfer's property list is: a run file's writer makes ~50 attributes
+ * and datasets. Never closed; made again if HDF5 no longer knows the id. */
+static bool kept(hid_t id, H5I_type_t type)
+{
+    return id >= 0 && H5Iis_valid(id) > 0 && H5Iget_type(id) == type;
+}
+
+/* The variable-length UTF-8 string type (kept: the caller does not close it). */
+static hid_t vlen_string(void)
+{
+    static hid_t t = H5I_INVALID_HID;
+    if (!kept(t, H5I_DATATYPE)) t = vlen_string_type();
+    return t;
+}
+
+/* A scalar dataspace (kept: the caller does not close it). */
+static hid_t scalar_space(void)
+{
+    static hid_t s = H5I_INVALID_HID;
+    if (!kept(s, H5I_DATASPACE)) s = H5Screate(H5S_SCALAR);
+    return s;
+}
+
+/* The creation properties of a compact dataset (kept: the caller does not close them). */
+static hid_t compact_dcpl(void)
+{
+    static hid_t p = H5I_INVALID_HID;
+    if (kept(p, H5I_GENPROP_LST)) return p;
+    p = H5Pcreate(H5P_DATASET_CREATE);
+    if (p >= 0 && H5Pset_layout(p, H5D_COMPACT) < 0) {
+        H5Pclose(p);
+        p = H5I_INVALID_HID;
+    }
+    return p;
+}
+
 /* An attribute of n values, or of one value in a scalar space when n is 0. */
 static int write_attr_n(hid_t obj, const char *name, hid_t type, hsize_t n, const void *value)
 {
     int rc = SCAL_OK;
     hid_t space = -1, attr = -1;
     if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
-    space = n ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR);
+    space = n ? H5Screate_simple(1, &n, NULL) : scalar_space();
     if (space < 0) goto fail;
     attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     if (attr < 0 || H5Awrite(attr, type, value) < 0) goto fail;
@@ -93,7 +137,7 @@ fail:
     rc = scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name);
 done:
     if (attr >= 0) H5Aclose(attr);
-    if (space >= 0) H5Sclose(space);
+    if (space >= 0 && n) H5Sclose(space);
     return rc;
 }
 
@@ -104,11 +148,8 @@ static int write_attr(hid_t obj, const char *name, hid_t type, const void *value
 
 int scal_h5_attr_set_str(hid_t obj, const char *name, const char *value)
 {
-    hid_t t = vlen_string_type();
     const char *v = value ? value : "";
-    int rc = write_attr(obj, name, t, &v);
-    H5Tclose(t);
-    return rc;
+    return write_attr(obj, name, vlen_string(), &v);
 }
 
 int scal_h5_attr_set_i64(hid_t obj, const char *name, int64_t value)
@@ -208,14 +249,26 @@ done:
     return rc;
 }
 
-int scal_h5_write_strings(hid_t loc, const char *name, const char *const *strings, size_t n)
+/* A string dataset that is never appended to (a run file's) and small is stored compact, in its
+ * object header, as small fixed tables are (write_table): no chunk index. Its elements are
+ * 16-byte global heap ids whatever the strings' lengths; the strings themselves are in the heap.
+ * Others are chunked and extendible, for scal_h5_append_strings. */
+#define SCAL_H5_VLEN_REF_BYTES 16u
+/* The largest dataset (its elements' bytes in the file) stored compact: well within the 64 KiB an
+ * object header message holds. */
+#define SCAL_H5_COMPACT_BYTES (16u << 10)
+
+static int write_strings(hid_t loc, const char *name, const char *const *strings, size_t n,
+                         bool fixed)
 {
     int rc = SCAL_OK;
     hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {256};
-    hid_t type = vlen_string_type(), space = -1, dcpl = -1, dset = -1;
-    space = H5Screate_simple(1, dims, maxdims);
-    dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (space < 0 || dcpl < 0 || H5Pset_chunk(dcpl, 1, chunk) < 0) goto fail;
+    bool compact = fixed && n <= SCAL_H5_COMPACT_BYTES / SCAL_H5_VLEN_REF_BYTES;
+    hid_t type = vlen_string(), space = -1, dcpl = -1, dset = -1;
+    space = H5Screate_simple(1, dims, compact ? NULL : maxdims);
+    dcpl = compact ? compact_dcpl() : H5Pcreate(H5P_DATASET_CREATE);
+    if (type < 0 || space < 0 || dcpl < 0 || (!compact && H5Pset_chunk(dcpl, 1, chunk) < 0))
+        goto fail;
     dset = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
     if (n > 0 && H5Dwrite(dset, type, H5S_ALL, H5S_ALL, xfer(), strings) < 0) goto fail;
@@ -224,10 +277,19 @@ fail:
     rc = scal__fail(SCAL_EHDF5, "cannot write string dataset '%s'", name);
 done:
     if (dset >= 0) H5Dclose(dset);
-    if (dcpl >= 0) H5Pclose(dcpl);
+    if (dcpl >= 0 && !compact) H5Pclose(dcpl);
     if (space >= 0) H5Sclose(space);
-    H5Tclose(type);
     return rc;
+}
+
+int scal_h5_write_strings(hid_t loc, const char *name, const char *const *strings, size_t n)
+{
+    return write_strings(loc, name, strings, n, false);
+}
+
+int scal_h5_write_strings_fixed(hid_t loc, const char *name, const char *const *strings, size_t n)
+{
+    return write_strings(loc, name, strings, n, true);
 }
 
 int scal_h5_append_strings(hid_t loc, const char *name, const char *const *strings, size_t n)
@@ -366,16 +428,18 @@ static hid_t native_type(enum scal_h5_ftype t)
 
 /* One member's memory type: the enum of regions.kind / runs.status (when writing, ftype < 0, or
  * when the file stores an enum: HDF5 converts enum to enum by name, never integer to enum), else
- * the native integer or float. */
-static hid_t member_type(const char *table, const struct scal_h5_field *f, hid_t ftype)
+ * the native integer or float. *owned: the caller closes it (a predefined type is not copied: the
+ * compound's H5Tinsert copies it). */
+static hid_t member_type(const char *table, const struct scal_h5_field *f, hid_t ftype, bool *owned)
 {
     const char *(*name_of)(int);
     int n = 0;
-    if (!scal_column_enum(table, f->name, &name_of, &n)) return H5Tcopy(native_type(f->type));
+    *owned = false;
+    if (!scal_column_enum(table, f->name, &name_of, &n)) return native_type(f->type);
     if (ftype >= 0) {
         int idx = H5Tget_member_index(ftype, f->name);
         if (idx < 0 || H5Tget_member_class(ftype, (unsigned)idx) != H5T_ENUM)
-            return H5Tcopy(native_type(f->type));
+            return native_type(f->type);
     }
     hid_t t = H5Tenum_create(H5T_NATIVE_UINT8);
     for (int v = 0; t >= 0 && v < n; v++) {
@@ -385,6 +449,7 @@ static hid_t member_type(const char *table, const struct scal_h5_field *f, hid_t
             t = H5I_INVALID_HID;
         }
     }
+    *owned = t >= 0;
     return t;
 }
 
@@ -401,12 +466,13 @@ hid_t scal_h5_compound_type(const char *table, const struct scal_h5_field *field
     hid_t t = H5Tcreate(H5T_COMPOUND, struct_size);
     for (size_t i = 0; t >= 0 && i < nfields; i++) {
         if (absent_added_later(table, &fields[i], ftype)) continue;
-        hid_t mt = member_type(table, &fields[i], ftype);
+        bool owned;
+        hid_t mt = member_type(table, &fields[i], ftype, &owned);
         if (mt < 0 || H5Tinsert(t, fields[i].name, fields[i].offset, mt) < 0) {
             H5Tclose(t);
             t = H5I_INVALID_HID;
         }
-        if (mt >= 0) H5Tclose(mt);
+        if (owned) H5Tclose(mt);
     }
     return t;
 }
@@ -414,11 +480,9 @@ hid_t scal_h5_compound_type(const char *table, const struct scal_h5_field *field
 /* A 1-D attribute of n (at least 1) variable-length UTF-8 strings. */
 static int write_attr_strings(hid_t obj, const char *name, const char *const *values, size_t n)
 {
-    hid_t type = vlen_string_type();
-    int rc = type < 0 ? scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name)
-                      : write_attr_n(obj, name, type, n, values);
-    if (type >= 0) H5Tclose(type);
-    return rc;
+    hid_t type = vlen_string();
+    return type < 0 ? scal__fail(SCAL_EHDF5, "cannot write attribute '%s'", name)
+                    : write_attr_n(obj, name, type, n, values);
 }
 
 /* The column_units and column_descriptions attributes of a new table, in member order. */
@@ -435,38 +499,83 @@ static int write_column_meta(hid_t dset, const char *name, const struct scal_h5_
     return rc;
 }
 
-/* The file type is the memory type packed, so files do not carry the C struct's padding. */
-static hid_t packed_copy(hid_t memtype)
+/* The file type of a table: the members of its rows packed in the order of their offsets, as
+ * H5Tpack makes it of the rows' memory type (scal_h5_compound_type), so files do not carry the C
+ * struct's padding. Made directly, with where each member lies in a row and in the packed row, so
+ * that rows are packed by plain copies and the write converts nothing: HDF5's compound conversion
+ * (its path search among every registered conversion and its background buffer) and the copies of
+ * a type of many members cost more than this. The field list is checked as H5Tinsert would check
+ * the memory type: members inside the row and not overlapping (a snapshot's table is written with
+ * the field list it records); H5Tinsert itself refuses a name twice. */
+struct packing {
+    hid_t ftype;
+    size_t psize, n;
+    size_t *at; /* per member in packed order: offset in the row, offset packed, size */
+};
+
+static void packing_free(struct packing *p)
 {
-    hid_t t = H5Tcopy(memtype);
-    if (t >= 0) H5Tpack(t);
-    return t;
+    if (p->ftype >= 0) H5Tclose(p->ftype);
+    free(p->at);
+    p->ftype = H5I_INVALID_HID, p->at = NULL;
 }
 
-/* The rows (struct_size apart, laid out as mtype says) copied into ftype's packed layout, so that
- * the write converts nothing: HDF5's compound conversion (its path search among every registered
- * conversion and its background buffer) costs more than this copy. NULL when out of memory. */
-static void *packed_rows(hid_t mtype, hid_t ftype, const void *rows, size_t nrows,
+static int pack_fields(const char *table, const struct scal_h5_field *fields, size_t nfields,
+                       size_t struct_size, struct packing *p)
+{
+    static const size_t size_of[] = {1, 4, 4, 8, 8, 8}; /* by enum scal_h5_ftype */
+    size_t *order = NULL;
+    const char *(*name_of)(int);
+    int nvalues;
+    p->ftype = H5I_INVALID_HID, p->psize = 0, p->n = nfields;
+    p->at = calloc(3 * nfields + 1, sizeof(*p->at));
+    order = calloc(nfields + 1, sizeof(*order));
+    if (!p->at || !order) goto fail;
+    for (size_t i = 0; i < nfields; i++) { /* by offset, stable (H5Tpack's sort) */
+        size_t j = i;
+        if ((unsigned)fields[i].type > SCAL_H5_F64) goto fail;
+        for (; j > 0 && fields[order[j - 1]].offset > fields[i].offset; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (size_t j = 0; j < nfields; j++) {
+        const struct scal_h5_field *f = &fields[order[j]];
+        size_t size = scal_column_enum(table, f->name, &name_of, &nvalues) ? 1 : size_of[f->type];
+        if (f->offset > struct_size || size > struct_size - f->offset ||
+            (j > 0 && f->offset < p->at[3 * (j - 1)] + p->at[3 * (j - 1) + 2]))
+            goto fail;
+        p->at[3 * j] = f->offset, p->at[3 * j + 1] = p->psize, p->at[3 * j + 2] = size;
+        p->psize += size;
+    }
+    p->ftype = nfields ? H5Tcreate(H5T_COMPOUND, p->psize) : H5I_INVALID_HID;
+    for (size_t j = 0; p->ftype >= 0 && j < nfields; j++) {
+        bool owned;
+        const struct scal_h5_field *f = &fields[order[j]];
+        hid_t mt = member_type(table, f, H5I_INVALID_HID, &owned);
+        if (mt < 0 || H5Tinsert(p->ftype, f->name, p->at[3 * j + 1], mt) < 0) {
+            H5Tclose(p->ftype);
+            p->ftype = H5I_INVALID_HID;
+        }
+        if (owned) H5Tclose(mt);
+    }
+    if (p->ftype < 0) goto fail;
+    free(order);
+    return SCAL_OK;
+fail:
+    free(order);
+    packing_free(p);
+    return SCAL_EHDF5;
+}
+
+/* The rows copied into the packed layout; NULL when out of memory. */
+static void *packed_rows(const struct packing *p, const void *rows, size_t nrows,
                          size_t struct_size)
 {
-    int nm = H5Tget_nmembers(ftype);
-    size_t psize = H5Tget_size(ftype);
-    if (nm <= 0 || nm != H5Tget_nmembers(mtype) || psize == 0) return NULL;
-    size_t *at = calloc(3 * (size_t)nm, sizeof(*at));
-    unsigned char *out = at ? malloc(psize * nrows) : NULL;
-    for (int k = 0; out && k < nm; k++) {
-        hid_t mt = H5Tget_member_type(ftype, (unsigned)k);
-        at[3 * k] = H5Tget_member_offset(mtype, (unsigned)k);
-        at[3 * k + 1] = H5Tget_member_offset(ftype, (unsigned)k);
-        at[3 * k + 2] = mt >= 0 ? H5Tget_size(mt) : 0;
-        if (mt >= 0) H5Tclose(mt);
-        if (at[3 * k + 2] == 0) free(out), out = NULL;
-    }
+    unsigned char *out = nrows && p->psize > SIZE_MAX / nrows ? NULL : malloc(p->psize * nrows);
     for (size_t r = 0; out && r < nrows; r++)
-        for (int k = 0; k < nm; k++)
-            memcpy(out + r * psize + at[3 * k + 1],
-                   (const unsigned char *)rows + r * struct_size + at[3 * k], at[3 * k + 2]);
-    free(at);
+        for (size_t k = 0; k < p->n; k++)
+            memcpy(out + r * p->psize + p->at[3 * k + 1],
+                   (const unsigned char *)rows + r * struct_size + p->at[3 * k], p->at[3 * k + 2]);
     return out;
 }
 
@@ -474,8 +583,6 @@ static void *packed_rows(hid_t mtype, hid_t ftype, const void *rows, size_t nrow
  * object header: no chunk index, no filter (deflate's state alone, ~256 KiB to set up per dataset,
  * costs more than the rows would save). Larger ones, and every table that may grow, are chunked
  * with shuffle and deflate. */
-#define SCAL_H5_COMPACT_BYTES (16u << 10)
-
 static int write_table(hid_t loc, const char *name, const struct scal_h5_field *fields,
                        size_t nfields, size_t struct_size, const void *rows, size_t nrows,
                        bool fixed)
@@ -483,37 +590,38 @@ static int write_table(hid_t loc, const char *name, const struct scal_h5_field *
     int rc = SCAL_OK;
     hsize_t dims[1] = {nrows}, maxdims[1] = {H5S_UNLIMITED};
     hsize_t chunk[1] = {nrows > 1024 ? 1024 : (nrows < 64 ? 64 : nrows)};
-    hid_t mtype = scal_h5_compound_type(name, fields, nfields, struct_size, H5I_INVALID_HID);
-    hid_t ftype = -1, space = -1, dcpl = -1, dset = -1;
-    if (mtype < 0) goto fail;
-    ftype = packed_copy(mtype);
-    bool compact = fixed && ftype >= 0 && nrows * H5Tget_size(ftype) <= SCAL_H5_COMPACT_BYTES;
+    hid_t space = -1, dcpl = -1, dset = -1;
+    struct packing p = {.ftype = H5I_INVALID_HID};
+    void *packed = NULL;
+    bool compact = false;
+    if (pack_fields(name, fields, nfields, struct_size, &p) < 0) goto fail;
+    compact = fixed && nrows * p.psize <= SCAL_H5_COMPACT_BYTES;
     space = H5Screate_simple(1, dims, compact ? NULL : maxdims);
-    dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (ftype < 0 || space < 0 || dcpl < 0) goto fail;
-    if (compact ? H5Pset_layout(dcpl, H5D_COMPACT) < 0
-                : (H5Pset_chunk(dcpl, 1, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
-                   H5Pset_deflate(dcpl, 4) < 0))
+    dcpl = compact ? compact_dcpl() : H5Pcreate(H5P_DATASET_CREATE);
+    if (space < 0 || dcpl < 0) goto fail;
+    if (!compact && (H5Pset_chunk(dcpl, 1, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 ||
+                     H5Pset_deflate(dcpl, 4) < 0))
         goto fail;
-    dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    dset = H5Dcreate2(loc, name, p.ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) goto fail;
     if (write_column_meta(dset, name, fields, nfields) < 0) goto fail;
     if (nrows > 0) {
-        void *packed = packed_rows(mtype, ftype, rows, nrows, struct_size);
-        herr_t w = packed ? H5Dwrite(dset, ftype, H5S_ALL, H5S_ALL, xfer(), packed)
-                          : H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, xfer(), rows);
-        free(packed);
-        if (w < 0) goto fail;
+        if (!(packed = packed_rows(&p, rows, nrows, struct_size))) {
+            rc = scal__fail(SCAL_ENOMEM, "out of memory writing %zu rows of table '%s'", nrows,
+                            name);
+            goto done;
+        }
+        if (H5Dwrite(dset, p.ftype, H5S_ALL, H5S_ALL, xfer(), packed) < 0) goto fail;
     }
     goto done;
 fail:
     rc = scal__fail(SCAL_EHDF5, "cannot write table '%s'", name);
 done:
+    free(packed);
     if (dset >= 0) H5Dclose(dset);
-    if (dcpl >= 0) H5Pclose(dcpl);
+    if (dcpl >= 0 && !compact) H5Pclose(dcpl);
     if (space >= 0) H5Sclose(space);
-    if (ftype >= 0) H5Tclose(ftype);
-    if (mtype >= 0) H5Tclose(mtype);
+    packing_free(&p);
     return rc;
 }
 
@@ -697,6 +805,36 @@ done:
     return rc;
 }
 
+/* Whether rows recorded with the member list `from` lie exactly as the caller's fields say: the
+ * same members in the same order, with the same type tags and offsets, in rows of the same size
+ * (a snapshot made by this build's tool). The two compound types convert_rows would build are then
+ * equal (enums made from the same tags on both sides), and HDF5 converts between equal types by
+ * leaving the rows as they are, padding and enum values included. Each member is checked to lie
+ * inside the row, as has_members checks for the conversion: a copy reads the n rows of that size
+ * the snapshot holds (run_snapshot.c checked that it holds them), as the conversion's does. */
+static bool same_layout(const char *table, const struct scal_h5_field *from, size_t nfrom,
+                        size_t from_size, const struct scal_h5_field *fields, size_t nfields,
+                        size_t struct_size)
+{
+    static const size_t size_of[] = {1, 4, 4, 8, 8, 8}; /* by enum scal_h5_ftype */
+    const char *(*name_of)(int);
+    int nvalues = 0;
+    if (nfrom != nfields || from_size != struct_size) return false;
+    for (size_t i = 0; i < nfields; i++) {
+        if (from[i].type != fields[i].type || from[i].offset != fields[i].offset ||
+            (unsigned)fields[i].type > SCAL_H5_F64 || strcmp(from[i].name, fields[i].name) != 0)
+            return false;
+        if (fields[i].offset > struct_size ||
+            size_of[fields[i].type] > struct_size - fields[i].offset)
+            return false;
+        /* an enum member is one byte whatever its tag (member_type) */
+        if (scal_column_enum(table, fields[i].name, &name_of, &nvalues) &&
+            fields[i].type != SCAL_H5_U8)
+            return false;
+    }
+    return true;
+}
+
 int scal_h5_convert_rows(const char *source, const char *name, const struct scal_h5_field *from,
                          size_t nfrom, size_t from_size, const void *from_rows, size_t n,
                          const struct scal_h5_field *fields, size_t nfields, size_t struct_size,
@@ -706,6 +844,15 @@ int scal_h5_convert_rows(const char *source, const char *name, const struct scal
     size_t size = from_size > struct_size ? from_size : struct_size;
     void *bkg = NULL;
     *rows = NULL;
+    /* the rows recorded as the caller lays them out (this build's snapshots): HDF5's conversion
+     * would only copy them, at the price of two compound types and a conversion path */
+    if (same_layout(name, from, nfrom, from_size, fields, nfields, struct_size)) {
+        if ((n && struct_size > SIZE_MAX / n) || !(*rows = malloc(n ? n * struct_size : 1)))
+            return scal__fail(SCAL_ENOMEM, "'%s': out of memory reading %zu rows of '%s'", source,
+                              n, name);
+        if (n) memcpy(*rows, from_rows, n * struct_size);
+        return SCAL_OK;
+    }
     /* the rows' own type as they were recorded (enums as a writer makes them), then the reader's
      * by name from it: the conversion scal_h5_read_table has HDF5 make from a file's type */
     hid_t stype = scal_h5_compound_type(name, from, nfrom, from_size, H5I_INVALID_HID);

@@ -29,6 +29,9 @@ int scal_h5_attr_exists(hid_t obj, const char *name);
 
 /* A 1-D dataset of variable-length UTF-8 strings (h5py reads it as an array of str/bytes). */
 int scal_h5_write_strings(hid_t loc, const char *name, const char *const *strings, size_t n);
+/* The same for a dataset that is never appended to (a run file's): a small one is stored compact.
+ * Readers see the same strings; only scal_h5_append_strings cannot grow it. */
+int scal_h5_write_strings_fixed(hid_t loc, const char *name, const char *const *strings, size_t n);
 /* *out is an array of n malloc'd strings; free with scal_h5_free_strings. */
 int scal_h5_read_strings(hid_t loc, const char *name, char ***out, size_t *n);
 void scal_h5_free_strings(char **strings, size_t n);

@@ -124,8 +124,8 @@ int scal_snap_replay(struct scal_snap *s, hid_t file)
             break;
         }
         if (l.found && is_root_op(&op, SCAL_SNAP_OP_STRINGS, "strings"))
-            rc = scal_h5_write_strings(obj, op.name, (const char *const *)l.strings.strings,
-                                       l.strings.count);
+            rc = scal_h5_write_strings_fixed(obj, op.name, (const char *const *)l.strings.strings,
+                                             l.strings.count);
         else if (l.found && is_root_op(&op, SCAL_SNAP_OP_TABLE, "regions"))
             rc = scal_h5_write_table_fixed(
                 obj, scal_table_run_regions.name, scal_table_run_regions.fields,
@@ -142,7 +142,7 @@ int scal_snap_replay(struct scal_snap *s, hid_t file)
                 rc = scal_h5_attr_set_f64(obj, op.name, op.f64);
                 break;
             case SCAL_SNAP_OP_STRINGS:
-                rc = scal_h5_write_strings(obj, op.name, op.strings, op.n);
+                rc = scal_h5_write_strings_fixed(obj, op.name, op.strings, op.n);
                 break;
             case SCAL_SNAP_OP_TABLE:
                 rc = scal_h5_write_table_fixed(obj, op.name, op.fields, op.nfields, op.row_size,

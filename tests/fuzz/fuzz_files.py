@@ -137,6 +137,11 @@ def region_self(f):
 
 
 def many_strings(f):
+    if f["strings"].chunks is None:  # a run file's small string lists are compact: made resizable
+        data = f["strings"][()]
+        del f["strings"]
+        f.create_dataset("strings", data=data, dtype=h5py.string_dtype(), maxshape=(None,),
+                         chunks=True)
     f["strings"].resize((10**8,))
 
 
