@@ -430,7 +430,9 @@ int scal_snap_next(struct scal_snap *s, size_t *pos, struct scal_snap_op *op)
         take(&c, (8 - c.pos % 8) % 8);
         for (uint32_t i = 0; i < nf && !c.bad; i++) {
             static const size_t size_of[] = {1, 4, 4, 8, 8, 8}; /* by enum scal_h5_ftype */
-            if (op->fields[i].offset + size_of[op->fields[i].type] > op->row_size) c.bad = true;
+            size_t size = size_of[op->fields[i].type];          /* no sum that could wrap around */
+            if (op->fields[i].offset > op->row_size || size > op->row_size - op->fields[i].offset)
+                c.bad = true;
         }
         if (!c.bad && op->row_size && op->n > (c.len - c.pos) / op->row_size) c.bad = true;
         op->rows = take(&c, op->row_size * op->n);
