@@ -48,6 +48,60 @@ static const Dwfl_Callbacks proc_callbacks = {
     .find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
+struct reported {
+    Dwfl *dwfl;
+    bool first, failed;
+};
+
+/* Reports one loaded object to dwfl as /proc/PID/maps would (its name, the span of its segments
+ * from the page its first one starts on); the program by its path. A name that is not a path the
+ * file can be opened by (an object dlopen()ed by a relative name, a deleted file) fails the whole:
+ * the maps are read instead. The vDSO, never a region's, is left out. */
+static int report_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct reported *rep = data;
+    char exe[4096];
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    uintptr_t lo = UINTPTR_MAX, hi = 0, page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    bool program = rep->first;
+    rep->first = false;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD) continue;
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
+        if (start < lo) lo = start;
+        if (end > hi) hi = end;
+    }
+    if (!hi || strstr(name, "linux-vdso") || strstr(name, "linux-gate")) return 0;
+    if (program && !name[0]) {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        name = exe;
+    }
+    size_t len = strlen(name);
+    if (name[0] != '/' || (len > 10 && !strcmp(name + len - 10, " (deleted)")) ||
+        !dwfl_report_module(rep->dwfl, name, lo & ~(page - 1), hi)) {
+        rep->failed = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* The process's modules, from the dynamic loader's list (no /proc/PID/maps to make and parse,
+ * ~70 us here), or from the maps when a name will not do. */
+static int report_modules(Dwfl *dwfl)
+{
+    struct reported rep = {dwfl, true, false};
+    dwfl_report_begin(dwfl);
+    dl_iterate_phdr(report_object, &rep);
+    if (rep.failed) {
+        dwfl_report_begin(dwfl); /* forgets what was reported */
+        if (dwfl_linux_proc_report(dwfl, getpid()) != 0) return -1;
+    }
+    return dwfl_report_end(dwfl, NULL, NULL);
+}
+
 struct scal_resolver *scal_resolver_open(bool lines)
 {
     struct scal_resolver *r = calloc(1, sizeof(*r));
@@ -55,8 +109,7 @@ struct scal_resolver *scal_resolver_open(bool lines)
     r->lines = lines;
     if (lines) {
         r->dwfl = dwfl_begin(&proc_callbacks);
-        if (r->dwfl && (dwfl_linux_proc_report(r->dwfl, getpid()) != 0 ||
-                        dwfl_report_end(r->dwfl, NULL, NULL) != 0)) {
+        if (r->dwfl && report_modules(r->dwfl) != 0) {
             dwfl_end(r->dwfl);
             r->dwfl = NULL;
         }
