@@ -256,9 +256,10 @@ int scal_snap_convert(const char *snapshot, unsigned flags, char *final, size_t 
     return scal_snap_convert_in(H5I_INVALID_HID, snapshot, flags, final, len);
 }
 
-/* Writes the run file of the loaded snapshot s (released here), named `source` in messages; a
- * snapshot file (unlink_source) is removed once the run file is in place. */
-static int convert_loaded(hid_t file, struct scal_snap *s, const char *source, bool unlink_source,
+/* Writes the run file of the loaded snapshot s (released here), named `source` in messages. Once
+ * the run file is in place, the snapshot has served: a snapshot file (source_fd < 0) is removed,
+ * one handed over at source_fd is emptied (the sign its sender reads if no answer comes). */
+static int convert_loaded(hid_t file, struct scal_snap *s, const char *source, int source_fd,
                           unsigned flags, char *final, size_t len)
 {
     char tmp[4300] = "", path[4300];
@@ -283,7 +284,10 @@ static int convert_loaded(hid_t file, struct scal_snap *s, const char *source, b
         rc = scal__fail(rc, "cannot write the run file %s from the snapshot %s: %s", path, source,
                         why);
     } else {
-        if (unlink_source) unlink(source); /* the run file is in place: the snapshot has served */
+        if (source_fd < 0) /* the run file is in place: the snapshot has served */
+            unlink(source);
+        else /* failing, the sender would write the run file again: as before this sign */
+            (void)!ftruncate(source_fd, 0);
         if ((s->info.flags & SCAL_SNAP_VERBOSE) && !(flags & SCAL_SNAP_CONVERT_QUIET))
             fprintf(stderr, "scal: wrote %s\n", path);
     }
@@ -300,7 +304,7 @@ int scal_snap_convert_in(hid_t file, const char *snapshot, unsigned flags, char 
         if (file >= 0) H5Fclose(file);
         return rc;
     }
-    return convert_loaded(file, &s, snapshot, true, flags, final, len);
+    return convert_loaded(file, &s, snapshot, -1, flags, final, len);
 }
 
 int scal_snap_convert_fd_in(hid_t file, int fd, const char *name, unsigned flags, char *final,
@@ -312,5 +316,5 @@ int scal_snap_convert_fd_in(hid_t file, int fd, const char *name, unsigned flags
         if (file >= 0) H5Fclose(file);
         return rc;
     }
-    return convert_loaded(file, &s, name, false, flags, final, len);
+    return convert_loaded(file, &s, name, fd, flags, final, len);
 }

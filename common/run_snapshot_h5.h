@@ -20,7 +20,8 @@ int scal_snap_convert(const char *snapshot, unsigned flags, char *final, size_t 
  * process makes it while the program runs), which it closes; H5I_INVALID_HID: one made here. */
 int scal_snap_convert_in(hid_t file, const char *snapshot, unsigned flags, char *final, size_t len);
 /* The same of the snapshot open at fd (handed over in memory; name stands for it in messages),
- * which is left as it is (nothing to remove). */
+ * which is emptied (truncated to 0 bytes) once the run file is in place: its sender, left without
+ * an answer, tells by that whether the run file was written. */
 int scal_snap_convert_fd_in(hid_t file, int fd, const char *name, unsigned flags, char *final,
                             size_t len);
 /* An empty HDF5 file in memory (the core driver, nothing on disk), or a negative status. */

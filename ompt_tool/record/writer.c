@@ -696,8 +696,9 @@ static struct scal_snap_info snapshot_info(const char *path)
 }
 
 /* Hands the snapshot of the run file `path` to the writer process in memory (a memfd: no file is
- * made beside the run file, and the writer reads no file). SCAL_OK, or SCAL_ETIMEDOUT (the writer
- * goes on with it), with the message or the run file's name in `final`; any other status (no
+ * made beside the run file, and the writer reads no file). SCAL_OK, SCAL_ETIMEDOUT (the writer
+ * goes on with it) or SCAL_ECHILD (it died once the run file was in place: writing it again would
+ * make a second one), with the message or the run file's name in `final`; any other status (no
  * writer, no memfd, the writer could not write or died): the caller takes the way through a
  * snapshot file, which keeps the measurements whatever happens next. */
 static int hand_in_memory(const struct scal_snap_builder *b, const char *path, char *final,
@@ -811,7 +812,7 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
     if (recorded && scal_tool_state.cfg.wait_writer && !scal_tool_state.cfg.snapshot_only) {
         char final[4300];
         int handed = hand_in_memory(&b, path, final, sizeof(final));
-        if (handed == SCAL_OK || handed == SCAL_ETIMEDOUT) {
+        if (handed == SCAL_OK || handed == SCAL_ETIMEDOUT || handed == SCAL_ECHILD) {
             scal_snap_builder_free(&b);
             if (handed == SCAL_OK && scal_tool_state.cfg.verbose)
                 fprintf(stderr, "scal: wrote %s\n", final);
@@ -819,6 +820,7 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
                 report_problems(final);
             else
                 fprintf(stderr, "scal: %s\n", final);
+            if (handed == SCAL_ECHILD) report_problems(path);
             return handed;
         }
     }

@@ -315,8 +315,13 @@ static int hand(const char *snap, int snap_fd, unsigned flags, char *final, size
     if (got < 0) {
         /* it died with the snapshot: a file is still there unless the run file is written; one in
          * memory is still the caller's */
-        if (snap_fd >= 0 || access(snap, F_OK) == 0) return SCAL_ENOENT;
-        snprintf(why, len, "the run-file writer ended without saying whether it wrote %s", snap);
+        struct stat st;
+        if (snap_fd >= 0 ? fstat(snap_fd, &st) != 0 || st.st_size > 0 : access(snap, F_OK) == 0)
+            return SCAL_ENOENT;
+        /* the writer removes the snapshot file, or empties the one in memory, once the run file is
+         * in place: writing it again would make a second run file */
+        snprintf(why, len, "the run-file writer ended without saying whether it wrote %s",
+                 snap_fd >= 0 ? "the run file" : snap);
         return SCAL_ECHILD;
     }
     if (!strncmp(last, "ok ", 3)) {

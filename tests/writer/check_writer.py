@@ -44,6 +44,42 @@ def gated_tool(a, work):
     return os.path.join(lib, os.path.basename(a.tool)), fifo
 
 
+def silent_tool(a, work):
+    """A copy of the tool whose writer process (--serve) writes the run file, then ends without a
+    word: a proxy passes the program's request (and the snapshot's descriptor) on to the real
+    writer and swallows its "ok" verdict, as if the writer died right after putting the file in
+    place. A writer started with a snapshot file is the real one."""
+    lib = os.path.join(work, "lib")
+    os.makedirs(os.path.join(lib, "scal"))
+    shutil.copy(a.tool, lib)
+    shutil.copy(a.writer_lib, lib)
+    proxy = os.path.join(lib, "scal", "scal-run-writer")
+    with open(proxy, "w") as f:
+        f.write("""#!%s
+import os, socket, subprocess, sys
+real = %r
+if sys.argv[1:] != ["--serve"]:
+    os.execv(real, [real] + sys.argv[1:])
+prog = socket.socket(fileno=0)
+mine, theirs = socket.socketpair()
+w = subprocess.Popen([real, "--serve"], stdin=theirs)
+theirs.close()
+msg, fds, _, _ = socket.recv_fds(prog, 8192, 4)
+socket.send_fds(mine, [msg], fds)
+answer = b""
+while True:
+    got = mine.recv(8192)
+    if not got:
+        break
+    answer += got
+w.wait()
+if b"\\nok " not in b"\\n" + answer:
+    prog.sendall(answer)
+""" % (sys.executable, os.path.abspath(a.run_writer)))
+    os.chmod(proxy, 0o755)
+    return os.path.join(lib, os.path.basename(a.tool))
+
+
 def complete_run_file(a, path, what):
     ok = os.path.isfile(path)
     check(ok, "%s: the run file %s exists" % (what, path))
@@ -319,7 +355,8 @@ def scenario_in_memory(a, work):
     """The default hands the snapshot to the writer in memory: no snapshot file is ever made beside
     the run file. When the writer dies before it has written (SIGKILL while it waits at a gate), the
     program still has the snapshot: it saves it beside the run file and starts a writer of its own,
-    and the run file is complete at its end, the snapshot removed."""
+    and the run file is complete at its end, the snapshot removed. When the writer dies right after
+    putting the run file in place (before its answer), the program writes no second one."""
     libc = ctypes.CDLL(None, use_errno=True)
     watch = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
     check(watch >= 0, "inotify is available")
@@ -358,6 +395,20 @@ def scenario_in_memory(a, work):
     check(not snapshots(d), "the snapshot is removed once the run file is in place")
     reap_orphans()
     os.close(watch)
+
+    # the writer puts the run file in place, then dies before its answer: the program must not
+    # write a second run file (out.PID.h5, "written by another process of this run")
+    tool = silent_tool(a, os.path.join(work, "silent"))
+    d = os.path.join(work, "silent-out")
+    os.mkdir(d)
+    out = os.path.join(d, "w.h5")
+    p = subprocess.run([a.prog], env=env_for(tool, out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True)
+    reap_orphans()
+    check(p.returncode == 0, "writer silent after writing: the program exits 0 (%d)" % p.returncode)
+    complete_run_file(a, out, "writer silent after writing")
+    check(sorted(os.listdir(d)) == ["w.h5"] and "another process" not in p.stderr,
+          "writer silent after writing: one run file, written once: %s %s" % (os.listdir(d), p.stderr.strip()))
 
 
 def scenario_damaged(a, work):
