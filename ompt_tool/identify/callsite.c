@@ -29,22 +29,14 @@ static void range_of(const void *addr, struct range *out)
     out->hi = o.text_hi;
 }
 
-void scal_callsite_init(const void *runtime_function)
-{
-    range_of(runtime_function, &runtime_text);
-    range_of((const void *)scal_callsite_init, &tool_text);
-}
-
-bool scal_callsite_in_runtime(const void *codeptr)
-{
-    uintptr_t a = (uintptr_t)codeptr;
-    return a >= runtime_text.lo && a < runtime_text.hi;
-}
-
-/* libgcc's unwinder, loaded at the first unwind: most programs never need one (their regions are
- * not nested), and loading libgcc_s costs every process ~0.1 ms of CPU (its constructor's CPUID
- * instructions trap to the hypervisor in a VM). The loaded library stays; its entries are published
- * once, get_ip last. NULL entries: no unwinder, the runtime's address stays the key. */
+/* libgcc's unwinder, loaded when the tool starts (scal_callsite_init). Not at the first unwind,
+ * although most programs never need one and loading libgcc_s costs every process ~0.1 ms of CPU
+ * (its constructor's CPUID instructions trap to the hypervisor in a VM): dlopen and dlsym wait for
+ * the loader's lock, which a thread running a library's constructor holds; when that constructor
+ * runs OpenMP and a worker of its team unwinds (a taskloop), the worker would wait for the lock and
+ * the constructor for the worker (tests/tool/programs/ctor_taskloop.c). When the tool starts, no
+ * team of the runtime exists yet. The loaded library stays; its entries are published once, get_ip
+ * last. NULL entries: no unwinder, the runtime's address stays the key. */
 typedef _Unwind_Reason_Code (*backtrace_fn)(_Unwind_Trace_Fn, void *);
 typedef _Unwind_Ptr (*get_ip_fn)(struct _Unwind_Context *);
 static _Atomic(backtrace_fn) unwind_backtrace;
@@ -65,6 +57,19 @@ static bool unwinder_loaded(void)
     atomic_store_explicit(&unwind_backtrace, backtrace, memory_order_relaxed);
     atomic_store_explicit(&unwind_get_ip, get_ip, memory_order_release);
     return true;
+}
+
+void scal_callsite_init(const void *runtime_function)
+{
+    range_of(runtime_function, &runtime_text);
+    range_of((const void *)scal_callsite_init, &tool_text);
+    unwinder_loaded();
+}
+
+bool scal_callsite_in_runtime(const void *codeptr)
+{
+    uintptr_t a = (uintptr_t)codeptr;
+    return a >= runtime_text.lo && a < runtime_text.hi;
 }
 
 /* Frames unwound at most: the runtime and the tool sit between the callback and the region body. */
