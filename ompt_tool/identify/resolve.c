@@ -19,6 +19,7 @@
 #include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <link.h>
 #include <stdio.h>
@@ -43,8 +44,32 @@ static const Dwfl_Callbacks offline_callbacks = {
     .section_address = dwfl_offline_section_address,
 };
 
+/* The module's file, as dwfl_linux_proc_find_elf finds it, refused when its build ID is not the
+ * one reported from the loaded object (report_object): the file at that path was replaced since it
+ * was loaded, and its lines and functions are another build's. libdw checks a reported build ID
+ * only against a file it finds by that ID, not against the one this callback gives. */
+static int find_loaded_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+                           char **file_name, Elf **elfp)
+{
+    const unsigned char *want;
+    const void *got;
+    GElf_Addr at;
+    int fd = dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+    int n = dwfl_module_build_id(mod, &want, &at);
+    if (n <= 0 || (fd < 0 && !*elfp)) return fd;
+    if (!*elfp) *elfp = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (*elfp && dwelf_elf_gnu_build_id(*elfp, &got) == n && !memcmp(got, want, (size_t)n))
+        return fd;
+    elf_end(*elfp);
+    *elfp = NULL;
+    if (fd >= 0) close(fd);
+    free(*file_name);
+    *file_name = NULL;
+    return -1;
+}
+
 static const Dwfl_Callbacks proc_callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
+    .find_elf = find_loaded_elf,
     .find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
@@ -53,10 +78,37 @@ struct reported {
     bool first, failed;
 };
 
+/* The GNU build ID note among an object's loaded segments: its bits (*len of them), or NULL. */
+static const unsigned char *loaded_build_id(const struct dl_phdr_info *info, size_t *len)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE) continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
+                            *end = p + ph->p_memsz;
+        while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            size_t name = (nh->n_namesz + 3) & ~(size_t)3, desc = (nh->n_descsz + 3) & ~(size_t)3;
+            if (name + desc > (size_t)(end - p) - sizeof(*nh)) break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                !memcmp(p + sizeof(*nh), "GNU", 4) && nh->n_descsz > 0) {
+                *len = nh->n_descsz;
+                return p + sizeof(*nh) + name;
+            }
+            p += sizeof(*nh) + name + desc;
+        }
+    }
+    return NULL;
+}
+
 /* Reports one loaded object to dwfl as /proc/PID/maps would (its name, the span of its segments
  * from the page its first one starts on); the program by its path. A name that is not a path the
  * file can be opened by (an object dlopen()ed by a relative name, a deleted file) fails the whole:
- * the maps are read instead. The vDSO, never a region's, is left out. */
+ * the maps are read instead. The object's build ID, read from its loaded note, is reported too: a
+ * file replaced at that path since it was loaded (a library rebuilt while the program ran; unlike
+ * the maps, the loader's list does not say "(deleted)") is then refused by libdw rather than read
+ * for another build's lines, which the identity cache would keep under the loaded build's ID. The
+ * vDSO, never a region's, is left out. */
 static int report_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
@@ -79,12 +131,15 @@ static int report_object(struct dl_phdr_info *info, size_t size, void *data)
         exe[n > 0 ? n : 0] = '\0';
         name = exe;
     }
-    size_t len = strlen(name);
+    size_t len = strlen(name), id_len = 0;
+    Dwfl_Module *mod = NULL;
     if (name[0] != '/' || (len > 10 && !strcmp(name + len - 10, " (deleted)")) ||
-        !dwfl_report_module(rep->dwfl, name, lo & ~(page - 1), hi)) {
+        !(mod = dwfl_report_module(rep->dwfl, name, lo & ~(page - 1), hi))) {
         rep->failed = true;
         return 1;
     }
+    const unsigned char *id = loaded_build_id(info, &id_len);
+    if (id) dwfl_module_report_build_id(mod, id, id_len, (GElf_Addr)(uintptr_t)id);
     return 0;
 }
 
