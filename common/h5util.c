@@ -34,11 +34,42 @@ int scal_h5_attr_exists(hid_t obj, const char *name)
  * cleared: HDF5 writes what it converts before it reads it, and a small write touches (and
  * faults in) only the pages it uses, where HDF5's calloc cleared all 64 KiB each time. */
 #define SCAL_H5_XFER_BYTES (64u << 10)
+
+/* The library's generation: it changes when HDF5 was closed (H5close) and started again since the
+ * last call. Its ids start over then, so an id kept from before may name an object of the caller's
+ * of the same kind: kept objects are made again in a new generation. Told by a property list of
+ * ours carrying a property of our own, which no other property list has. */
+#define SCAL_H5_GENERATION_MARK "scal h5util generation"
+static unsigned generation(void)
+{
+    static hid_t mark = H5I_INVALID_HID;
+    static unsigned gen;
+    if (mark >= 0 && H5Iis_valid(mark) > 0 && H5Iget_type(mark) == H5I_GENPROP_LST &&
+        H5Pexist(mark, SCAL_H5_GENERATION_MARK) > 0)
+        return gen;
+    unsigned char zero = 0;
+    mark = H5Pcreate(H5P_DATASET_XFER);
+    if (mark >= 0 && H5Pinsert2(mark, SCAL_H5_GENERATION_MARK, sizeof(zero), &zero, NULL, NULL,
+                                NULL, NULL, NULL, NULL) < 0) {
+        H5Pclose(mark);
+        mark = H5I_INVALID_HID;
+    }
+    return ++gen;
+}
+
+/* Whether id, made in generation `made`, is still the object of `type` kept by this file. */
+static bool kept(hid_t id, H5I_type_t type, unsigned made)
+{
+    return id >= 0 && made == generation() && H5Iis_valid(id) > 0 && H5Iget_type(id) == type;
+}
+
 static hid_t xfer(void)
 {
     static hid_t dxpl = H5I_INVALID_HID;
+    static unsigned made;
     static void *tconv, *bkg;
-    if (dxpl >= 0 && H5Iis_valid(dxpl) > 0 && H5Iget_type(dxpl) == H5I_GENPROP_LST) return dxpl;
+    if (kept(dxpl, H5I_GENPROP_LST, made)) return dxpl;
+    made = generation();
     if (!tconv) tconv = malloc(SCAL_H5_XFER_BYTES);
     if (!bkg) bkg = malloc(SCAL_H5_XFER_BYTES);
     dxpl = H5Pcreate(H5P_DATASET_XFER);
@@ -87,17 +118,15 @@ static hid_t vlen_string_type(void)
 
 /* Objects every file write uses the same (the string type, the scalar space, the compact layout)
  * are made once per process, as xfer's property list is: a run file's writer makes ~50 attributes
- * and datasets. Never closed; made again if HDF5 no longer knows the id. */
-static bool kept(hid_t id, H5I_type_t type)
-{
-    return id >= 0 && H5Iis_valid(id) > 0 && H5Iget_type(id) == type;
-}
+ * and datasets. Never closed; made again if HDF5 no longer knows the id or was started again
+ * (kept). */
 
 /* The variable-length UTF-8 string type (kept: the caller does not close it). */
 static hid_t vlen_string(void)
 {
     static hid_t t = H5I_INVALID_HID;
-    if (!kept(t, H5I_DATATYPE)) t = vlen_string_type();
+    static unsigned made;
+    if (!kept(t, H5I_DATATYPE, made)) made = generation(), t = vlen_string_type();
     return t;
 }
 
@@ -105,7 +134,8 @@ static hid_t vlen_string(void)
 static hid_t scalar_space(void)
 {
     static hid_t s = H5I_INVALID_HID;
-    if (!kept(s, H5I_DATASPACE)) s = H5Screate(H5S_SCALAR);
+    static unsigned made;
+    if (!kept(s, H5I_DATASPACE, made)) made = generation(), s = H5Screate(H5S_SCALAR);
     return s;
 }
 
@@ -113,7 +143,9 @@ static hid_t scalar_space(void)
 static hid_t compact_dcpl(void)
 {
     static hid_t p = H5I_INVALID_HID;
-    if (kept(p, H5I_GENPROP_LST)) return p;
+    static unsigned made;
+    if (kept(p, H5I_GENPROP_LST, made)) return p;
+    made = generation();
     p = H5Pcreate(H5P_DATASET_CREATE);
     if (p >= 0 && H5Pset_layout(p, H5D_COMPACT) < 0) {
         H5Pclose(p);
