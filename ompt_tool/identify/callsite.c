@@ -9,8 +9,6 @@
 // (the body ends with the nested region), no frame of it is left: the runtime's address stays the
 // key (distinct per parent node) and the writer labels the region accordingly.
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <stdatomic.h>
 #include <unwind.h>
 
 #include "loaded_object.h"
@@ -29,41 +27,17 @@ static void range_of(const void *addr, struct range *out)
     out->hi = o.text_hi;
 }
 
-/* libgcc's unwinder, loaded when the tool starts (scal_callsite_init). Not at the first unwind,
- * although most programs never need one and loading libgcc_s costs every process ~0.1 ms of CPU
- * (its constructor's CPUID instructions trap to the hypervisor in a VM): dlopen and dlsym wait for
- * the loader's lock, which a thread running a library's constructor holds; when that constructor
- * runs OpenMP and a worker of its team unwinds (a taskloop), the worker would wait for the lock and
- * the constructor for the worker (tests/tool/programs/ctor_taskloop.c). When the tool starts, no
- * team of the runtime exists yet. The loaded library stays; its entries are published once, get_ip
- * last. NULL entries: no unwinder, the runtime's address stays the key. */
-typedef _Unwind_Reason_Code (*backtrace_fn)(_Unwind_Trace_Fn, void *);
-typedef _Unwind_Ptr (*get_ip_fn)(struct _Unwind_Context *);
-static _Atomic(backtrace_fn) unwind_backtrace;
-static _Atomic(get_ip_fn) unwind_get_ip;
-static _Atomic bool unwinder_missing;
-
-static bool unwinder_loaded(void)
-{
-    if (atomic_load_explicit(&unwind_get_ip, memory_order_acquire)) return true;
-    if (atomic_load_explicit(&unwinder_missing, memory_order_relaxed)) return false;
-    void *lib = dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
-    backtrace_fn backtrace = lib ? (backtrace_fn)dlsym(lib, "_Unwind_Backtrace") : NULL;
-    get_ip_fn get_ip = lib ? (get_ip_fn)dlsym(lib, "_Unwind_GetIP") : NULL;
-    if (!backtrace || !get_ip) {
-        atomic_store_explicit(&unwinder_missing, true, memory_order_relaxed);
-        return false;
-    }
-    atomic_store_explicit(&unwind_backtrace, backtrace, memory_order_relaxed);
-    atomic_store_explicit(&unwind_get_ip, get_ip, memory_order_release);
-    return true;
-}
+/* libgcc's unwinder is linked into this library (-static-libgcc, ompt_tool/CMakeLists.txt): no
+ * libgcc_s to load, whose constructor's CPUID instructions cost every process ~0.1 ms of CPU in a
+ * VM (they trap to the hypervisor), and no dlopen at the first unwind, which could wait for the
+ * loader's lock while a library's constructor holding it waits for this thread
+ * (tests/tool/programs/ctor_taskloop.c). It finds each object's unwind tables through the loader's
+ * list of objects, as libgcc_s does. */
 
 void scal_callsite_init(const void *runtime_function)
 {
     range_of(runtime_function, &runtime_text);
     range_of((const void *)scal_callsite_init, &tool_text);
-    unwinder_loaded();
 }
 
 bool scal_callsite_in_runtime(const void *codeptr)
@@ -83,7 +57,7 @@ struct walk {
 static _Unwind_Reason_Code visit(struct _Unwind_Context *ctx, void *data)
 {
     struct walk *w = data;
-    uintptr_t ip = (uintptr_t)atomic_load_explicit(&unwind_get_ip, memory_order_relaxed)(ctx);
+    uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx);
     if (++w->frames > MAX_UNWIND_FRAMES || ip == 0) return _URC_END_OF_STACK;
     /* Reaching the frame the runtime reported means the region body's call to the runtime was a
      * tail call: its frame is gone, and what lies above is the enclosing region's call site. */
@@ -98,15 +72,13 @@ static _Unwind_Reason_Code visit(struct _Unwind_Context *ctx, void *data)
 const void *scal_callsite_outside_runtime(const void *fallback)
 {
     struct walk w = {0, (uintptr_t)fallback, 0};
-    if (!unwinder_loaded()) return fallback;
-    atomic_load_explicit(&unwind_backtrace, memory_order_relaxed)(visit, &w);
+    _Unwind_Backtrace(visit, &w);
     return w.found ? (const void *)w.found : fallback;
 }
 
 const void *scal_callsite_caller_outside_runtime(const void *fallback)
 {
     struct walk w = {0, 0, 0}; /* the reported frame is a real one: walk past it */
-    if (!unwinder_loaded()) return fallback;
-    atomic_load_explicit(&unwind_backtrace, memory_order_relaxed)(visit, &w);
+    _Unwind_Backtrace(visit, &w);
     return w.found ? (const void *)w.found : fallback;
 }
