@@ -29,9 +29,10 @@ static const struct scal_resolve_api *load(void)
     char *slash = strrchr(path, '/');
     snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0), "%s",
              SCAL_RESOLVE_LIBRARY);
-    /* lazy: of the ~250 functions libdw and its libraries import, the few a resolution calls are
-     * bound when first called (binding them all at once cost ~40 us of each first run) */
-    int flags = RTLD_LAZY | RTLD_LOCAL;
+    /* bound at once (RTLD_NOW): a libdw without a function this library calls is refused here
+     * (regions then named by module and offset), never a program stopped by a lookup error at its
+     * end; binding lazily would save ~40 us of a binary's first run */
+    int flags = RTLD_NOW | RTLD_LOCAL;
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(SCAL_SANITIZED)
     flags |= RTLD_DEEPBIND; /* libdw's dependencies stay its own; sanitizers do not support it */
 #endif

@@ -701,10 +701,16 @@ static struct scal_snap_info snapshot_info(const char *path)
  * make a second one), with the message or the run file's name in `final`; any other status (no
  * writer, no memfd, the writer could not write or died): the caller takes the way through a
  * snapshot file, which keeps the measurements whatever happens next. */
+/* Above this size the snapshot goes through a file even to the writer process: a copy in memory
+ * (which no one can page out) would double a large trace's memory at the end of a job whose memory
+ * is capped. */
+#define SCAL_SNAP_IN_MEMORY_MAX (32u << 20)
+
 static int hand_in_memory(const struct scal_snap_builder *b, const char *path, char *final,
                           size_t len)
 {
     struct scal_snap_info info = snapshot_info(path);
+    if (b->len > SCAL_SNAP_IN_MEMORY_MAX) return SCAL_ENOENT;
     int fd = memfd_create("scal-run-snapshot", MFD_CLOEXEC);
     if (fd < 0) return SCAL_ENOENT;
     int rc = scal_snap_write(b, &info, fd, "(the run snapshot in memory)");
@@ -820,7 +826,7 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
                 report_problems(final);
             else
                 fprintf(stderr, "scal: %s\n", final);
-            if (handed == SCAL_ECHILD) report_problems(path);
+            if (handed != SCAL_OK) report_problems(path);
             return handed;
         }
     }

@@ -353,7 +353,7 @@ def created_names(watch):
 
 def scenario_in_memory(a, work):
     """The default hands the snapshot to the writer in memory: no snapshot file is ever made beside
-    the run file. When the writer dies before it has written (SIGKILL while it waits at a gate), the
+    the run file (unless it is above 32 MiB). When the writer dies before it has written (SIGKILL while it waits at a gate), the
     program still has the snapshot: it saves it beside the run file and starts a writer of its own,
     and the run file is complete at its end, the snapshot removed. When the writer dies right after
     putting the run file in place (before its answer), the program writes no second one."""
@@ -372,6 +372,16 @@ def scenario_in_memory(a, work):
     names = created_names(watch)
     check("m.h5" in names and not [n for n in names if ".snap" in n],
           "only the run file (and its temporary) was created, no snapshot: %s" % names)
+    # a snapshot above 32 MiB (650,000 traced regions: ~36 MB) goes through a file, not memory
+    out = os.path.join(d, "big.h5")
+    p = subprocess.run([a.prog, "many", "650000"], env=env_for(a.tool, out, SCAL_TRACE="650000"),
+                       stdout=subprocess.DEVNULL)
+    check(p.returncode == 0, "the long trace's program exits 0 (%d)" % p.returncode)
+    check(os.path.isfile(out) and subprocess.run([a.scal, "check", out], capture_output=True).returncode == 0,
+          "its run file is complete")
+    names = created_names(watch)
+    check([n for n in names if n.startswith(".big.h5.snap.")] and not snapshots(d),
+          "its snapshot went through a file beside the run file, removed since: %s" % names)
 
     tool, fifo = gated_tool(a, os.path.join(work, "gated"))
     out = os.path.join(d, "k.h5")

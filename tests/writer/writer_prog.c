@@ -8,6 +8,7 @@
 //                       the lowest numbers, the tool's socket's), then returns;
 //   hold                a forked child waits for the end of its stdin, the parent says "ready"
 //                       and waits for a signal;
+//   many N              runs N more parallel regions (a long trace under SCAL_TRACE), then returns;
 //   linger GATE DONE LOG  appends "start" to LOG and leaves a child in its process group that,
 //                         once a byte came through the fifo GATE, appends "child-end" to LOG and
 //                         says so through the fifo DONE.
@@ -44,6 +45,13 @@ int main(int argc, char **argv)
 #pragma omp master
             exit(3);
 #pragma omp barrier
+        }
+    }
+    for (int k = argc > 2 && !strcmp(argv[1], "many") ? atoi(argv[2]) : 0; k > 0; k--) {
+#pragma omp parallel
+        {
+#pragma omp atomic
+            n++;
         }
     }
     if (argc > 1 && !strcmp(argv[1], "fork")) {
