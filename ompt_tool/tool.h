@@ -460,6 +460,12 @@ void scal_module_note(uint64_t addr);
 void scal_modules_refresh(void);
 /* The module noted for an address (path and load base), also after it was dlclose()d. */
 bool scal_module_of(uint64_t addr, const char **path, uint64_t *base);
+/* The loaded module holding addr (its link map; *symbol, when not NULL, the nearest symbol's name
+ * or NULL), provided it is the one noted for noted_addr when a region's node was made: NULL when
+ * that module was unloaded since, or another one took its addresses (the libraries loaded at the
+ * end may). module_loaded.c, in the writer's and the resolver's libraries. */
+struct link_map;
+const struct link_map *scal_module_loaded(uint64_t addr, uint64_t noted_addr, const char **symbol);
 
 /* ---- wall-clock time per node (wall.c) --------------------------------------------------- */
 

@@ -175,22 +175,6 @@ static void get_str(struct cursor *c, char *out, size_t len)
 
 /* ---- keys and values ----------------------------------------------------------------------- */
 
-/* The module holding addr, as the resolver would name it (NULL when it was unloaded since or
- * another module took its addresses: such nodes are resolved from the file on disk, uncached). */
-static const struct link_map *loaded_module(uint64_t addr, uint64_t key_addr)
-{
-    Dl_info info;
-    struct link_map *lm = NULL;
-    const char *noted = NULL;
-    uint64_t noted_base = 0;
-    bool was_noted = scal_module_of(key_addr, &noted, &noted_base);
-    if (!dladdr1((void *)(uintptr_t)addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return NULL;
-    if (was_noted && (lm->l_addr != noted_base ||
-                      (lm->l_name && lm->l_name[0] && strcmp(lm->l_name, noted) != 0)))
-        return NULL;
-    return lm;
-}
-
 /* A module's path and identity: its build id, else a hash of its path, size and modification time
  * (a rebuilt module without build id differs in one of them). False when it cannot be told. */
 static bool module_identity(const struct link_map *lm, uint64_t addr, char *path, size_t plen,
@@ -219,7 +203,8 @@ static bool make_key(uint64_t ra, uint64_t body, int kind, struct buf *k, char *
 {
     static char path[4096];
     char id[96];
-    const struct link_map *lm = loaded_module(ra - 1, ra);
+    /* unloaded since, or another module took its addresses: resolved from the file, uncached */
+    const struct link_map *lm = scal_module_loaded(ra - 1, ra, NULL);
     if (!lm || !module_identity(lm, ra - 1, path, sizeof(path), ra_id, idlen)) return false;
     bool demangler = dlsym(RTLD_DEFAULT, "__cxa_demangle") != NULL;
     put_u32(k, (uint32_t)kind | (demangler ? 0x100u : 0u) | (body ? 0x200u : 0u));
@@ -227,11 +212,8 @@ static bool make_key(uint64_t ra, uint64_t body, int kind, struct buf *k, char *
     put_str(k, path);
     put_str(k, ra_id);
     if (body) {
-        Dl_info di;
-        struct link_map *blm = NULL;
-        if (!dladdr1((void *)(uintptr_t)body, &di, (void **)&blm, RTLD_DL_LINKMAP) || !blm ||
-            !module_identity(blm, body, path, sizeof(path), id, sizeof(id)))
-            return false;
+        const struct link_map *blm = scal_module_loaded(body, body, NULL);
+        if (!blm || !module_identity(blm, body, path, sizeof(path), id, sizeof(id))) return false;
         put_u64(k, body - blm->l_addr);
         put_str(k, path);
         put_str(k, id);

@@ -884,11 +884,10 @@ static void name_by_body(struct scal_resolver *r, uint64_t body, const char *fn_
  * site is elsewhere: in its caller (a tail call), maybe in another module. */
 static void locate_body(uint64_t body, struct scal_resolved *out)
 {
-    Dl_info info;
-    struct link_map *lm = NULL;
     const char *path = NULL;
     uint64_t base = 0;
-    if (!dladdr1((void *)(uintptr_t)body, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) {
+    const struct link_map *lm = scal_module_loaded(body, body, NULL);
+    if (!lm) {
         if (!scal_module_of(body, &path, &base)) return; /* unloaded, and never noted */
         out->offset = body - base; /* unloaded since (dlclose): noted when its node was made */
         snprintf(out->module, sizeof(out->module), "%s", path);
@@ -939,8 +938,8 @@ static void resolve_parallel_unloaded_body(struct scal_resolver *r, uint64_t ra,
 static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body, bool task,
                              struct scal_resolved *out)
 {
-    Dl_info di;
-    if (body && !dladdr((void *)(uintptr_t)body, &di)) {
+    /* unloaded, or its addresses taken since by another module (the libraries loaded at the end) */
+    if (body && !scal_module_loaded(body, body, NULL)) {
         resolve_parallel_unloaded_body(r, ra, body, task, out);
         return;
     }
@@ -1000,18 +999,12 @@ static int resolve_unloaded(struct scal_resolver *r, uint64_t ra, struct scal_re
 int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
                  struct scal_resolved *out)
 {
-    Dl_info info;
-    struct link_map *lm = NULL;
+    const char *symbol = NULL;
     memset(out, 0, sizeof(*out));
     out->line_first = out->line_last = -1;
-    const char *noted = NULL;
-    uint64_t noted_base = 0;
-    bool was_noted = scal_module_of(ra, &noted, &noted_base);
     /* unloaded, or unloaded and its addresses reused since (by the writer's own libraries, say) */
-    if (!dladdr1((void *)(uintptr_t)(ra - 1), &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm ||
-        (was_noted && (lm->l_addr != noted_base ||
-                       (lm->l_name && lm->l_name[0] && strcmp(lm->l_name, noted) != 0))))
-        return resolve_unloaded(r, ra, out);
+    const struct link_map *lm = scal_module_loaded(ra - 1, ra, &symbol);
+    if (!lm) return resolve_unloaded(r, ra, out);
     if (lm->l_name && lm->l_name[0]) {
         snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
     } else {
@@ -1019,7 +1012,7 @@ int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
         if (n > 0) out->module[n] = '\0';
     }
     out->offset = ra - lm->l_addr; /* module-relative, also right for non-PIE executables */
-    if (info.dli_sname) snprintf(out->function, sizeof(out->function), "%s", info.dli_sname);
+    if (symbol) snprintf(out->function, sizeof(out->function), "%s", symbol);
     scal_build_id_of(ra - 1, out->build_id, sizeof(out->build_id));
     if (r && r->dwfl) {
         resolve_lines(r, ra, out);
