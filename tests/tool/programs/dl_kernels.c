@@ -12,11 +12,18 @@
 // RUN[dl_kernels_thread]: OMP_NUM_THREADS=2 %prog thread
 // The library closed (dlclose) before the program ends: its bodies are read from the file.
 // RUN[dl_kernels_closed]: OMP_NUM_THREADS=2 %prog close
-// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] lost: any "dl_kernels.c:* (via*" count=1
-// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed] one: count=2 function=kernel_one
-// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed] two: count=5 function=kernel_two
-// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed] one,two: module=*kernels_lib.so
-// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed] /diagnostics: tail_call_unresolved=1
+// Closed, and another library of the same size loaded in its place (the kernel reuses the hole at
+// once: "reused"), as the libraries the tool loads at the end may: the bodies are still the closed
+// library's, named from the noted module and read from its file, never after the newcomer.
+// RUN[dl_kernels_reused]: OMP_NUM_THREADS=2 %prog reuse
+// CHECK[dl_kernels_reused] run: stdout="*another library took its addresses: reused*"
+// clang-format off
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed,dl_kernels_reused] lost: any "dl_kernels.c:* (via*" count=1
+// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed,dl_kernels_reused] one: count=2 function=kernel_one
+// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed,dl_kernels_reused] two: count=5 function=kernel_two
+// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed,dl_kernels_reused] one,two: module=*kernels_lib.so
+// CHECK[dl_kernels,dl_kernels_thread,dl_kernels_closed,dl_kernels_reused] /diagnostics: tail_call_unresolved=1
+// clang-format on
 //
 // Built with -DWRAP_FORK, the program wraps __kmpc_fork_call itself (as another tool would): the
 // library's calls are bound to the wrapper, and the tool leaves them so: the wrapper sees every
@@ -25,12 +32,15 @@
 // RUN[dl_kernels_wrapped]: OMP_NUM_THREADS=2 %prog thread
 // CHECK[dl_kernels_wrapped] run: stdout="*the wrapper saw 9 forks*"
 // REGION[dl_kernels_wrapped] wrapper: parallel nodes=1 count=9
+#define _GNU_SOURCE
 #include <stdio.h>
 
 #ifdef SCAL_DL_LIBRARY
 static void kernel_one(void)
 {
-// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] one: parallel @LINE+1 line_last=@LINE+4
+// clang-format off
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed,dl_kernels_reused] one: parallel @LINE+2 line_last=@LINE+5
+// clang-format on
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -39,7 +49,9 @@ static void kernel_one(void)
 
 static void kernel_two(void)
 {
-// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] two: parallel @LINE+1 line_last=@LINE+4
+// clang-format off
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed,dl_kernels_reused] two: parallel @LINE+2 line_last=@LINE+5
+// clang-format on
 #pragma omp parallel
     {
         __asm__ volatile("" ::: "memory");
@@ -47,9 +59,17 @@ static void kernel_two(void)
 }
 
 __attribute__((visibility("default"))) void (*const dl_kernels[2])(void) = {kernel_one, kernel_two};
+#ifdef SCAL_DL_OTHER
+__attribute__((visibility("default"))) int dl_kernels_variant = 2; /* the other build */
+#else
+__attribute__((visibility("default"))) int dl_kernels_variant = 1;
+#endif
 #else
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -94,7 +114,7 @@ int main(int argc, char **argv)
 {
     char path[4096];
     if (beside_program("tool_dl_kernels_lib.so", path, sizeof(path)) < 0) return 2;
-// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed] warm: parallel @LINE+1
+// REGION[dl_kernels,dl_kernels_thread,dl_kernels_closed,dl_kernels_reused] warm: parallel @LINE+1
 #pragma omp parallel
     __asm__ volatile("" ::: "memory"); /* the runtime and the tool start here */
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -111,7 +131,19 @@ int main(int argc, char **argv)
 #ifdef WRAP_FORK
     printf("dl_kernels: the wrapper saw %d forks\n", forks);
 #endif
-    if (argc > 1 && !strcmp(argv[1], "close") && dlclose(lib) != 0) return 2;
+    bool reuse = argc > 1 && !strcmp(argv[1], "reuse");
+    struct link_map *closed = NULL, *other = NULL;
+    if (reuse && dlinfo(lib, RTLD_DI_LINKMAP, &closed) != 0) return 2;
+    uintptr_t closed_base = closed ? closed->l_addr : 0;
+    if (argc > 1 && (!strcmp(argv[1], "close") || reuse) && dlclose(lib) != 0) return 2;
+    if (reuse) {
+        void *second = beside_program("tool_dl_kernels_other.so", path, sizeof(path)) == 0
+                           ? dlopen(path, RTLD_NOW | RTLD_LOCAL)
+                           : NULL;
+        if (!second || dlinfo(second, RTLD_DI_LINKMAP, &other) != 0) return 2;
+        printf("dl_kernels: another library took its addresses: %s\n",
+               other->l_addr == closed_base ? "reused" : "moved");
+    }
     printf("dl_kernels: done\n");
     return 0;
 }
