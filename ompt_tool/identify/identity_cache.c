@@ -27,6 +27,7 @@
 
 #include "crc32.h"
 #include "identity_cache.h"
+#include "loaded_object.h"
 #include "safe_create.h"
 #include "tool.h"
 
@@ -38,6 +39,7 @@
 
 /* ---- build ids ----------------------------------------------------------------------------- */
 
+/* The build ID of the object holding an address, in hex (empty when it has none). */
 struct build_id_search {
     uintptr_t addr;
     char *out;
@@ -56,25 +58,11 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
         if (ph->p_type == PT_LOAD && s->addr >= lo && s->addr < lo + ph->p_memsz) contains = true;
     }
     if (!contains) return 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE) continue;
-        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
-                            *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            const unsigned char *desc = p + sizeof(*nh) + ((nh->n_namesz + 3) & ~3u);
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-                !memcmp(p + sizeof(*nh), "GNU", 4)) {
-                size_t o = 0;
-                for (unsigned k = 0; k < nh->n_descsz && o + 3 < s->outlen; k++)
-                    o += (size_t)snprintf(s->out + o, s->outlen - o, "%02x", desc[k]);
-                s->found = o > 0;
-                return 1;
-            }
-            p = desc + ((nh->n_descsz + 3) & ~3u);
-        }
-    }
+    size_t n = 0, o = 0;
+    const unsigned char *id = scal_loaded_build_id(info, &n);
+    for (size_t k = 0; id && k < n && o + 3 < s->outlen; k++)
+        o += (size_t)snprintf(s->out + o, s->outlen - o, "%02x", id[k]);
+    s->found = o > 0;
     return 1;
 }
 

@@ -1,21 +1,31 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Which loaded object holds an address, from the dynamic loader's list of objects and their
-// program headers: dladdr would also scan the object's whole symbol table for the nearest symbol
-// (~10 us in libomp, at every process start).
+// What the dynamic loader's list of objects and their program headers say about a loaded object:
+// which one holds an address (dladdr would also scan the object's whole symbol table for the
+// nearest symbol, ~10 us in libomp, at every process start), its segments' span and its build ID
+// note. Compiled into the tool, the writer's and the resolver's libraries.
 #ifndef SCAL_LOADED_OBJECT_H
 #define SCAL_LOADED_OBJECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+struct dl_phdr_info;
 
 struct scal_loaded_object {
     bool is_program;            /* the executable (the loader lists it first) */
     const char *name;           /* the loader's name for it ("" for the executable) */
     uintptr_t base;             /* its load bias */
+    uintptr_t lo, hi;           /* the span of its loaded segments (hi 0: none) */
     uintptr_t text_lo, text_hi; /* the span of its executable segments */
 };
 
 /* Fills *out for the object with a loaded segment holding addr; false when none does. */
 bool scal_loaded_object_at(uintptr_t addr, struct scal_loaded_object *out);
+/* Fills *out for the object dl_iterate_phdr reports as info. */
+void scal_loaded_object_of(const struct dl_phdr_info *info, bool is_program,
+                           struct scal_loaded_object *out);
+/* The object's GNU build ID, from its loaded note segment: its bytes (*len of them), or NULL. */
+const unsigned char *scal_loaded_build_id(const struct dl_phdr_info *info, size_t *len);
 
 #endif

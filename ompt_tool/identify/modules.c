@@ -11,12 +11,11 @@
 // top-level region boundaries, where it is in no team (scal_modules_refresh; a library region
 // dlclose()d before the initial thread's next top-level boundary stays unresolved), and at flush.
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "loaded_object.h"
 #include "tool.h"
 
 #define MAX_MODULES 256
@@ -27,27 +26,6 @@ struct module {
 };
 static struct module modules[MAX_MODULES];
 static _Atomic uint32_t nmodules;
-
-struct range_search {
-    uintptr_t base;
-    struct module *m;
-};
-
-static int find_range(struct dl_phdr_info *info, size_t size, void *data)
-{
-    struct range_search *s = data;
-    if (info->dlpi_addr != s->base) return 0;
-    s->m->lo = UINTPTR_MAX;
-    s->m->hi = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD) continue;
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        if (lo < s->m->lo) s->m->lo = lo;
-        if (hi > s->m->hi) s->m->hi = hi;
-    }
-    return 1;
-}
 
 #define QUEUE 64 /* a power of two */
 static _Atomic uint64_t queue[QUEUE];
@@ -74,18 +52,14 @@ static void add_module(uint64_t addr)
 {
     uint32_t n = atomic_load_explicit(&nmodules, memory_order_relaxed);
     if (n >= MAX_MODULES || known(addr)) return;
-    Dl_info info;
-    struct link_map *lm = NULL;
-    if (!dladdr1((void *)(uintptr_t)(addr - 1), &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
-        return;
+    struct scal_loaded_object o;
+    if (!scal_loaded_object_at((uintptr_t)(addr - 1), &o) || o.hi <= o.lo) return;
     struct module *m = &modules[n];
-    struct range_search s = {lm->l_addr, m};
-    m->lo = m->hi = 0;
-    dl_iterate_phdr(find_range, &s);
-    if (m->hi <= m->lo) return;
-    m->base = lm->l_addr;
-    if (lm->l_name && lm->l_name[0]) {
-        snprintf(m->path, sizeof(m->path), "%s", lm->l_name);
+    m->lo = o.lo;
+    m->hi = o.hi;
+    m->base = o.base;
+    if (o.name[0]) {
+        snprintf(m->path, sizeof(m->path), "%s", o.name);
     } else {
         ssize_t len = readlink("/proc/self/exe", m->path, sizeof(m->path) - 1);
         m->path[len > 0 ? len : 0] = '\0';

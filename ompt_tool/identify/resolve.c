@@ -29,6 +29,7 @@
 
 #include "errmsg.h"
 #include "identity_cache.h"
+#include "loaded_object.h"
 #include "outlined.h"
 #include "source_block.h"
 #include "tool.h"
@@ -78,29 +79,6 @@ struct reported {
     bool first, failed;
 };
 
-/* The GNU build ID note among an object's loaded segments: its bits (*len of them), or NULL. */
-static const unsigned char *loaded_build_id(const struct dl_phdr_info *info, size_t *len)
-{
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE) continue;
-        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
-                            *end = p + ph->p_memsz;
-        while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            size_t name = (nh->n_namesz + 3) & ~(size_t)3, desc = (nh->n_descsz + 3) & ~(size_t)3;
-            if (name + desc > (size_t)(end - p) - sizeof(*nh)) break;
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-                !memcmp(p + sizeof(*nh), "GNU", 4) && nh->n_descsz > 0) {
-                *len = nh->n_descsz;
-                return p + sizeof(*nh) + name;
-            }
-            p += sizeof(*nh) + name + desc;
-        }
-    }
-    return NULL;
-}
-
 /* Reports one loaded object to dwfl as /proc/PID/maps would (its name, the span of its segments
  * from the page its first one starts on); the program by its path. A name that is not a path the
  * file can be opened by (an object dlopen()ed by a relative name, a deleted file) fails the whole:
@@ -114,19 +92,13 @@ static int report_object(struct dl_phdr_info *info, size_t size, void *data)
     (void)size;
     struct reported *rep = data;
     char exe[4096];
-    const char *name = info->dlpi_name ? info->dlpi_name : "";
-    uintptr_t lo = UINTPTR_MAX, hi = 0, page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    bool program = rep->first;
+    struct scal_loaded_object o;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    scal_loaded_object_of(info, rep->first, &o);
     rep->first = false;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD) continue;
-        uintptr_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
-        if (start < lo) lo = start;
-        if (end > hi) hi = end;
-    }
-    if (!hi || strstr(name, "linux-vdso") || strstr(name, "linux-gate")) return 0;
-    if (program && !name[0]) {
+    const char *name = o.name;
+    if (!o.hi || strstr(name, "linux-vdso") || strstr(name, "linux-gate")) return 0;
+    if (o.is_program && !name[0]) {
         ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
         exe[n > 0 ? n : 0] = '\0';
         name = exe;
@@ -134,11 +106,11 @@ static int report_object(struct dl_phdr_info *info, size_t size, void *data)
     size_t len = strlen(name), id_len = 0;
     Dwfl_Module *mod = NULL;
     if (name[0] != '/' || (len > 10 && !strcmp(name + len - 10, " (deleted)")) ||
-        !(mod = dwfl_report_module(rep->dwfl, name, lo & ~(page - 1), hi))) {
+        !(mod = dwfl_report_module(rep->dwfl, name, o.lo & ~(page - 1), o.hi))) {
         rep->failed = true;
         return 1;
     }
-    const unsigned char *id = loaded_build_id(info, &id_len);
+    const unsigned char *id = scal_loaded_build_id(info, &id_len);
     if (id) dwfl_module_report_build_id(mod, id, id_len, (GElf_Addr)(uintptr_t)id);
     return 0;
 }
