@@ -695,17 +695,17 @@ static struct scal_snap_info snapshot_info(const char *path)
     return info;
 }
 
+/* Above this size the snapshot goes through a file even to the writer process: a copy in memory
+ * (which no one can page out) would double a large trace's memory at the end of a job whose memory
+ * is capped. */
+#define SCAL_SNAP_IN_MEMORY_MAX (32u << 20)
+
 /* Hands the snapshot of the run file `path` to the writer process in memory (a memfd: no file is
  * made beside the run file, and the writer reads no file). SCAL_OK, SCAL_ETIMEDOUT (the writer
  * goes on with it) or SCAL_ECHILD (it died once the run file was in place: writing it again would
  * make a second one), with the message or the run file's name in `final`; any other status (no
  * writer, no memfd, the writer could not write or died): the caller takes the way through a
  * snapshot file, which keeps the measurements whatever happens next. */
-/* Above this size the snapshot goes through a file even to the writer process: a copy in memory
- * (which no one can page out) would double a large trace's memory at the end of a job whose memory
- * is capped. */
-#define SCAL_SNAP_IN_MEMORY_MAX (32u << 20)
-
 static int hand_in_memory(const struct scal_snap_builder *b, const char *path, char *final,
                           size_t len)
 {
@@ -820,13 +820,9 @@ SCAL_EXPORT int scal_write_run_file(const struct scal_tool_access *tool, uint64_
         int handed = hand_in_memory(&b, path, final, sizeof(final));
         if (handed == SCAL_OK || handed == SCAL_ETIMEDOUT || handed == SCAL_ECHILD) {
             scal_snap_builder_free(&b);
-            if (handed == SCAL_OK && scal_tool_state.cfg.verbose)
-                fprintf(stderr, "scal: wrote %s\n", final);
-            if (handed == SCAL_OK)
-                report_problems(final);
-            else
-                fprintf(stderr, "scal: %s\n", final);
-            if (handed != SCAL_OK) report_problems(path);
+            if (handed != SCAL_OK || scal_tool_state.cfg.verbose)
+                fprintf(stderr, handed == SCAL_OK ? "scal: wrote %s\n" : "scal: %s\n", final);
+            report_problems(handed == SCAL_OK ? final : path);
             return handed;
         }
     }
