@@ -14,6 +14,7 @@
 #include "scal/status.h"
 #include "scal/version.h"
 #include "strtab.h"
+#include "utc_date.h"
 
 int scal_table_read(hid_t loc, const struct scal_table_desc *d, void **rows, size_t *n)
 {
@@ -75,8 +76,7 @@ int scal_format_write_threads(hid_t group, const int32_t *threads, size_t n)
 static int write_campaign_group(hid_t file, const struct scal_campaign_info *m)
 {
     char now[32];
-    time_t t = time(NULL);
-    strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    scal_utc_date((int64_t)time(NULL), now, sizeof(now));
     hid_t g = H5Gcreate2(file, "campaign", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return scal__fail(SCAL_EHDF5, "cannot create /campaign");
     int rc = SCAL_OK;

@@ -171,9 +171,8 @@ static bool module_identity(const struct link_map *lm, uint64_t addr, char *path
     if (lm->l_name && lm->l_name[0]) {
         snprintf(path, plen, "%s", lm->l_name);
     } else {
-        ssize_t n = readlink("/proc/self/exe", path, plen - 1);
-        if (n <= 0) return false;
-        path[n] = '\0';
+        snprintf(path, plen, "%s", scal_executable_path());
+        if (!path[0]) return false;
     }
     if (scal_build_id_of(addr, id, idlen)) return true;
     struct stat st;

@@ -2,7 +2,9 @@
 // loaded_object.h: loaded objects read from dl_iterate_phdr's program headers.
 #define _GNU_SOURCE
 #include <link.h>
+#include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "loaded_object.h"
 
@@ -78,4 +80,19 @@ const unsigned char *scal_loaded_build_id(const struct dl_phdr_info *info, size_
         }
     }
     return NULL;
+}
+
+static char executable[4096];
+static pthread_once_t executable_once = PTHREAD_ONCE_INIT;
+
+static void read_executable(void)
+{
+    ssize_t n = readlink("/proc/self/exe", executable, sizeof(executable) - 1);
+    executable[n > 0 ? n : 0] = '\0';
+}
+
+const char *scal_executable_path(void)
+{
+    pthread_once(&executable_once, read_executable);
+    return executable;
 }

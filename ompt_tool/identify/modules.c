@@ -58,12 +58,7 @@ static void add_module(uint64_t addr)
     m->lo = o.lo;
     m->hi = o.hi;
     m->base = o.base;
-    if (o.name[0]) {
-        snprintf(m->path, sizeof(m->path), "%s", o.name);
-    } else {
-        ssize_t len = readlink("/proc/self/exe", m->path, sizeof(m->path) - 1);
-        m->path[len > 0 ? len : 0] = '\0';
-    }
+    snprintf(m->path, sizeof(m->path), "%s", o.name[0] ? o.name : scal_executable_path());
     atomic_store_explicit(&nmodules, n + 1, memory_order_release);
 }
 

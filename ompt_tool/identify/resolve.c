@@ -91,18 +91,13 @@ static int report_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     struct reported *rep = data;
-    char exe[4096];
     struct scal_loaded_object o;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     scal_loaded_object_of(info, rep->first, &o);
     rep->first = false;
     const char *name = o.name;
     if (!o.hi || strstr(name, "linux-vdso") || strstr(name, "linux-gate")) return 0;
-    if (o.is_program && !name[0]) {
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-        exe[n > 0 ? n : 0] = '\0';
-        name = exe;
-    }
+    if (o.is_program && !name[0]) name = scal_executable_path();
     size_t len = strlen(name), id_len = 0;
     Dwfl_Module *mod = NULL;
     if (name[0] != '/' || (len > 10 && !strcmp(name + len - 10, " (deleted)")) ||
@@ -870,8 +865,7 @@ static void locate_body(uint64_t body, struct scal_resolved *out)
     if (lm->l_name && lm->l_name[0]) {
         snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
     } else {
-        ssize_t n = readlink("/proc/self/exe", out->module, sizeof(out->module) - 1);
-        out->module[n > 0 ? n : 0] = '\0';
+        snprintf(out->module, sizeof(out->module), "%s", scal_executable_path());
     }
     scal_build_id_of(body, out->build_id, sizeof(out->build_id));
 }
@@ -980,8 +974,7 @@ int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
     if (lm->l_name && lm->l_name[0]) {
         snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
     } else {
-        ssize_t n = readlink("/proc/self/exe", out->module, sizeof(out->module) - 1);
-        if (n > 0) out->module[n] = '\0';
+        snprintf(out->module, sizeof(out->module), "%s", scal_executable_path());
     }
     out->offset = ra - lm->l_addr; /* module-relative, also right for non-PIE executables */
     if (symbol) snprintf(out->function, sizeof(out->function), "%s", symbol);

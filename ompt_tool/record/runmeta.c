@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "loaded_object.h"
 #include "mpi_rank.h"
+#include "utc_date.h"
 #include "tool.h"
 #include "writer.h"
 
@@ -37,10 +38,8 @@ const char *scal_program_name(void)
 {
     static char name[256];
     if (!name[0]) {
-        char exe[4096];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-        if (n <= 0) return "program";
-        exe[n] = '\0';
+        const char *exe = scal_executable_path();
+        if (!exe[0]) return "program";
         const char *base = strrchr(exe, '/');
         snprintf(name, sizeof(name), "%s", base ? base + 1 : exe);
     }
@@ -48,8 +47,9 @@ const char *scal_program_name(void)
 }
 
 /* The first CPU's "model name" from /proc/cpuinfo. The kernel makes that file one CPU at a time as
- * it is read: reading on only until the line is complete costs one CPU's record, not all of them
- * (on a 128-core node, the whole file takes about a millisecond to make). */
+ * it is read: reading on only until the line is complete, or the first CPU's record has ended
+ * without one (aarch64 kernels write none), costs one CPU's record, not all of them (on a 128-core
+ * node, the whole file takes about a millisecond to make). */
 static void cpu_model(char *out, size_t len)
 {
     char info[8192];
@@ -66,6 +66,7 @@ static void cpu_model(char *out, size_t len)
         info[n] = '\0';
         if ((p = strstr(info, "model name")) && strchr(p, '\n')) break;
         p = NULL;
+        if (strstr(info, "\n\n")) break; /* the first CPU's record, without the line */
     }
     close(fd);
     if (p && (p = strchr(p, ':'))) {
@@ -99,9 +100,7 @@ int scal_write_run_meta(struct scal_snap_builder *file, uint64_t end_ns, int32_t
                                  ? "at start (the tool was preloaded)"
                                  : "at the first OpenMP call (the program may have changed its "
                                    "arguments before)");
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-    buf[n > 0 ? n : 0] = '\0';
-    rc |= scal_snap_attr_str(file, meta, "executable", buf);
+    rc |= scal_snap_attr_str(file, meta, "executable", scal_executable_path());
     rc |= scal_snap_attr_i64(file, meta, "pid", (int64_t)st->measured_pid);
     gethostname(host, sizeof(host) - 1);
     rc |= scal_snap_attr_str(file, meta, "host", host);
@@ -113,11 +112,7 @@ int scal_write_run_meta(struct scal_snap_builder *file, uint64_t end_ns, int32_t
     else
         snprintf(buf, sizeof(buf), "unknown");
     rc |= scal_snap_attr_str(file, meta, "kernel", buf);
-    time_t start = (time_t)st->start_unix;
-    struct tm tm;
-    gmtime_r(&start, &tm); /* strftime would read the time zone's file first: none is needed */
-    snprintf(date, sizeof(date), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    scal_utc_date((int64_t)st->start_unix, date, sizeof(date));
     rc |= scal_snap_attr_str(file, meta, "date_utc", date);
     rc |= scal_snap_attr_f64(file, meta, "start_unix", st->start_unix);
     rc |= scal_snap_attr_f64(file, meta, "duration_s", (double)(end_ns - st->start_ns) * 1e-9);

@@ -20,6 +20,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 import h5py
 
@@ -243,6 +244,11 @@ def scenario_direct(a, work):
     if names == ["scal-%s-%d.h5" % (os.path.basename(a.prog), q.pid)]:
         meta = complete_run_file(a, os.path.join(d, names[0]), "dir/ run")
         check(meta is not None and int(meta["pid"]) == q.pid, "/meta/pid is the measured process's")
+        if meta is not None:  # the date made without gmtime_r (common/utc_date.c) is its start's
+            as_str = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+            want = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(float(meta["start_unix"]))))
+            check(as_str(meta["date_utc"]) == want,
+                  "/meta/date_utc %s is the UTC date of start_unix (%s)" % (as_str(meta["date_utc"]), want))
     # SCAL_WAIT_WRITER=1: the program itself waits
     out2 = os.path.join(work, "w.h5")
     subprocess.run([a.prog], env=env_for(a.tool, out2, SCAL_WAIT_WRITER="1"), stdout=subprocess.DEVNULL, check=True)
