@@ -13,10 +13,10 @@ void scal_utc_date(int64_t t, char *out, size_t len)
     if (secs < 0) secs += 86400, days--;
     days += 719468; /* from 0000-03-01 to 1970-01-01 */
     int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-    int64_t doe = days - era * 146097;                                    /* [0, 146096] */
+    int64_t doe = days - era * 146097;                                   /* [0, 146096] */
     int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                /* [0, 365] */
-    int64_t mp = (5 * doy + 2) / 153;                                     /* March: 0 */
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               /* [0, 365] */
+    int64_t mp = (5 * doy + 2) / 153;                                    /* March: 0 */
     int64_t day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9;
     int64_t year = yoe + era * 400 + (month <= 2);
     snprintf(out, len, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", (long long)year,

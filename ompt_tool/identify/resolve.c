@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "debuginfo.h"
 #include "errmsg.h"
 #include "identity_cache.h"
 #include "loaded_object.h"
@@ -40,8 +41,8 @@ struct scal_resolver {
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_elf = scal_find_elf_by_name,
+    .find_debuginfo = scal_find_local_debuginfo,
     .section_address = dwfl_offline_section_address,
 };
 
@@ -71,7 +72,7 @@ static int find_loaded_elf(Dwfl_Module *mod, void **userdata, const char *name, 
 
 static const Dwfl_Callbacks proc_callbacks = {
     .find_elf = find_loaded_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = scal_find_local_debuginfo,
 };
 
 struct reported {

@@ -16,8 +16,8 @@ static int differs(int64_t t)
     struct tm tm;
     time_t tt = (time_t)t;
     if (!gmtime_r(&tt, &tm)) return 1;
-    snprintf(want, sizeof(want), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
-             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    snprintf(want, sizeof(want), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
     scal_utc_date(t, got, sizeof(got));
     if (strcmp(got, want) != 0) {
         fprintf(stderr, "%lld: got %s, gmtime_r %s\n", (long long)t, got, want);
