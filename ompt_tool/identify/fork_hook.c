@@ -27,16 +27,6 @@ _Thread_local struct scal_fork_note scal_fork_last __attribute__((tls_model("ini
 
 #if (defined(__x86_64__) || defined(__aarch64__)) && defined(__ELF__)
 
-/* The relocations of a call (JUMP_SLOT: through the PLT) and of a GOT entry (GLOB_DAT: -fno-plt)
- * on this architecture. */
-#if defined(__x86_64__)
-#define R_JUMP_SLOT R_X86_64_JUMP_SLOT
-#define R_GLOB_DAT R_X86_64_GLOB_DAT
-#else
-#define R_JUMP_SLOT R_AARCH64_JUMP_SLOT
-#define R_GLOB_DAT R_AARCH64_GLOB_DAT
-#endif
-
 /* The order of fork_trampolines*.S. */
 static const char *const entries[] = {
     "__kmpc_fork_call",
@@ -98,13 +88,6 @@ static bool in_object(const struct dl_phdr_info *info, uintptr_t addr)
     return false;
 }
 
-/* A dynamic-section address: glibc relocates most of them in place, an unrelocated one is relative
- * to the object's base. */
-static uintptr_t dyn_address(const struct dl_phdr_info *info, ElfW(Addr) v)
-{
-    return v < info->dlpi_addr ? info->dlpi_addr + v : v;
-}
-
 struct install {
     uintptr_t runtime; /* an address in the runtime's object */
     int changed;
@@ -164,21 +147,23 @@ static bool bound_to_runtime(const struct dl_phdr_info *info, uintptr_t now, int
     return !global || global == scal_fork_real[e];
 }
 
-/* The object's relocations of kind JUMP_SLOT or GLOB_DAT that name a fork entry. */
-static void patch_relocations(const struct dl_phdr_info *info, const ElfW(Rela) * rel, size_t size,
-                              const ElfW(Sym) * symtab, const char *strtab, struct install *in)
+struct patching {
+    const struct dl_phdr_info *info;
+    struct install *in;
+};
+
+/* A slot of the object's (scal_loaded_slots) that names a fork entry: pointed at its trampoline. */
+static int patch_slot(uintptr_t slot, const char *name, void *data)
 {
-    for (size_t k = 0; k < size / sizeof(*rel); k++) {
-        unsigned type = (unsigned)ELF64_R_TYPE(rel[k].r_info);
-        if (type != R_JUMP_SLOT && type != R_GLOB_DAT) continue;
-        int e = entry_index(strtab + symtab[ELF64_R_SYM(rel[k].r_info)].st_name);
-        if (e < 0 || !scal_fork_real[e]) continue;
-        uintptr_t slot = info->dlpi_addr + rel[k].r_offset, want = (uintptr_t)trampolines[e];
-        uintptr_t now = __atomic_load_n((uintptr_t *)slot, __ATOMIC_RELAXED);
-        if (now == want || !bound_to_runtime(info, now, e)) continue;
-        set_slot(info, slot, want);
-        if (__atomic_load_n((uintptr_t *)slot, __ATOMIC_RELAXED) == want) in->changed++;
-    }
+    struct patching *p = data;
+    int e = entry_index(name);
+    if (e < 0 || !scal_fork_real[e]) return 0;
+    uintptr_t want = (uintptr_t)trampolines[e];
+    uintptr_t now = __atomic_load_n((uintptr_t *)slot, __ATOMIC_RELAXED);
+    if (now == want || !bound_to_runtime(p->info, now, e)) return 0;
+    set_slot(p->info, slot, want);
+    if (__atomic_load_n((uintptr_t *)slot, __ATOMIC_RELAXED) == want) p->in->changed++;
+    return 0;
 }
 
 /* Objects already patched (by base address), forgotten when any object was unloaded since: later
@@ -207,46 +192,8 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
     if (already_done(info, size) || in_object(info, in->runtime) ||
         in_object(info, (uintptr_t)&patch_object))
         return 0;
-    const ElfW(Dyn) *dyn = NULL;
-    for (int i = 0; i < info->dlpi_phnum; i++)
-        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-    if (!dyn || (info->dlpi_name && strstr(info->dlpi_name, "linux-vdso"))) return 0;
-    const ElfW(Sym) *symtab = NULL;
-    const char *strtab = NULL;
-    const ElfW(Rela) *jmprel = NULL, *rela = NULL;
-    size_t jmprel_size = 0, rela_size = 0;
-    bool plt_rela = true;
-    for (; dyn->d_tag != DT_NULL; dyn++) {
-        switch (dyn->d_tag) {
-        case DT_SYMTAB:
-            symtab = (const ElfW(Sym) *)dyn_address(info, dyn->d_un.d_ptr);
-            break;
-        case DT_STRTAB:
-            strtab = (const char *)dyn_address(info, dyn->d_un.d_ptr);
-            break;
-        case DT_JMPREL:
-            jmprel = (const ElfW(Rela) *)dyn_address(info, dyn->d_un.d_ptr);
-            break;
-        case DT_PLTRELSZ:
-            jmprel_size = dyn->d_un.d_val;
-            break;
-        case DT_PLTREL:
-            plt_rela = dyn->d_un.d_val == DT_RELA;
-            break;
-        case DT_RELA:
-            rela = (const ElfW(Rela) *)dyn_address(info, dyn->d_un.d_ptr);
-            break;
-        case DT_RELASZ:
-            rela_size = dyn->d_un.d_val;
-            break;
-        default:
-            break;
-        }
-    }
-    if (!symtab || !strtab) return 0;
-    if (jmprel && plt_rela) patch_relocations(info, jmprel, jmprel_size, symtab, strtab, in);
-    if (rela) patch_relocations(info, rela, rela_size, symtab, strtab, in);
+    struct patching p = {info, in};
+    scal_loaded_slots(info, patch_slot, &p);
     return 0;
 }
 

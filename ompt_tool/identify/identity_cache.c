@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "crc32.h"
 #include "identity_cache.h"
 #include "loaded_object.h"
@@ -74,93 +75,6 @@ bool scal_build_id_of(uint64_t addr, char *out, size_t len)
     return s.found;
 }
 
-/* ---- byte buffers -------------------------------------------------------------------------- */
-
-struct buf {
-    unsigned char *p;
-    size_t len, cap;
-    bool failed;
-};
-
-static void put(struct buf *b, const void *data, size_t n)
-{
-    if (b->failed) return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 1024;
-        while (cap < b->len + n)
-            cap *= 2;
-        unsigned char *p = realloc(b->p, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, data, n);
-    b->len += n;
-}
-
-static void put_u64(struct buf *b, uint64_t v)
-{
-    put(b, &v, sizeof(v));
-}
-static void put_u32(struct buf *b, uint32_t v)
-{
-    put(b, &v, sizeof(v));
-}
-
-static void put_str(struct buf *b, const char *s)
-{
-    uint32_t n = (uint32_t)strnlen(s, 8192);
-    put_u32(b, n);
-    put(b, s, n);
-}
-
-/* A reader over a record's bytes: every get fails once one ran past the end. */
-struct cursor {
-    const unsigned char *p, *end;
-    bool bad;
-};
-
-static void get(struct cursor *c, void *out, size_t n)
-{
-    if (c->bad || (size_t)(c->end - c->p) < n) {
-        c->bad = true;
-        memset(out, 0, n);
-        return;
-    }
-    memcpy(out, c->p, n);
-    c->p += n;
-}
-
-static uint64_t get_u64(struct cursor *c)
-{
-    uint64_t v;
-    get(c, &v, sizeof(v));
-    return v;
-}
-
-static uint32_t get_u32(struct cursor *c)
-{
-    uint32_t v;
-    get(c, &v, sizeof(v));
-    return v;
-}
-
-static void get_str(struct cursor *c, char *out, size_t len)
-{
-    uint32_t n = get_u32(c);
-    if (c->bad || n >= len || (size_t)(c->end - c->p) < n) {
-        c->bad = true;
-        out[0] = '\0';
-        return;
-    }
-    memcpy(out, c->p, n);
-    out[n] = '\0';
-    c->p += n;
-}
-
 /* ---- keys and values ----------------------------------------------------------------------- */
 
 /* A module's path and identity: its build id, else a hash of its path, size and modification time
@@ -186,7 +100,8 @@ static bool module_identity(const struct link_map *lm, uint64_t addr, char *path
 
 /* The key of a node into k (and its call site's module identity into ra_id): false when the node
  * cannot be cached. */
-static bool make_key(uint64_t ra, uint64_t body, int kind, struct buf *k, char *ra_id, size_t idlen)
+static bool make_key(uint64_t ra, uint64_t body, int kind, struct scal_bytes *k, char *ra_id,
+                     size_t idlen)
 {
     static char path[4096];
     char id[96];
@@ -194,16 +109,16 @@ static bool make_key(uint64_t ra, uint64_t body, int kind, struct buf *k, char *
     const struct link_map *lm = scal_module_loaded(ra - 1, ra, NULL);
     if (!lm || !module_identity(lm, ra - 1, path, sizeof(path), ra_id, idlen)) return false;
     bool demangler = dlsym(RTLD_DEFAULT, "__cxa_demangle") != NULL;
-    put_u32(k, (uint32_t)kind | (demangler ? 0x100u : 0u) | (body ? 0x200u : 0u));
-    put_u64(k, ra - lm->l_addr);
-    put_str(k, path);
-    put_str(k, ra_id);
+    scal_bytes_u32(k, (uint32_t)kind | (demangler ? 0x100u : 0u) | (body ? 0x200u : 0u));
+    scal_bytes_u64(k, ra - lm->l_addr);
+    scal_bytes_str(k, path);
+    scal_bytes_str(k, ra_id);
     if (body) {
         const struct link_map *blm = scal_module_loaded(body, body, NULL);
         if (!blm || !module_identity(blm, body, path, sizeof(path), id, sizeof(id))) return false;
-        put_u64(k, body - blm->l_addr);
-        put_str(k, path);
-        put_str(k, id);
+        scal_bytes_u64(k, body - blm->l_addr);
+        scal_bytes_str(k, path);
+        scal_bytes_str(k, id);
     }
     return !k->failed;
 }
@@ -224,35 +139,35 @@ static struct stamp stamp_of(const char *file)
     return s;
 }
 
-static void put_value(struct buf *b, const struct scal_resolved *r)
+static void put_value(struct scal_bytes *b, const struct scal_resolved *r)
 {
     struct stamp s = stamp_of(r->file);
-    put_str(b, r->module);
-    put_str(b, r->build_id);
-    put_u64(b, r->offset);
-    put_str(b, r->file);
-    put_u32(b, (uint32_t)r->line_first);
-    put_u32(b, (uint32_t)r->line_last);
-    put_str(b, r->function);
-    put_u32(b, (r->via_tail_call ? 1u : 0u) | (r->gomp ? 2u : 0u));
-    put(b, &s, sizeof(s));
+    scal_bytes_str(b, r->module);
+    scal_bytes_str(b, r->build_id);
+    scal_bytes_u64(b, r->offset);
+    scal_bytes_str(b, r->file);
+    scal_bytes_u32(b, (uint32_t)r->line_first);
+    scal_bytes_u32(b, (uint32_t)r->line_last);
+    scal_bytes_str(b, r->function);
+    scal_bytes_u32(b, (r->via_tail_call ? 1u : 0u) | (r->gomp ? 2u : 0u));
+    scal_bytes_put(b, &s, sizeof(s));
 }
 
 /* Decodes a value; false when it is malformed or its source file changed. */
-static bool get_value(struct cursor *c, struct scal_resolved *r, bool *malformed)
+static bool get_value(struct scal_cursor *c, struct scal_resolved *r, bool *malformed)
 {
     struct stamp s, now;
-    get_str(c, r->module, sizeof(r->module));
-    get_str(c, r->build_id, sizeof(r->build_id));
-    r->offset = get_u64(c);
-    get_str(c, r->file, sizeof(r->file));
-    r->line_first = (int)get_u32(c);
-    r->line_last = (int)get_u32(c);
-    get_str(c, r->function, sizeof(r->function));
-    uint32_t flags = get_u32(c);
+    scal_cursor_str(c, r->module, sizeof(r->module));
+    scal_cursor_str(c, r->build_id, sizeof(r->build_id));
+    r->offset = scal_cursor_u64(c);
+    scal_cursor_str(c, r->file, sizeof(r->file));
+    r->line_first = (int)scal_cursor_u32(c);
+    r->line_last = (int)scal_cursor_u32(c);
+    scal_cursor_str(c, r->function, sizeof(r->function));
+    uint32_t flags = scal_cursor_u32(c);
     r->via_tail_call = flags & 1u;
     r->gomp = flags & 2u;
-    get(c, &s, sizeof(s));
+    scal_cursor_get(c, &s, sizeof(s));
     *malformed = c->bad || c->p != c->end;
     if (*malformed) return false;
     now = stamp_of(r->file);
@@ -278,7 +193,7 @@ struct scal_idcache {
     char dir[4096];
     struct module_file mod[MAX_MODULES];
     size_t nmod;
-    struct buf key; /* the last lookup's */
+    struct scal_bytes key; /* the last lookup's */
     char key_id[96];
     struct module_file *key_mod;
 };
@@ -373,7 +288,7 @@ static struct module_file *module_file(struct scal_idcache *c, const char *id)
 }
 
 /* The record of a key (its index), or -1. */
-static long find(const struct module_file *m, const struct buf *key)
+static long find(const struct module_file *m, const struct scal_bytes *key)
 {
     for (size_t i = m->n; i-- > 0;) { /* the newest first */
         uint32_t klen;
@@ -450,7 +365,7 @@ int scal_idcache_lookup(struct scal_idcache *c, uint64_t ra, uint64_t body, int 
     long i = find(c->key_mod, &c->key);
     if (i >= 0) {
         const struct record *r = &c->key_mod->rec[i];
-        struct cursor cur = {r->p + 4 + c->key.len, r->p + r->len, false};
+        struct scal_cursor cur = {r->p + 4 + c->key.len, r->p + r->len, false};
         bool malformed = false;
         memset(out, 0, sizeof(*out));
         if (get_value(&cur, out, &malformed)) {
@@ -469,9 +384,9 @@ void scal_idcache_store(struct scal_idcache *c, uint64_t ra, uint64_t body, int 
 {
     (void)ra, (void)body, (void)kind; /* the last lookup's key */
     if (!c || !c->key_mod || c->key.failed) return;
-    struct buf b = {0};
-    put_u32(&b, (uint32_t)c->key.len);
-    put(&b, c->key.p, c->key.len);
+    struct scal_bytes b = {0};
+    scal_bytes_u32(&b, (uint32_t)c->key.len);
+    scal_bytes_put(&b, c->key.p, c->key.len);
     put_value(&b, res);
     if (!b.failed && b.len <= MAX_RECORD_BYTES &&
         add_record(c->key_mod, b.p, (uint32_t)b.len, true))
@@ -487,18 +402,18 @@ static void write_back(const struct scal_idcache *c, const struct module_file *m
 {
     char path[4200], tmp[4300];
     struct stat st;
-    struct buf b = {0};
+    struct scal_bytes b = {0};
     size_t total = sizeof(FILE_MAGIC) - 1, from = 0;
     for (size_t i = 0; i < m->n; i++)
         total += 12 + m->rec[i].len;
     while (total > MAX_FILE_BYTES && from < m->n)
         total -= 12 + m->rec[from++].len;
-    put(&b, FILE_MAGIC, sizeof(FILE_MAGIC) - 1);
+    scal_bytes_put(&b, FILE_MAGIC, sizeof(FILE_MAGIC) - 1);
     for (size_t i = from; i < m->n; i++) {
-        put_u32(&b, RECORD_MAGIC);
-        put_u32(&b, m->rec[i].len);
-        put_u32(&b, scal_crc32(0, m->rec[i].p, m->rec[i].len));
-        put(&b, m->rec[i].p, m->rec[i].len);
+        scal_bytes_u32(&b, RECORD_MAGIC);
+        scal_bytes_u32(&b, m->rec[i].len);
+        scal_bytes_u32(&b, scal_crc32(0, m->rec[i].p, m->rec[i].len));
+        scal_bytes_put(&b, m->rec[i].p, m->rec[i].len);
     }
     path_of(c, m->id, path, sizeof(path));
     if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) unlink(path);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <link.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -81,6 +82,89 @@ const unsigned char *scal_loaded_build_id(const struct dl_phdr_info *info, size_
     }
     return NULL;
 }
+
+#if defined(__x86_64__)
+#define R_JUMP_SLOT R_X86_64_JUMP_SLOT
+#define R_GLOB_DAT R_X86_64_GLOB_DAT
+#elif defined(__aarch64__)
+#define R_JUMP_SLOT R_AARCH64_JUMP_SLOT
+#define R_GLOB_DAT R_AARCH64_GLOB_DAT
+#endif
+
+#if defined(R_JUMP_SLOT) && defined(__LP64__)
+/* A dynamic-section address: glibc relocates most of them in place, an unrelocated one is relative
+ * to the object's base. */
+static uintptr_t dyn_address(const struct dl_phdr_info *info, ElfW(Addr) v)
+{
+    return v < info->dlpi_addr ? info->dlpi_addr + v : v;
+}
+
+static int each_slot(const struct dl_phdr_info *info, const ElfW(Rela) * rel, size_t size,
+                     const ElfW(Sym) * symtab, const char *strtab,
+                     int (*fn)(uintptr_t, const char *, void *), void *data)
+{
+    for (size_t k = 0; k < size / sizeof(*rel); k++) {
+        unsigned type = (unsigned)ELF64_R_TYPE(rel[k].r_info);
+        if (type != R_JUMP_SLOT && type != R_GLOB_DAT) continue;
+        int stop = fn(info->dlpi_addr + rel[k].r_offset,
+                      strtab + symtab[ELF64_R_SYM(rel[k].r_info)].st_name, data);
+        if (stop) return stop;
+    }
+    return 0;
+}
+
+void scal_loaded_slots(const struct dl_phdr_info *info,
+                       int (*fn)(uintptr_t slot, const char *name, void *data), void *data)
+{
+    const ElfW(Dyn) *dyn = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    if (!dyn || (info->dlpi_name && strstr(info->dlpi_name, "linux-vdso"))) return;
+    const ElfW(Sym) *symtab = NULL;
+    const char *strtab = NULL;
+    const ElfW(Rela) *jmprel = NULL, *rela = NULL;
+    size_t jmprel_size = 0, rela_size = 0;
+    bool plt_rela = true;
+    for (; dyn->d_tag != DT_NULL; dyn++) {
+        switch (dyn->d_tag) {
+        case DT_SYMTAB:
+            symtab = (const ElfW(Sym) *)dyn_address(info, dyn->d_un.d_ptr);
+            break;
+        case DT_STRTAB:
+            strtab = (const char *)dyn_address(info, dyn->d_un.d_ptr);
+            break;
+        case DT_JMPREL:
+            jmprel = (const ElfW(Rela) *)dyn_address(info, dyn->d_un.d_ptr);
+            break;
+        case DT_PLTRELSZ:
+            jmprel_size = dyn->d_un.d_val;
+            break;
+        case DT_PLTREL:
+            plt_rela = dyn->d_un.d_val == DT_RELA;
+            break;
+        case DT_RELA:
+            rela = (const ElfW(Rela) *)dyn_address(info, dyn->d_un.d_ptr);
+            break;
+        case DT_RELASZ:
+            rela_size = dyn->d_un.d_val;
+            break;
+        default:
+            break;
+        }
+    }
+    if (!symtab || !strtab) return;
+    if (jmprel && plt_rela && each_slot(info, jmprel, jmprel_size, symtab, strtab, fn, data))
+        return;
+    if (rela) each_slot(info, rela, rela_size, symtab, strtab, fn, data);
+}
+#else
+void scal_loaded_slots(const struct dl_phdr_info *info,
+                       int (*fn)(uintptr_t slot, const char *name, void *data), void *data)
+{
+    (void)info, (void)fn, (void)data;
+}
+#endif
 
 static char executable[4096];
 static pthread_once_t executable_once = PTHREAD_ONCE_INIT;

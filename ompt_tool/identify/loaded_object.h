@@ -27,6 +27,12 @@ void scal_loaded_object_of(const struct dl_phdr_info *info, bool is_program,
                            struct scal_loaded_object *out);
 /* The object's GNU build ID, from its loaded note segment: its bytes (*len of them), or NULL. */
 const unsigned char *scal_loaded_build_id(const struct dl_phdr_info *info, size_t *len);
+/* Calls fn(slot, name, data) for each of the object's GOT slots that a relocation binds to a
+ * function by name (JUMP_SLOT: a call through the PLT; GLOB_DAT: -fno-plt's call *GOT), read from
+ * its loaded dynamic section: the slot's address and the symbol's name. fn returns nonzero to stop.
+ * Objects without a dynamic section (the vDSO included) have none. */
+void scal_loaded_slots(const struct dl_phdr_info *info,
+                       int (*fn)(uintptr_t slot, const char *name, void *data), void *data);
 /* The executable's path (the loader names it ""), read from /proc/self/exe once per library (the
  * process's first read of it costs ~20 us here, later ones ~2 us); "" when it cannot be read. */
 const char *scal_executable_path(void);
