@@ -460,6 +460,9 @@ void scal_module_note(uint64_t addr);
 void scal_modules_refresh(void);
 /* The module noted for an address (path and load base), also after it was dlclose()d. */
 bool scal_module_of(uint64_t addr, const char **path, uint64_t *base);
+/* The i-th module noted (in the order noted; the latest holding an address wins): its addresses
+ * (lo, hi], load base and path; false past the last. */
+bool scal_module_noted(uint32_t i, uint64_t *lo, uint64_t *hi, uint64_t *base, const char **path);
 /* The loaded module holding addr (its link map; *symbol, when not NULL, the nearest symbol's name
  * or NULL), provided it is the one noted for noted_addr when a region's node was made: NULL when
  * that module was unloaded since, or another one took its addresses (the libraries loaded at the
@@ -524,15 +527,14 @@ struct scal_resolved {
     bool via_tail_call; /* reached through a tail call whose outlined body was not found */
     bool gomp;          /* forked through gcc's GOMP entry points (libomp's GOMP layer) */
 };
-struct scal_resolver;
-struct scal_resolver *scal_resolver_open(bool lines);
-/* Resolves a return address (codeptr_ra) of an OpenMP construct of region kind `kind` (parallel
- * regions' and tasks' are read as call sites too; `body`: the outlined body a fork trampoline
- * noted, 0 = none). Returns 0 or a negative status (module unknown); fields it could not find are
- * left empty / -1. */
-int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
-                 struct scal_resolved *out);
-void scal_resolver_close(struct scal_resolver *r);
+struct scal_view;
+struct scal_bytes;
+/* Resolves every node of the request a view shows (process_view.h): the return address (codeptr_ra)
+ * of an OpenMP construct of its region kind (parallel regions' and tasks' are read as call sites
+ * too; its body: the outlined body a fork trampoline noted, 0 = none). Puts the answers
+ * (resolve_request.h) in `answers`: for each node 0 or a negative status (module unknown), and
+ * what was found (fields not found left empty / -1). SCAL_OK, or SCAL_ENOMEM. */
+int scal_resolve_request(struct scal_view *v, struct scal_bytes *answers);
 
 /* ---- run metadata (runmeta.c) ------------------------------------------------------------- */
 

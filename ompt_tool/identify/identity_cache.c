@@ -29,6 +29,7 @@
 #include "crc32.h"
 #include "identity_cache.h"
 #include "loaded_object.h"
+#include "resolve_request.h"
 #include "safe_create.h"
 #include "tool.h"
 
@@ -142,14 +143,7 @@ static struct stamp stamp_of(const char *file)
 static void put_value(struct scal_bytes *b, const struct scal_resolved *r)
 {
     struct stamp s = stamp_of(r->file);
-    scal_bytes_str(b, r->module);
-    scal_bytes_str(b, r->build_id);
-    scal_bytes_u64(b, r->offset);
-    scal_bytes_str(b, r->file);
-    scal_bytes_u32(b, (uint32_t)r->line_first);
-    scal_bytes_u32(b, (uint32_t)r->line_last);
-    scal_bytes_str(b, r->function);
-    scal_bytes_u32(b, (r->via_tail_call ? 1u : 0u) | (r->gomp ? 2u : 0u));
+    scal_rq_put_resolved(b, r);
     scal_bytes_put(b, &s, sizeof(s));
 }
 
@@ -157,16 +151,7 @@ static void put_value(struct scal_bytes *b, const struct scal_resolved *r)
 static bool get_value(struct scal_cursor *c, struct scal_resolved *r, bool *malformed)
 {
     struct stamp s, now;
-    scal_cursor_str(c, r->module, sizeof(r->module));
-    scal_cursor_str(c, r->build_id, sizeof(r->build_id));
-    r->offset = scal_cursor_u64(c);
-    scal_cursor_str(c, r->file, sizeof(r->file));
-    r->line_first = (int)scal_cursor_u32(c);
-    r->line_last = (int)scal_cursor_u32(c);
-    scal_cursor_str(c, r->function, sizeof(r->function));
-    uint32_t flags = scal_cursor_u32(c);
-    r->via_tail_call = flags & 1u;
-    r->gomp = flags & 2u;
+    scal_rq_get_resolved(c, r);
     scal_cursor_get(c, &s, sizeof(s));
     *malformed = c->bad || c->p != c->end;
     if (*malformed) return false;
@@ -352,16 +337,21 @@ struct scal_idcache *scal_idcache_open(const char *dir, bool make_parents)
     return c;
 }
 
-int scal_idcache_lookup(struct scal_idcache *c, uint64_t ra, uint64_t body, int kind,
-                        struct scal_resolved *out)
+/* The node's key and its module's file into c->key and c->key_mod: false when it cannot be cached.
+ */
+static bool keyed(struct scal_idcache *c, uint64_t ra, uint64_t body, int kind)
 {
-    if (!c) return -1;
     c->key.len = 0;
     c->key.failed = false;
     c->key_mod = NULL;
-    if (!make_key(ra, body, kind, &c->key, c->key_id, sizeof(c->key_id)) ||
-        !(c->key_mod = module_file(c, c->key_id)))
-        return -1;
+    return make_key(ra, body, kind, &c->key, c->key_id, sizeof(c->key_id)) &&
+           (c->key_mod = module_file(c, c->key_id)) != NULL;
+}
+
+int scal_idcache_lookup(struct scal_idcache *c, uint64_t ra, uint64_t body, int kind,
+                        struct scal_resolved *out)
+{
+    if (!c || !keyed(c, ra, body, kind)) return -1;
     long i = find(c->key_mod, &c->key);
     if (i >= 0) {
         const struct record *r = &c->key_mod->rec[i];
@@ -382,8 +372,7 @@ int scal_idcache_lookup(struct scal_idcache *c, uint64_t ra, uint64_t body, int 
 void scal_idcache_store(struct scal_idcache *c, uint64_t ra, uint64_t body, int kind,
                         const struct scal_resolved *res)
 {
-    (void)ra, (void)body, (void)kind; /* the last lookup's key */
-    if (!c || !c->key_mod || c->key.failed) return;
+    if (!c || !keyed(c, ra, body, kind) || c->key.failed) return;
     struct scal_bytes b = {0};
     scal_bytes_u32(&b, (uint32_t)c->key.len);
     scal_bytes_put(&b, c->key.p, c->key.len);

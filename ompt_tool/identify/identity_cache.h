@@ -24,7 +24,7 @@ struct scal_idcache *scal_idcache_open(const char *dir, bool make_parents);
  * no cache). */
 int scal_idcache_lookup(struct scal_idcache *c, uint64_t ra, uint64_t body, int kind,
                         struct scal_resolved *out);
-/* Records the resolution of the node the last lookup missed. */
+/* Records the resolution of a node a lookup missed. */
 void scal_idcache_store(struct scal_idcache *c, uint64_t ra, uint64_t body, int kind,
                         const struct scal_resolved *res);
 /* Writes the module files that gained or lost records (each a new complete file renamed over the

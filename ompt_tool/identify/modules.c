@@ -70,6 +70,16 @@ void scal_modules_refresh(void)
         add_module(atomic_load_explicit(&queue[taken & (QUEUE - 1)], memory_order_relaxed));
 }
 
+bool scal_module_noted(uint32_t i, uint64_t *lo, uint64_t *hi, uint64_t *base, const char **path)
+{
+    if (i >= atomic_load_explicit(&nmodules, memory_order_acquire)) return false;
+    *lo = modules[i].lo;
+    *hi = modules[i].hi;
+    *base = modules[i].base;
+    *path = modules[i].path;
+    return true;
+}
+
 bool scal_module_of(uint64_t addr, const char **path, uint64_t *base)
 {
     uint32_t n = atomic_load_explicit(&nmodules, memory_order_acquire);

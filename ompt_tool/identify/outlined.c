@@ -8,14 +8,13 @@
 // names that function, whose own code loads the outlined body; an indirect call (a function
 // pointer) names nothing. The instructions are read by outlined_isa.h (one file per architecture).
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "fork_hook.h"
 #include "outlined.h"
 #include "outlined_isa.h"
+#include "process_view.h"
 
 #define SCAN_BYTES 160 /* how far from the call (or into the tail-calling function) to look */
 
@@ -32,30 +31,22 @@ static bool fork_entry_name(const char *name)
             !strncmp(name, "GOMP_task", 9)); /* gcc's task bodies are outlined alike */
 }
 
-/* True when [a, b) lies in one loaded object (its code can be read). */
+/* True when [a, b) lies in one loaded segment of one object, whose code can be read there
+ * (process_view.h). */
 static bool same_object(uint64_t a, uint64_t b)
 {
-    Dl_info da, db;
-    return b > a && dladdr((void *)(uintptr_t)a, &da) && dladdr((void *)(uintptr_t)(b - 1), &db) &&
-           da.dli_fbase == db.dli_fbase;
-}
-
-/* The word at a readable address. */
-static uint64_t read_word(uint64_t at)
-{
-    uint64_t v;
-    memcpy(&v, (const void *)(uintptr_t)at, sizeof(v));
-    return v;
+    return scal_view_readable(a, b);
 }
 
 /* Where a call to `t` goes: through a PLT stub (jumping through a GOT slot, bound by the time the
  * call happened) or to t itself. */
 static uint64_t call_destination(uint64_t t)
 {
+    uint64_t dest;
     if (!same_object(t, t + SCAL_ISA_PLT_BYTES)) return t;
     uint64_t slot = scal_isa_plt_slot(t);
-    if (!slot || !same_object(slot, slot + 8)) return t; /* bytes that only looked like it */
-    return read_word(slot);
+    if (!slot || !scal_view_slot_value(slot, &dest)) return t; /* bytes that only looked like it */
+    return dest;
 }
 
 bool scal_code_loads(uint64_t lo, uint64_t hi, uint64_t target)
@@ -102,32 +93,28 @@ static int outlined_register(const char *fork_name)
     return scal_isa_arg_register(!strncmp(fork_name, "GOMP_", 5) ? 0 : 2);
 }
 
-/* The name of the function a call or jump to t reaches (through a PLT stub). */
-static const char *destination_name(uint64_t t, scal_symbol_fn symbol, void *ctx)
+/* The name of the function starting at dest: the fork entry when the tool pointed a slot there at
+ * its trampoline, else the symbol starting there. */
+static const char *function_named(uint64_t dest, scal_symbol_fn symbol, void *ctx)
 {
-    Dl_info di;
-    uint64_t dest = call_destination(t), start = 0;
-    const char *hooked = scal_fork_hook_entry(dest); /* a slot the tool pointed at a trampoline */
+    uint64_t start = 0;
+    const char *hooked = scal_view_hooked(dest);
     if (hooked) return hooked;
-    if (dladdr((void *)(uintptr_t)dest, &di) && di.dli_sname &&
-        (uint64_t)(uintptr_t)di.dli_saddr == dest)
-        return di.dli_sname;
     const char *name = symbol(ctx, dest, &start);
     return name && start == dest ? name : NULL;
 }
 
-/* The name of the function whose address a GOT slot holds (a call or jump through it). */
-static const char *slot_name(uint64_t slot)
+/* The name of the function a call or jump to t reaches (through a PLT stub). */
+static const char *destination_name(uint64_t t, scal_symbol_fn symbol, void *ctx)
 {
-    Dl_info di;
-    if (!same_object(slot, slot + 8)) return NULL;
-    uint64_t dest = read_word(slot);
-    const char *hooked = scal_fork_hook_entry(dest); /* pointed at a trampoline by the tool */
-    if (hooked) return hooked;
-    if (dladdr((void *)(uintptr_t)dest, &di) && di.dli_sname &&
-        (uint64_t)(uintptr_t)di.dli_saddr == dest)
-        return di.dli_sname;
-    return NULL;
+    return function_named(call_destination(t), symbol, ctx);
+}
+
+/* The name of the function whose address a GOT slot holds (a call or jump through it). */
+static const char *slot_name(uint64_t slot, scal_symbol_fn symbol, void *ctx)
+{
+    uint64_t dest;
+    return scal_view_slot_value(slot, &dest) ? function_named(dest, symbol, ctx) : NULL;
 }
 
 /* The name of the function that a jump at p (in the code [lo, end)) reaches: jmp/b through a PLT
@@ -140,7 +127,7 @@ static const char *jump_name(uint64_t lo, uint64_t p, uint64_t end, scal_symbol_
     case SCAL_BRANCH_DIRECT:
         return destination_name(target, symbol, ctx);
     case SCAL_BRANCH_SLOT:
-        return slot_name(target);
+        return slot_name(target, symbol, ctx);
     default:
         return NULL;
     }
@@ -177,9 +164,8 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
         name = destination_name(dest, symbol, ctx);
         break;
     case SCAL_BRANCH_SLOT: /* through a GOT slot (-fno-plt) */
-        if (!same_object(target, target + sizeof(dest))) return out;
-        dest = read_word(target);
-        name = slot_name(target);
+        if (!scal_view_slot_value(target, &dest)) return out;
+        name = slot_name(target, symbol, ctx);
         break;
     default:
         out.kind = SCAL_CALL_INDIRECT; /* through a register or memory: a function pointer */

@@ -16,12 +16,10 @@
 // containing the pragma (DWARF inline information), its C++ name demangled with the program's own
 // __cxa_demangle when the program has one (a C++ program does; the tool links no C++).
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,15 +27,17 @@
 
 #include "debuginfo.h"
 #include "errmsg.h"
-#include "identity_cache.h"
-#include "loaded_object.h"
+#include "bytes.h"
 #include "outlined.h"
+#include "process_view.h"
 #include "source_block.h"
 #include "tool.h"
 
 struct scal_resolver {
     Dwfl *dwfl;
     bool lines;
+    const struct scal_rq *rq;
+    const struct scal_rq_node *node; /* the node being resolved: the tool's notes of its modules */
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -75,64 +75,47 @@ static const Dwfl_Callbacks proc_callbacks = {
     .find_debuginfo = scal_find_local_debuginfo,
 };
 
-struct reported {
-    Dwfl *dwfl;
-    bool first, failed;
-};
-
-/* Reports one loaded object to dwfl as /proc/PID/maps would (its name, the span of its segments
- * from the page its first one starts on); the program by its path. A name that is not a path the
- * file can be opened by (an object dlopen()ed by a relative name, a deleted file) fails the whole:
- * the maps are read instead. The object's build ID, read from its loaded note, is reported too: a
- * file replaced at that path since it was loaded (a library rebuilt while the program ran; unlike
- * the maps, the loader's list does not say "(deleted)") is then refused by libdw rather than read
- * for another build's lines, which the identity cache would keep under the loaded build's ID. The
- * vDSO, never a region's, is left out. */
-static int report_object(struct dl_phdr_info *info, size_t size, void *data)
+/* Reports the measured process's modules to dwfl as /proc/PID/maps would (each by its name, the
+ * span of its segments from the page its first one starts on): no maps to make and parse (~70 us
+ * here). A name that is not a path the file can be opened by (an object dlopen()ed by a relative
+ * name, a deleted file) fails the whole: the process's maps are read instead. The objects' build
+ * IDs, read from their loaded notes, are reported too: a file replaced at that path since it was
+ * loaded (a library rebuilt while the program ran; unlike the maps, the loader's list does not say
+ * "(deleted)") is then refused by libdw rather than read for another build's lines, which the
+ * identity cache would keep under the loaded build's ID. The vDSO, never a region's, is left out.
+ */
+static int report_modules(Dwfl *dwfl, const struct scal_rq *rq)
 {
-    (void)size;
-    struct reported *rep = data;
-    struct scal_loaded_object o;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    scal_loaded_object_of(info, rep->first, &o);
-    rep->first = false;
-    const char *name = o.name;
-    if (!o.hi || strstr(name, "linux-vdso") || strstr(name, "linux-gate")) return 0;
-    if (o.is_program && !name[0]) name = scal_executable_path();
-    size_t len = strlen(name), id_len = 0;
-    Dwfl_Module *mod = NULL;
-    if (name[0] != '/' || (len > 10 && !strcmp(name + len - 10, " (deleted)")) ||
-        !(mod = dwfl_report_module(rep->dwfl, name, o.lo & ~(page - 1), o.hi))) {
-        rep->failed = true;
-        return 1;
-    }
-    const unsigned char *id = scal_loaded_build_id(info, &id_len);
-    if (id) dwfl_module_report_build_id(mod, id, id_len, (GElf_Addr)(uintptr_t)id);
-    return 0;
-}
-
-/* The process's modules, from the dynamic loader's list (no /proc/PID/maps to make and parse,
- * ~70 us here), or from the maps when a name will not do. */
-static int report_modules(Dwfl *dwfl)
-{
-    struct reported rep = {dwfl, true, false};
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    bool failed = false;
     dwfl_report_begin(dwfl);
-    dl_iterate_phdr(report_object, &rep);
-    if (rep.failed) {
+    for (uint32_t i = 0; i < rq->nmodules && !failed; i++) {
+        const struct scal_rq_module *m = &rq->modules[i];
+        const char *name = m->path;
+        size_t len = strlen(name);
+        Dwfl_Module *mod = NULL;
+        if (!m->hi || strstr(name, "linux-vdso") || strstr(name, "linux-gate")) continue;
+        failed = name[0] != '/' || (len > 10 && !strcmp(name + len - 10, " (deleted)")) ||
+                 !(mod = dwfl_report_module(dwfl, name, m->lo & ~(page - 1), m->hi));
+        if (!failed && m->build_id_len)
+            dwfl_module_report_build_id(mod, m->build_id, m->build_id_len, 0);
+    }
+    if (failed) {
         dwfl_report_begin(dwfl); /* forgets what was reported */
-        if (dwfl_linux_proc_report(dwfl, getpid()) != 0) return -1;
+        if (dwfl_linux_proc_report(dwfl, rq->pid) != 0) return -1;
     }
     return dwfl_report_end(dwfl, NULL, NULL);
 }
 
-struct scal_resolver *scal_resolver_open(bool lines)
+static struct scal_resolver *resolver_open(const struct scal_rq *rq)
 {
     struct scal_resolver *r = calloc(1, sizeof(*r));
     if (!r) return NULL;
-    r->lines = lines;
-    if (lines) {
+    r->lines = rq->lines;
+    r->rq = rq;
+    if (r->lines) {
         r->dwfl = dwfl_begin(&proc_callbacks);
-        if (r->dwfl && report_modules(r->dwfl) != 0) {
+        if (r->dwfl && report_modules(r->dwfl, rq) != 0) {
             dwfl_end(r->dwfl);
             r->dwfl = NULL;
         }
@@ -140,7 +123,7 @@ struct scal_resolver *scal_resolver_open(bool lines)
     return r;
 }
 
-void scal_resolver_close(struct scal_resolver *r)
+static void resolver_close(struct scal_resolver *r)
 {
     if (!r) return;
     if (r->dwfl) dwfl_end(r->dwfl);
@@ -385,15 +368,11 @@ static size_t return_type_end(const char *d, size_t n)
 }
 
 /* A C++ linkage name demangled without its parameters, with the program's own __cxa_demangle (a
- * C++ program has one; the tool links no C++); false when it is none or there is none. */
+ * C++ program has one; the tool links no C++), or the writer's when the program has one
+ * (process_view.h); false when it is none or there is none. */
 static bool demangled(const char *linkage, char *out, size_t len)
 {
-    static char *(*demangle)(const char *, char *, size_t *, int *);
-    static bool looked;
-    if (!looked) {
-        *(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-        looked = true;
-    }
+    char *(*demangle)(const char *, char *, size_t *, int *) = scal_view_current()->demangle;
     if (!linkage || !demangle || strncmp(linkage, "_Z", 2) != 0) return false;
     int status = -1;
     char *d = demangle(linkage, NULL, NULL, &status);
@@ -854,21 +833,17 @@ static void locate_body(uint64_t body, struct scal_resolved *out)
 {
     const char *path = NULL;
     uint64_t base = 0;
-    const struct link_map *lm = scal_module_loaded(body, body, NULL);
-    if (!lm) {
-        if (!scal_module_of(body, &path, &base)) return; /* unloaded, and never noted */
+    const struct scal_rq_module *m = scal_view_loaded(body, body);
+    if (!m) {
+        if (!scal_view_noted(body, &path, &base)) return; /* unloaded, and never noted */
         out->offset = body - base; /* unloaded since (dlclose): noted when its node was made */
         snprintf(out->module, sizeof(out->module), "%s", path);
         out->build_id[0] = '\0';
         return;
     }
-    out->offset = body - lm->l_addr;
-    if (lm->l_name && lm->l_name[0]) {
-        snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
-    } else {
-        snprintf(out->module, sizeof(out->module), "%s", scal_executable_path());
-    }
-    scal_build_id_of(body, out->build_id, sizeof(out->build_id));
+    out->offset = body - m->base;
+    snprintf(out->module, sizeof(out->module), "%s", m->path);
+    scal_view_build_id(scal_view_module_at(body), out->build_id, sizeof(out->build_id));
 }
 
 /* A parallel region's (or a gcc task's) call site read as code: the outlined body gives the
@@ -884,8 +859,8 @@ static void resolve_parallel_unloaded_body(struct scal_resolver *r, uint64_t ra,
 {
     const char *path = NULL;
     uint64_t base = 0;
-    struct scal_resolver offline = {NULL, true};
-    if (scal_module_of(body, &path, &base) && (offline.dwfl = dwfl_begin(&offline_callbacks)) &&
+    struct scal_resolver offline = {NULL, true, r->rq, r->node};
+    if (scal_view_noted(body, &path, &base) && (offline.dwfl = dwfl_begin(&offline_callbacks)) &&
         dwfl_report_elf(offline.dwfl, path, path, -1, base, false) &&
         dwfl_report_end(offline.dwfl, NULL, NULL) == 0) {
         struct scal_resolved call = *out;
@@ -906,7 +881,7 @@ static void resolve_parallel(struct scal_resolver *r, uint64_t ra, uint64_t body
                              struct scal_resolved *out)
 {
     /* unloaded, or its addresses taken since by another module (the libraries loaded at the end) */
-    if (body && !scal_module_loaded(body, body, NULL)) {
+    if (body && !scal_view_loaded(body, body)) {
         resolve_parallel_unloaded_body(r, ra, body, task, out);
         return;
     }
@@ -947,14 +922,14 @@ static int resolve_unloaded(struct scal_resolver *r, uint64_t ra, struct scal_re
 {
     const char *path = NULL;
     uint64_t base = 0;
-    if (!scal_module_of(ra, &path, &base))
+    if (!scal_view_noted(ra, &path, &base))
         return scal__fail(SCAL_ENOENT, "address %#llx is in no loaded module",
                           (unsigned long long)ra);
     snprintf(out->module, sizeof(out->module), "%s", path);
     out->offset = ra - base;
-    if (!r || !r->lines) return SCAL_OK;
+    if (!r->lines) return SCAL_OK;
     /* its own session: another module may be mapped at its addresses by now */
-    struct scal_resolver offline = {dwfl_begin(&offline_callbacks), true};
+    struct scal_resolver offline = {dwfl_begin(&offline_callbacks), true, r->rq, r->node};
     if (!offline.dwfl) return SCAL_OK;
     if (dwfl_report_elf(offline.dwfl, path, path, -1, base, false) &&
         dwfl_report_end(offline.dwfl, NULL, NULL) == 0)
@@ -963,27 +938,48 @@ static int resolve_unloaded(struct scal_resolver *r, uint64_t ra, struct scal_re
     return SCAL_OK;
 }
 
-int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
-                 struct scal_resolved *out)
+/* A node's identity: 0, or a negative status when its call site is in no module, loaded or noted.
+ * Fields it could not find are left empty / -1. */
+static int resolve_node(struct scal_resolver *r, const struct scal_rq_node *n,
+                        struct scal_resolved *out)
 {
-    const char *symbol = NULL;
+    uint64_t ra = n->ra, body = n->body;
     memset(out, 0, sizeof(*out));
     out->line_first = out->line_last = -1;
+    r->node = n;
     /* unloaded, or unloaded and its addresses reused since (by the writer's own libraries, say) */
-    const struct link_map *lm = scal_module_loaded(ra - 1, ra, &symbol);
-    if (!lm) return resolve_unloaded(r, ra, out);
-    if (lm->l_name && lm->l_name[0]) {
-        snprintf(out->module, sizeof(out->module), "%s", lm->l_name);
-    } else {
-        snprintf(out->module, sizeof(out->module), "%s", scal_executable_path());
-    }
-    out->offset = ra - lm->l_addr; /* module-relative, also right for non-PIE executables */
-    if (symbol) snprintf(out->function, sizeof(out->function), "%s", symbol);
-    scal_build_id_of(ra - 1, out->build_id, sizeof(out->build_id));
-    if (r && r->dwfl) {
+    const struct scal_rq_module *m = scal_view_loaded(ra - 1, ra);
+    if (!m) return resolve_unloaded(r, ra, out);
+    snprintf(out->module, sizeof(out->module), "%s", m->path);
+    out->offset = ra - m->base; /* module-relative, also right for non-PIE executables */
+    snprintf(out->function, sizeof(out->function), "%s", n->symbol);
+    scal_view_build_id(scal_view_module_at(ra - 1), out->build_id, sizeof(out->build_id));
+    if (r->dwfl) {
         resolve_lines(r, ra, out);
-        if (kind == SCAL_KIND_PARALLEL || kind == SCAL_KIND_TASK)
-            resolve_parallel(r, ra, body, kind == SCAL_KIND_TASK, out);
+        if (n->kind == SCAL_KIND_PARALLEL || n->kind == SCAL_KIND_TASK)
+            resolve_parallel(r, ra, body, n->kind == SCAL_KIND_TASK, out);
     }
     return SCAL_OK;
+}
+
+int scal_resolve_request(struct scal_view *v, struct scal_bytes *answers)
+{
+    struct scal_resolved *res = malloc(sizeof(*res));
+    scal_view_use(v);
+    struct scal_resolver *r = res ? resolver_open(v->rq) : NULL;
+    if (!r) {
+        free(res);
+        scal_view_use(NULL);
+        return scal__fail(SCAL_ENOMEM, "out of memory resolving region identities");
+    }
+    scal_rq_put_answers_header(answers, v->rq->nnodes);
+    for (uint32_t i = 0; i < v->rq->nnodes; i++) {
+        int rc = resolve_node(r, &v->rq->nodes[i], res);
+        scal_rq_put_answer(answers, rc, res);
+    }
+    resolver_close(r);
+    free(res);
+    scal_view_use(NULL);
+    return answers->failed ? scal__fail(SCAL_ENOMEM, "out of memory answering a resolution request")
+                           : SCAL_OK;
 }

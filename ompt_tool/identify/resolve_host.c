@@ -1,36 +1,49 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// libscal_ompt_resolve.so's side of resolve_link.h: keeps the writer's host table, implements on
-// top of it the functions of the writer and the tool the resolver's sources call by their usual
-// names, and hands the writer the resolver's entry points.
-#include "fork_hook.h"
-#include "identity_cache.h"
+// libscal_ompt_resolve.so's side of resolve_link.h: the request is resolved on a view of this very
+// process (process_view.h), whose code is readable where it is, with the program's own demangler.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bytes.h"
+#include "errmsg.h"
+#include "process_view.h"
 #include "resolve_link.h"
 #include "tool.h"
 
-static const struct scal_resolve_host *host;
-
-bool scal_module_of(uint64_t addr, const char **path, uint64_t *base)
+static bool readable_here(struct scal_view *v, const struct scal_rq_module *m,
+                          const struct scal_rq_segment *s)
 {
-    return host->module_of(addr, path, base);
+    (void)v, (void)m, (void)s;
+    return true; /* the segments the request lists are this process's own, mapped */
 }
 
-bool scal_build_id_of(uint64_t addr, char *out, size_t len)
+static int resolve_here(const void *request, size_t len, void **answers, size_t *answers_len,
+                        char *why, size_t why_len)
 {
-    return host->build_id_of(addr, out, len);
+    struct scal_rq rq;
+    struct scal_bytes b = {0};
+    int rc = scal_rq_decode(request, len, &rq);
+    if (rc == SCAL_OK) {
+        struct scal_view v = {.rq = &rq, .make_readable = readable_here};
+        *(void **)&v.demangle = rq.has_demangler ? dlsym(RTLD_DEFAULT, "__cxa_demangle") : NULL;
+        rc = scal_resolve_request(&v, &b);
+        scal_rq_release(&rq);
+    }
+    if (rc < 0) {
+        snprintf(why, why_len, "%s", scal__last_error(rc));
+        free(b.p);
+        return rc;
+    }
+    *answers = b.p;
+    *answers_len = b.len;
+    return SCAL_OK;
 }
 
-const char *scal_fork_hook_entry(uint64_t addr)
-{
-    return host->fork_hook_entry(addr);
-}
+static const struct scal_resolve_api api = {sizeof(api), resolve_here};
 
-static const struct scal_resolve_api api = {sizeof(api), scal_resolver_open, scal_resolve,
-                                            scal_resolver_close};
-
-__attribute__((visibility("default"))) const struct scal_resolve_api *
-scal_resolve_library(const struct scal_resolve_host *h)
+__attribute__((visibility("default"))) const struct scal_resolve_api *scal_resolve_library(void)
 {
-    if (!h || h->struct_size < sizeof(*h)) return NULL;
-    host = h;
     return &api;
 }

@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The writer's side of resolve_link.h: scal_resolver_open loads libscal_ompt_resolve.so (next to
-// this library) the first time DWARF is needed, and the three resolver functions forward to it.
-// Without the library, regions are named as without DWARF (module and offset).
+// The writer's side of resolve_link.h: loads libscal_ompt_resolve.so (next to this library) the
+// first time a request is to be resolved in this process, and hands it the request's bytes.
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "fork_hook.h"
-#include "identity_cache.h"
+#include "errmsg.h"
 #include "resolve_link.h"
 #include "scal/status.h"
-#include "tool.h"
 
-static const struct scal_resolve_host host = {sizeof(host), scal_module_of, scal_build_id_of,
-                                              scal_fork_hook_entry};
 static const struct scal_resolve_api *api;
 
 static const struct scal_resolve_api *load(void)
@@ -39,28 +35,20 @@ static const struct scal_resolve_api *load(void)
     void *lib = dlopen(path, flags); /* kept loaded (-z nodelete): libdw may run exit handlers */
     scal_resolve_library_fn entry =
         lib ? (scal_resolve_library_fn)dlsym(lib, SCAL_RESOLVE_ENTRY) : NULL;
-    api = entry ? entry(&host) : NULL;
+    api = entry ? entry() : NULL;
     if (api && api->struct_size < sizeof(*api)) api = NULL;
     /* without it every region counts in resolve_failed, named by its address */
     return api;
 }
 
-struct scal_resolver *scal_resolver_open(bool lines)
+int scal_resolve_in_process(const void *request, size_t len, void **answers, size_t *answers_len)
 {
-    return load() ? api->open(lines) : NULL;
-}
-
-int scal_resolve(struct scal_resolver *r, uint64_t ra, uint64_t body, int kind,
-                 struct scal_resolved *out)
-{
-    if (api) return api->resolve(r, ra, body, kind, out);
-    memset(out, 0, sizeof(*out));
-    out->line_first = out->line_last = -1;
-    out->offset = ra;
-    return SCAL_ENOENT;
-}
-
-void scal_resolver_close(struct scal_resolver *r)
-{
-    if (api) api->close(r);
+    char why[1024] = "";
+    if (!load()) {
+        const char *e = dlerror();
+        return scal__fail(SCAL_EDLOPEN, "cannot load %s: %s", SCAL_RESOLVE_LIBRARY,
+                          e ? e : "its entry point is missing");
+    }
+    int rc = api->resolve(request, len, answers, answers_len, why, sizeof(why));
+    return rc < 0 ? scal__fail(rc, "%s", why) : rc;
 }

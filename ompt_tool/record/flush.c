@@ -85,6 +85,8 @@ static const struct scal_tool_access writer_access = {
     .fork_hook_entry = scal_fork_hook_entry,
     .hand_to_writer = scal_writer_link_hand,
     .hand_fd_to_writer = scal_writer_link_hand_fd,
+    .module_noted = scal_module_noted,
+    .resolve_by_writer = scal_writer_link_resolve,
 };
 
 /* The writer (libdw) lives in its own library next to this one and is loaded only by the writer:

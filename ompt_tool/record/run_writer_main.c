@@ -23,8 +23,12 @@
 #include <hdf5.h>
 
 #include "errmsg.h"
+#ifdef SCAL_WRITER_RESOLVES
+#include "resolve_serve.h"
+#endif
 #include "h5util.h"
 #include "run_snapshot_h5.h"
+#include "scal/status.h"
 #include "writer_link.h"
 
 static void answer_n(const char *line, size_t n)
@@ -72,6 +76,24 @@ static ssize_t receive(char *buf, size_t len, int *fd)
     return got;
 }
 
+/* A resolution request (writer_link.h): answered "ok resolved" with the answers in its memfd, or
+ * "error" when this writer cannot (built without libdw, or unable to read a module's code). */
+static void resolve(int fd)
+{
+    char reply[1200];
+#ifdef SCAL_WRITER_RESOLVES
+    int rc = scal_resolve_serve(fd);
+#else
+    (void)fd;
+    int rc = scal__fail(SCAL_EUNAVAIL, "this run-file writer was built without libdw");
+#endif
+    if (rc == SCAL_OK)
+        snprintf(reply, sizeof(reply), "ok resolved\n");
+    else
+        snprintf(reply, sizeof(reply), "error %d %s\n", rc, scal__last_error(rc));
+    answer(reply);
+}
+
 static int serve(bool fork_first)
 {
     char req[8192], final[4300], reply[8192];
@@ -92,15 +114,24 @@ static int serve(bool fork_first)
     /* the library's start-up and the empty file, while the program runs */
     hid_t file = scal_snap_memory_file();
     int snap_fd = -1;
-    while (n + 1 < sizeof(req)) {
-        ssize_t got = receive(req + n, sizeof(req) - 1 - n, &snap_fd);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) _exit(0); /* no request: nothing to write */
-        n += (size_t)got;
-        if (memchr(req, '\n', n)) break;
+    char *nl = NULL;
+    for (;;) {
+        while (n + 1 < sizeof(req)) {
+            ssize_t got = receive(req + n, sizeof(req) - 1 - n, &snap_fd);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) _exit(0); /* no request: nothing to write */
+            n += (size_t)got;
+            if (memchr(req, '\n', n)) break;
+        }
+        req[n] = '\0';
+        nl = strchr(req, '\n');
+        if (!nl || strncmp(req, "resolve-fd\n", 11) != 0 || snap_fd < 0) break;
+        resolve(snap_fd); /* the regions the identity cache missed, before the snapshot */
+        close(snap_fd);
+        snap_fd = -1;
+        n -= 11;
+        memmove(req, req + 11, n);
     }
-    req[n] = '\0';
-    char *nl = strchr(req, '\n');
     unsigned flags = 0;
     int used = 0;
     bool in_memory = nl && snap_fd >= 0 && sscanf(req, "convert-fd %u%n", &flags, &used) == 1;

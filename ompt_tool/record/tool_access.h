@@ -35,6 +35,10 @@ struct scal_tool_access {
     int (*hand_to_writer)(const char *snap, unsigned flags, char *final, size_t len);
     /* the same of a snapshot in memory, open at snap_fd (added last: the table only grows) */
     int (*hand_fd_to_writer)(int snap_fd, unsigned flags, char *final, size_t len);
+    /* modules.c's table of noted modules, and the writer process's resolution of a request in
+     * memory (writer_link.h; added last: the table only grows) */
+    bool (*module_noted)(uint32_t i, uint64_t *lo, uint64_t *hi, uint64_t *base, const char **path);
+    int (*resolve_by_writer)(int request_fd);
 };
 
 /* The writer library, found next to libscal_ompt.so, and its one exported entry: writes the run

@@ -21,6 +21,7 @@
 #include "errmsg.h"
 #include "identity_cache.h"
 #include "region_identity.h"
+#include "resolve_client.h"
 #include "safe_create.h"
 #include "scal/export.h"
 #include "scal/version.h"
@@ -166,26 +167,88 @@ struct identity {
     bool gomp; /* forked through gcc's GOMP entry points */
 };
 
+/* A node's identity from its resolution (rc: its status). */
+static void identity_from(struct scal_strtab *st, const struct scal_node *n, int rc,
+                          struct scal_resolved *res, struct identity *out)
+{
+    char label[8192];
+    if (rc < 0) {
+        scal_diag_count(SCAL_DIAG_resolve_failed);
+        res->offset = n->key; /* no module: the address keeps distinct regions distinct */
+    } else if (res->line_first < 0)
+        scal_diag_count(SCAL_DIAG_regions_without_source);
+    out->module = (uint32_t)scal_strtab_add(st, res->module);
+    out->build_id = (uint32_t)scal_strtab_add(st, res->build_id);
+    out->offset = res->offset;
+    out->file = (uint32_t)scal_strtab_add(st, res->file);
+    out->function = (uint32_t)scal_strtab_add(st, res->function);
+    out->line_first = res->line_first;
+    out->line_last = res->line_last;
+    const char *k = n->kind == SCAL_KIND_TASK ? "task " : "";
+    if (res->gomp) scal_writer_saw_gomp = true;
+    out->gomp = res->gomp;
+    if (res->via_tail_call && res->file[0]) {
+        /* the caller's line is not the pragma's: named honestly, identified by address */
+        scal_diag_count(SCAL_DIAG_tail_call_unresolved);
+        snprintf(label, sizeof(label), "%s:%d (via tail call)", basename_of(res->file),
+                 res->line_first);
+        out->line_first = out->line_last = -1;
+    } else if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key) && !n->body)
+        snprintf(label, sizeof(label),
+                 "nested region (call site lost to a tail call into the OpenMP runtime)");
+    else if (res->file[0] && res->line_last >= res->line_first)
+        snprintf(label, sizeof(label), "%s%s:%d-%d", k, basename_of(res->file), res->line_first,
+                 res->line_last);
+    else if (res->file[0])
+        snprintf(label, sizeof(label), "%s%s:%d", k, basename_of(res->file), res->line_first);
+    else
+        snprintf(label, sizeof(label), "%s%s+%#llx", k,
+                 res->function[0] ? res->function : basename_of(res->module),
+                 (unsigned long long)res->offset);
+    out->name = (uint32_t)scal_strtab_add(st, label);
+}
+
+struct resolving {
+    struct scal_strtab *st;
+    struct identity *ids;
+    const uint32_t *pending; /* node ids, one per node resolved */
+    const int *cached;       /* their identity cache lookups (0: to be stored, -1: uncacheable) */
+    struct scal_idcache *cache;
+};
+
+static void resolved_one(uint32_t i, int rc, const struct scal_resolved *r, void *data)
+{
+    struct resolving *z = data;
+    struct scal_resolved res = *r;
+    const struct scal_node *n = scal_node_get(z->pending[i]);
+    if (rc == SCAL_OK && z->cached[i] == 0)
+        scal_idcache_store(z->cache, n->key, n->body, n->kind, &res);
+    identity_from(z->st, n, rc, &res, &z->ids[z->pending[i]]);
+}
+
+/* Every node's identity: the root, user regions and serial gaps by name; the others from the
+ * identity cache, or resolved (all the cache misses at once: resolve_client.h). Nodes with one
+ * call site, body and kind share one resolution. */
 static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct identity *ids)
 {
-    /* DWARF is opened at the first node the identity cache does not know (none when all hit) */
     bool lines = scal_tool_state.cfg.resolve_lines;
-    struct scal_resolver *r = NULL;
     struct scal_idcache *cache = lines
                                      ? scal_idcache_open(scal_tool_state.cfg.identity_cache,
                                                          scal_tool_state.cfg.identity_cache_default)
                                      : NULL;
     struct scal_resolved *res = malloc(sizeof(*res));
-    char label[8192];
-    if (!res) {
-        scal_idcache_close(cache);
-        return SCAL_ENOMEM;
-    }
-    for (uint32_t id = 0; id < nnodes; id++) {
+    uint32_t *same = calloc(nnodes ? nnodes : 1, sizeof(*same));
+    uint32_t *pending = calloc(nnodes ? nnodes : 1, sizeof(*pending));
+    int *cached = calloc(nnodes ? nnodes : 1, sizeof(*cached));
+    struct scal_unresolved *todo = calloc(nnodes ? nnodes : 1, sizeof(*todo));
+    uint32_t npending = 0;
+    int rc = res && same && pending && cached && todo ? SCAL_OK : SCAL_ENOMEM;
+    for (uint32_t id = 0; rc == SCAL_OK && id < nnodes; id++) {
         const struct scal_node *n = scal_node_get(id);
         struct identity *out = &ids[id];
         memset(out, 0, sizeof(*out));
         out->line_first = out->line_last = -1;
+        same[id] = id;
         if (n->kind == SCAL_KIND_ROOT) {
             out->name = (uint32_t)scal_strtab_add(st, scal_program_name());
             continue;
@@ -198,68 +261,38 @@ static int resolve_identities(struct scal_strtab *st, uint32_t nnodes, struct id
             out->name = (uint32_t)scal_strtab_add(st, "serial");
             continue;
         }
-        uint32_t same = id;
         for (uint32_t k = 1; k < id; k++) {
             const struct scal_node *o = scal_node_get(k);
             if (o->kind == n->kind && o->key == n->key && o->body == n->body) {
-                same = k;
+                same[id] = k;
                 break;
             }
         }
-        if (same != id) {
-            *out = ids[same];
+        if (same[id] != id) continue;
+        int hit = scal_idcache_lookup(cache, n->key, n->body, n->kind, res);
+        if (hit == 1) {
+            identity_from(st, n, SCAL_OK, res, out);
             continue;
         }
-        int cached = scal_idcache_lookup(cache, n->key, n->body, n->kind, res);
-        int rc = SCAL_OK;
-        if (cached != 1) {
-            if (!r) {
-                r = scal_resolver_open(lines);
-                if (lines) scal_diag_count(SCAL_DIAG_dwarf_opens);
-            }
-            rc = scal_resolve(r, n->key, n->body, n->kind, res);
-            if (rc == SCAL_OK && cached == 0)
-                scal_idcache_store(cache, n->key, n->body, n->kind, res);
-        }
-        if (rc < 0) {
-            scal_diag_count(SCAL_DIAG_resolve_failed);
-            res->offset = n->key; /* no module: the address keeps distinct regions distinct */
-        } else if (res->line_first < 0)
-            scal_diag_count(SCAL_DIAG_regions_without_source);
-        out->module = (uint32_t)scal_strtab_add(st, res->module);
-        out->build_id = (uint32_t)scal_strtab_add(st, res->build_id);
-        out->offset = res->offset;
-        out->file = (uint32_t)scal_strtab_add(st, res->file);
-        out->function = (uint32_t)scal_strtab_add(st, res->function);
-        out->line_first = res->line_first;
-        out->line_last = res->line_last;
-        const char *k = n->kind == SCAL_KIND_TASK ? "task " : "";
-        if (res->gomp) scal_writer_saw_gomp = true;
-        out->gomp = res->gomp;
-        if (res->via_tail_call && res->file[0]) {
-            /* the caller's line is not the pragma's: named honestly, identified by address */
-            scal_diag_count(SCAL_DIAG_tail_call_unresolved);
-            snprintf(label, sizeof(label), "%s:%d (via tail call)", basename_of(res->file),
-                     res->line_first);
-            out->line_first = out->line_last = -1;
-        } else if (scal_callsite_in_runtime((const void *)(uintptr_t)n->key) && !n->body)
-            snprintf(label, sizeof(label),
-                     "nested region (call site lost to a tail call into the OpenMP runtime)");
-        else if (res->file[0] && res->line_last >= res->line_first)
-            snprintf(label, sizeof(label), "%s%s:%d-%d", k, basename_of(res->file), res->line_first,
-                     res->line_last);
-        else if (res->file[0])
-            snprintf(label, sizeof(label), "%s%s:%d", k, basename_of(res->file), res->line_first);
-        else
-            snprintf(label, sizeof(label), "%s%s+%#llx", k,
-                     res->function[0] ? res->function : basename_of(res->module),
-                     (unsigned long long)res->offset);
-        out->name = (uint32_t)scal_strtab_add(st, label);
+        cached[npending] = hit;
+        todo[npending] = (struct scal_unresolved){n->key, n->body, n->kind};
+        pending[npending++] = id;
     }
+    if (rc == SCAL_OK && npending) {
+        bool by_writer = false;
+        struct resolving z = {st, ids, pending, cached, cache};
+        if (lines) scal_diag_count(SCAL_DIAG_dwarf_opens);
+        rc = scal_resolve_nodes(todo, npending, lines, resolved_one, &z, &by_writer);
+    }
+    for (uint32_t id = 0; rc == SCAL_OK && id < nnodes; id++)
+        if (same[id] != id) ids[id] = ids[same[id]];
     free(res);
-    scal_resolver_close(r);
+    free(same);
+    free(pending);
+    free(cached);
+    free(todo);
     scal_idcache_close(cache);
-    return SCAL_OK;
+    return rc == SCAL_ENOMEM ? scal__fail(rc, "out of memory naming %u regions", nnodes) : rc;
 }
 
 /* Closes what is still open at write time: the root, the final serial gap, and regions interrupted

@@ -131,3 +131,13 @@ int scal_writer_link_hand_fd(int snap_fd, unsigned flags, char *final, size_t le
 {
     return tool->hand_fd_to_writer(snap_fd, flags, final, len);
 }
+
+bool scal_module_noted(uint32_t i, uint64_t *lo, uint64_t *hi, uint64_t *base, const char **path)
+{
+    return tool->module_noted(i, lo, hi, base, path);
+}
+
+int scal_writer_link_resolve(int request_fd)
+{
+    return tool->resolve_by_writer(request_fd);
+}

@@ -338,6 +338,25 @@ static int hand(const char *snap, int snap_fd, unsigned flags, char *final, size
     return SCAL_EIO;
 }
 
+int scal_writer_link_resolve(int request_fd)
+{
+    char answer[8192];
+    bool timed_out = false;
+    static const char msg[] = "resolve-fd\n";
+    if (!link_is_ours()) return SCAL_ENOENT;
+    if (!send_request(link_fd, msg, sizeof(msg) - 1, request_fd)) {
+        scal_writer_link_forget();
+        return SCAL_ENOENT;
+    }
+    ssize_t got = read_answer(link_fd, answer, sizeof(answer), &timed_out);
+    char *last = got >= 0 ? verdict(answer) : answer;
+    if (got > 0 && !strcmp(last, "ok resolved")) return SCAL_OK;
+    int status = SCAL_EUNAVAIL;
+    if (got > 0 && sscanf(last, "error %d", &status) == 1 && status < 0) return status;
+    scal_writer_link_forget(); /* gone or stuck: the run file is written another way */
+    return timed_out ? SCAL_ETIMEDOUT : SCAL_EUNAVAIL; /* the caller resolves by itself */
+}
+
 int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t len)
 {
     return hand(snap, -1, flags, final, len);

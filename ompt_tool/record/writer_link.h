@@ -26,10 +26,20 @@ int scal_writer_link_hand(const char *snap, unsigned flags, char *final, size_t 
  * the socket, and no file is made. SCAL_ENOENT also when the writer died after taking it: the
  * caller still has it. */
 int scal_writer_link_hand_fd(int snap_fd, unsigned flags, char *final, size_t len);
+/* Has the writer process resolve the region identities of the request (resolve_request.h) in the
+ * memfd request_fd: SCAL_OK when the answers are in it, written over the request; else a negative
+ * status (SCAL_ENOENT: no writer; SCAL_EUNAVAIL: it cannot, being built without libdw or unable to
+ * read a module's code) and the request is to be resolved in this process. The writer then still
+ * takes the snapshot (scal_writer_link_hand*), unless it is gone. */
+int scal_writer_link_resolve(int request_fd);
 /* A forked child of the program (atfork): the writer is its parent's, not its own. */
 void scal_writer_link_forget(void);
 
 /* The protocol on the socket:
+ *   tool:   first, when the identity cache missed regions, "resolve-fd\n" with the request's
+ *           descriptor (a memfd) attached (SCM_RIGHTS)
+ *   writer: "ok resolved\n" (the answers written over the request) or "error <status>
+ *           <message>\n", and it waits for the next request
  *   tool:   "convert <flags> <snapshot path>\n", or "convert-fd <flags>\n" with the snapshot's
  *           descriptor attached (SCM_RIGHTS)
  *   writer: what it would have said on stderr (lines starting "scal: "), then "ok <run file>\n"

@@ -98,6 +98,11 @@ for i, prog in enumerate(args.programs):
     plain = run(prog, os.path.join(args.work, "%s-plain.h5" % name), None)
     first = run(prog, os.path.join(args.work, "%s-first.h5" % name), cache)
     second = run(prog, os.path.join(args.work, "%s-second.h5" % name), cache)
+    # SCAL_WRITER=detached: no writer process runs at the end, the measured process (its forked
+    # copy) resolves with libscal_ompt_resolve.so; by default the writer process does (libdw linked
+    # into it): the two read the same request (resolve_request.h) and give the same identities
+    here = run(prog, os.path.join(args.work, "%s-here.h5" % name), None,
+               env=dict(os.environ, SCAL_WRITER="detached"))
     check(plain[1]["identity_cache_hits"] + plain[1]["identity_cache_misses"] == 0 and plain[1]["dwarf_opens"] == 1,
           "%s without cache: no lookups, DWARF opened once (%s)" % (name, plain[1]))
     check(first[1]["identity_cache_misses"] > 0 and first[1]["identity_cache_hits"] == 0 and first[1]["dwarf_opens"] == 1,
@@ -107,6 +112,7 @@ for i, prog in enumerate(args.programs):
     check(all(d[1]["errors_total"] == plain[1]["errors_total"] for d in (first, second)), "%s: errors_total unchanged" % name)
     same_identities(plain, first, "%s: no cache and first cached run" % name)
     same_identities(plain, second, "%s: no cache and cache hits" % name)
+    same_identities(plain, here, "%s: resolved by the writer process and in the measured process" % name)
 
 # ---- DWARF's libraries loaded on a miss only -------------------------------------------------------
 prog = args.programs[0]
@@ -114,8 +120,14 @@ cache = os.path.join(args.work, "cache-libraries")
 loaded_miss, loaded_hit = [], []
 miss = run(prog, os.path.join(args.work, "libraries-miss.h5"), cache, libraries=loaded_miss)
 hit = run(prog, os.path.join(args.work, "libraries-hit.h5"), cache, libraries=loaded_hit)
-resolver = [n for n in loaded_miss if "libscal_ompt_resolve" in n]
-check(resolver and any("libdw" in n for n in loaded_miss), "a miss loads the resolver and libdw: %s" % resolver)
+resolver = [n for n in loaded_miss if "libscal_ompt_resolve" in n or "libdw" in n]
+check(miss[1]["identity_cache_misses"] > 0 and miss[1]["dwarf_opens"] == 1 and not resolver,
+      "a miss is resolved by the writer process: neither the resolver nor libdw loaded (%s)" % resolver)
+loaded_here = []
+run(prog, os.path.join(args.work, "libraries-here.h5"), None, libraries=loaded_here,
+    env=dict(os.environ, SCAL_WRITER="detached"))
+check(any("libscal_ompt_resolve" in n for n in loaded_here) and any("libdw" in n for n in loaded_here),
+      "without a writer process (SCAL_WRITER=detached) the measured process loads the resolver and libdw")
 check(hit[1]["identity_cache_misses"] == 0 and not any("libscal_ompt_resolve" in n or "libdw" in n for n in loaded_hit),
       "every identity cached: neither the resolver nor libdw loaded (%s)" % hit[1])
 
@@ -205,7 +217,14 @@ check(b[1]["identity_cache_hits"] == 0 and b[1]["identity_cache_misses"] > 0 and
       "rebuilt: another build id misses (%s)" % b[1])
 check(len(cache_files(cache)) == 2, "rebuilt: one cache file per build id")
 build("none")  # no build id: the module's path, size and modification time key it
-c = run(exe, os.path.join(args.work, "rebuilt-c.h5"), cache)
+# the writer process cannot tell its file is the loaded one: the measured process resolves
+loaded_none = []
+c = run(exe, os.path.join(args.work, "rebuilt-c.h5"), cache, libraries=loaded_none)
+check(any("libscal_ompt_resolve" in n for n in loaded_none),
+      "no build id: the measured process resolves its regions itself (%s)" % c[1])
+same_identities(c, run(exe, os.path.join(args.work, "rebuilt-c-here.h5"), None,
+                       env=dict(os.environ, SCAL_WRITER="detached")),
+                "no build id: the same identities as without a writer process")
 c2 = run(exe, os.path.join(args.work, "rebuilt-c2.h5"), cache)
 check(c[1]["identity_cache_misses"] > 0 and c2[1]["identity_cache_hits"] == c[1]["identity_cache_misses"] and c2[1]["dwarf_opens"] == 0,
       "no build id: cached by path, size and modification time (%s, %s)" % (c[1], c2[1]))

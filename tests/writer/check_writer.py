@@ -47,9 +47,10 @@ def gated_tool(a, work):
 
 def silent_tool(a, work):
     """A copy of the tool whose writer process (--serve) writes the run file, then ends without a
-    word: a proxy passes the program's request (and the snapshot's descriptor) on to the real
-    writer and swallows its "ok" verdict, as if the writer died right after putting the file in
-    place. A writer started with a snapshot file is the real one."""
+    word: a proxy passes the program's requests (and their descriptors) on to the real writer,
+    the answers to a resolution request back, and swallows the run file's "ok" verdict, as if the
+    writer died right after putting the file in place. A writer started with a snapshot file is
+    the real one."""
     lib = os.path.join(work, "lib")
     os.makedirs(os.path.join(lib, "scal"))
     shutil.copy(a.tool, lib)
@@ -66,6 +67,16 @@ mine, theirs = socket.socketpair()
 w = subprocess.Popen([real, "--serve"], stdin=theirs)
 theirs.close()
 msg, fds, _, _ = socket.recv_fds(prog, 8192, 4)
+while msg.startswith(b"resolve-fd"):  # regions to resolve first: answered as they are
+    socket.send_fds(mine, [msg], fds)
+    reply = b""
+    while not reply.endswith(b"\\n"):
+        got = mine.recv(8192)
+        if not got:
+            break
+        reply += got
+    prog.sendall(reply)
+    msg, fds, _, _ = socket.recv_fds(prog, 8192, 4)
 socket.send_fds(mine, [msg], fds)
 answer = b""
 while True:
