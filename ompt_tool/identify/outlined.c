@@ -110,11 +110,12 @@ static const char *destination_name(uint64_t t, scal_symbol_fn symbol, void *ctx
     return function_named(call_destination(t), symbol, ctx);
 }
 
-/* The name of the function whose address a GOT slot holds (a call or jump through it). */
+/* The name of the function whose address a word in memory holds (a call or jump through a GOT
+ * slot, or through a table of function pointers). */
 static const char *slot_name(uint64_t slot, scal_symbol_fn symbol, void *ctx)
 {
     uint64_t dest;
-    return scal_view_slot_value(slot, &dest) ? function_named(dest, symbol, ctx) : NULL;
+    return scal_view_word(slot, &dest) ? function_named(dest, symbol, ctx) : NULL;
 }
 
 /* The name of the function that a jump at p (in the code [lo, end)) reaches: jmp/b through a PLT
@@ -163,8 +164,8 @@ struct scal_callsite_info scal_callsite_classify(uint64_t ra, uint64_t fn_start,
         dest = target;
         name = destination_name(dest, symbol, ctx);
         break;
-    case SCAL_BRANCH_SLOT: /* through a GOT slot (-fno-plt) */
-        if (!scal_view_slot_value(target, &dest)) return out;
+    case SCAL_BRANCH_SLOT: /* through a GOT slot (-fno-plt), or a table of function pointers */
+        if (!scal_view_word(target, &dest)) return out;
         name = slot_name(target, symbol, ctx);
         break;
     default:

@@ -8,10 +8,23 @@
 #include "process_view.h"
 
 static struct scal_view *current;
+/* The trampolines the tool pointed slots at (one per fork entry, whatever the slots), looked up at
+ * every call's destination. */
+#define MAX_HOOKED 64
+static const struct scal_rq_slot *hooked[MAX_HOOKED];
+static uint32_t nhooked;
 
 void scal_view_use(struct scal_view *v)
 {
     current = v;
+    nhooked = 0;
+    for (uint32_t i = 0; v && i < v->rq->nslots; i++) {
+        const struct scal_rq_slot *s = &v->rq->slots[i];
+        bool known = false;
+        for (uint32_t k = 0; k < nhooked && !known; k++)
+            known = hooked[k]->value == s->value;
+        if (s->hooked[0] && !known && nhooked < MAX_HOOKED) hooked[nhooked++] = s;
+    }
 }
 
 struct scal_view *scal_view_current(void)
@@ -22,8 +35,7 @@ struct scal_view *scal_view_current(void)
 static const struct scal_rq_segment *segment_at(const struct scal_rq_module *m, uint64_t addr)
 {
     for (uint32_t k = 0; k < m->nsegs; k++)
-        if (addr >= m->segs[k].lo && addr - m->segs[k].lo < m->segs[k].mem_size)
-            return &m->segs[k];
+        if (addr >= m->segs[k].lo && addr - m->segs[k].lo < m->segs[k].mem_size) return &m->segs[k];
     return NULL;
 }
 
@@ -116,11 +128,20 @@ bool scal_view_slot_value(uint64_t slot, uint64_t *value)
     return false;
 }
 
+bool scal_view_word(uint64_t at, uint64_t *value)
+{
+    if (scal_view_slot_value(at, value)) return true;
+    const struct scal_rq_module *m = scal_view_module_at(at);
+    if (!m || scal_view_module_at(at + sizeof(*value) - 1) != m) return false;
+    if (current->read_word && current->read_word(current, at, value)) return true;
+    current->incomplete = true;
+    return false;
+}
+
 const char *scal_view_hooked(uint64_t value)
 {
-    for (uint32_t i = 0; current && i < current->rq->nslots; i++)
-        if (current->rq->slots[i].value == value && current->rq->slots[i].hooked[0])
-            return current->rq->slots[i].hooked;
+    for (uint32_t i = 0; i < nhooked; i++)
+        if (hooked[i]->value == value) return hooked[i]->hooked;
     return NULL;
 }
 

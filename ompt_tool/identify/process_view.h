@@ -18,6 +18,9 @@ struct scal_view {
      * measured process it always is; in the writer process the file is mapped there) */
     bool (*make_readable)(struct scal_view *v, const struct scal_rq_module *m,
                           const struct scal_rq_segment *s);
+    /* reads the word at `at` of the measured process's memory, which the request does not carry:
+     * there, the process's own; NULL in the writer process */
+    bool (*read_word)(struct scal_view *v, uint64_t at, uint64_t *value);
     /* the program's C++ demangler, when it has one (NULL: names stay as DWARF gives them) */
     char *(*demangle)(const char *mangled, char *out, size_t *len, int *status);
     bool incomplete; /* code that was to be read could not be made readable */
@@ -42,6 +45,10 @@ const struct scal_rq_module *scal_view_loaded(uint64_t addr, uint64_t noted_addr
 bool scal_view_readable(uint64_t lo, uint64_t hi);
 /* The value bound in the GOT slot at `slot` (a slot that a relocation binds by name). */
 bool scal_view_slot_value(uint64_t slot, uint64_t *value);
+/* The word at `at` in a module's loaded segment: a GOT slot's bound value, else the process's
+ * memory where the view has it (a table of function pointers); in the writer process such a word
+ * makes the view incomplete. */
+bool scal_view_word(uint64_t at, uint64_t *value);
 /* The fork entry whose trampoline the tool put at `value` in a slot, or NULL. */
 const char *scal_view_hooked(uint64_t value);
 /* The module's GNU build ID in hex ("" when it has none). */

@@ -103,8 +103,7 @@ static int by_slot(const void *a, const void *b)
 }
 
 /* The request's bytes into b. Strings point into the loader's and the tool's own memory. */
-static int gather(const struct scal_unresolved *nodes, uint32_t n, bool lines,
-                  struct scal_bytes *b)
+static int gather(const struct scal_unresolved *nodes, uint32_t n, bool lines, struct scal_bytes *b)
 {
     struct scal_rq rq = {.pid = (int32_t)getpid(), .lines = lines};
     struct gathered g = {&rq, true, false, 0, 0};
@@ -140,7 +139,8 @@ static int gather(const struct scal_unresolved *nodes, uint32_t n, bool lines,
     free(rq.slots);
     free(rq.noted);
     free(rq.nodes);
-    return rc == SCAL_OK ? SCAL_OK : scal__fail(rc, "out of memory gathering %u regions to resolve", n);
+    return rc == SCAL_OK ? SCAL_OK
+                         : scal__fail(rc, "out of memory gathering %u regions to resolve", n);
 }
 
 /* The writer process's answers to the request in b: SCAL_OK and *answers (malloc'd), or a

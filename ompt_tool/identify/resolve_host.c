@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bytes.h"
 #include "errmsg.h"
@@ -19,6 +20,14 @@ static bool readable_here(struct scal_view *v, const struct scal_rq_module *m,
     return true; /* the segments the request lists are this process's own, mapped */
 }
 
+/* A word of this process's memory, in a loaded segment of a module (process_view.c checked). */
+static bool read_here(struct scal_view *v, uint64_t at, uint64_t *value)
+{
+    (void)v;
+    memcpy(value, (const void *)(uintptr_t)at, sizeof(*value));
+    return true;
+}
+
 static int resolve_here(const void *request, size_t len, void **answers, size_t *answers_len,
                         char *why, size_t why_len)
 {
@@ -26,7 +35,7 @@ static int resolve_here(const void *request, size_t len, void **answers, size_t 
     struct scal_bytes b = {0};
     int rc = scal_rq_decode(request, len, &rq);
     if (rc == SCAL_OK) {
-        struct scal_view v = {.rq = &rq, .make_readable = readable_here};
+        struct scal_view v = {.rq = &rq, .make_readable = readable_here, .read_word = read_here};
         *(void **)&v.demangle = rq.has_demangler ? dlsym(RTLD_DEFAULT, "__cxa_demangle") : NULL;
         rc = scal_resolve_request(&v, &b);
         scal_rq_release(&rq);

@@ -25,11 +25,11 @@ struct scal_rq_segment {
 
 /* A loaded object, as the dynamic loader lists it. */
 struct scal_rq_module {
-    char *path;       /* the loader's name; the executable's from /proc/self/exe */
-    char *name;       /* the loader's name as it is ("" for the executable) */
-    uint64_t base;    /* the load bias */
-    uint64_t lo, hi;  /* the span of its segments */
-    bool is_program;  /* the executable (listed first) */
+    char *path;      /* the loader's name; the executable's from /proc/self/exe */
+    char *name;      /* the loader's name as it is ("" for the executable) */
+    uint64_t base;   /* the load bias */
+    uint64_t lo, hi; /* the span of its segments */
+    bool is_program; /* the executable (listed first) */
     unsigned char build_id[64];
     uint32_t build_id_len;
     struct scal_rq_segment *segs;
