@@ -181,7 +181,8 @@ int scal_resolve_nodes(const struct scal_unresolved *nodes, uint32_t n, bool lin
     *by_writer = rc == SCAL_OK && lines && ask_writer(&b, &answers, &len) == SCAL_OK;
     if (rc == SCAL_OK && !*by_writer) rc = scal_resolve_in_process(b.p, b.len, &answers, &len);
     free(b.p);
-    struct scal_cursor c = {answers, (const unsigned char *)answers + len, false};
+    const unsigned char *a = answers;
+    struct scal_cursor c = {a, a ? a + len : a, false};
     if (rc == SCAL_OK && scal_rq_get_answers_header(&c) != (int64_t)n) rc = SCAL_EFORMAT;
     for (uint32_t i = 0; i < n && res; i++) {
         int status = rc == SCAL_OK ? scal_rq_get_answer(&c, res) : rc;
