@@ -38,17 +38,6 @@ static bool same_object(uint64_t a, uint64_t b)
     return scal_view_readable(a, b);
 }
 
-/* Where a call to `t` goes: through a PLT stub (jumping through a GOT slot, bound by the time the
- * call happened) or to t itself. */
-static uint64_t call_destination(uint64_t t)
-{
-    uint64_t dest;
-    if (!same_object(t, t + SCAL_ISA_PLT_BYTES)) return t;
-    uint64_t slot = scal_isa_plt_slot(t);
-    if (!slot || !scal_view_slot_value(slot, &dest)) return t; /* bytes that only looked like it */
-    return dest;
-}
-
 bool scal_code_loads(uint64_t lo, uint64_t hi, uint64_t target)
 {
     if (!SCAL_ISA_KNOWN || !same_object(lo, hi)) return false;
@@ -104,18 +93,26 @@ static const char *function_named(uint64_t dest, scal_symbol_fn symbol, void *ct
     return name && start == dest ? name : NULL;
 }
 
-/* The name of the function a call or jump to t reaches (through a PLT stub). */
-static const char *destination_name(uint64_t t, scal_symbol_fn symbol, void *ctx)
-{
-    return function_named(call_destination(t), symbol, ctx);
-}
-
-/* The name of the function whose address a word in memory holds (a call or jump through a GOT
- * slot, or through a table of function pointers). */
+/* The name of the function a call through a word in memory reaches: a GOT slot's by the symbol
+ * its relocation names (the fork entry when the tool pointed it at a trampoline), a table of
+ * function pointers' by the symbol at the address it holds. */
 static const char *slot_name(uint64_t slot, scal_symbol_fn symbol, void *ctx)
 {
     uint64_t dest;
+    const struct scal_rq_slot *s = scal_view_slot(slot);
+    if (s) return s->hooked[0] ? s->hooked : s->name;
     return scal_view_word(slot, &dest) ? function_named(dest, symbol, ctx) : NULL;
+}
+
+/* The name of the function a call or jump to t reaches: through a PLT stub, its GOT slot's. */
+static const char *destination_name(uint64_t t, scal_symbol_fn symbol, void *ctx)
+{
+    if (same_object(t, t + SCAL_ISA_PLT_BYTES)) {
+        uint64_t slot = scal_isa_plt_slot(t);
+        const struct scal_rq_slot *s = slot ? scal_view_slot(slot) : NULL;
+        if (s) return s->hooked[0] ? s->hooked : s->name;
+    }
+    return function_named(t, symbol, ctx); /* or bytes that only looked like a stub */
 }
 
 /* The name of the function that a jump at p (in the code [lo, end)) reaches: jmp/b through a PLT

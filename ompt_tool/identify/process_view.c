@@ -110,27 +110,28 @@ bool scal_view_readable(uint64_t lo, uint64_t hi)
     return m != NULL && hi > lo;
 }
 
-bool scal_view_slot_value(uint64_t slot, uint64_t *value)
+const struct scal_rq_slot *scal_view_slot(uint64_t slot)
 {
     const struct scal_rq_slot *s = current ? current->rq->slots : NULL;
     size_t lo = 0, hi = current ? current->rq->nslots : 0;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s[mid].slot == slot) {
-            *value = s[mid].value;
-            return true;
-        }
+        if (s[mid].slot == slot) return &s[mid];
         if (s[mid].slot < slot)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return false;
+    return NULL;
 }
 
 bool scal_view_word(uint64_t at, uint64_t *value)
 {
-    if (scal_view_slot_value(at, value)) return true;
+    const struct scal_rq_slot *s = scal_view_slot(at);
+    if (s) {
+        *value = s->value;
+        return true;
+    }
     const struct scal_rq_module *m = scal_view_module_at(at);
     if (!m || scal_view_module_at(at + sizeof(*value) - 1) != m) return false;
     if (current->read_word && current->read_word(current, at, value)) return true;

@@ -43,8 +43,8 @@ const struct scal_rq_module *scal_view_loaded(uint64_t addr, uint64_t noted_addr
 /* True when [lo, hi) lies in one module, on the pages its segments' file bytes are mapped on, and
  * can be read at its addresses. */
 bool scal_view_readable(uint64_t lo, uint64_t hi);
-/* The value bound in the GOT slot at `slot` (a slot that a relocation binds by name). */
-bool scal_view_slot_value(uint64_t slot, uint64_t *value);
+/* The GOT slot at `slot` (a slot that a relocation binds by name), or NULL. */
+const struct scal_rq_slot *scal_view_slot(uint64_t slot);
 /* The word at `at` in a module's loaded segment: a GOT slot's bound value, else the process's
  * memory where the view has it (a table of function pointers); in the writer process such a word
  * makes the view incomplete. */

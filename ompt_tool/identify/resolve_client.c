@@ -28,7 +28,6 @@ struct gathered {
 
 static int add_slot(uintptr_t slot, const char *name, void *data)
 {
-    (void)name;
     struct gathered *g = data;
     struct scal_rq *rq = g->rq;
     if (rq->nslots == g->slots_cap) {
@@ -43,7 +42,8 @@ static int add_slot(uintptr_t slot, const char *name, void *data)
     }
     uint64_t value = __atomic_load_n((const uint64_t *)slot, __ATOMIC_RELAXED);
     const char *hooked = scal_fork_hook_entry(value);
-    rq->slots[rq->nslots++] = (struct scal_rq_slot){slot, value, (char *)(hooked ? hooked : "")};
+    rq->slots[rq->nslots++] =
+        (struct scal_rq_slot){slot, value, (char *)name, (char *)(hooked ? hooked : "")};
     return 0;
 }
 

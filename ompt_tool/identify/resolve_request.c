@@ -43,6 +43,7 @@ void scal_rq_encode(const struct scal_rq *rq, struct scal_bytes *b)
     for (uint32_t i = 0; i < rq->nslots; i++) {
         scal_bytes_u64(b, rq->slots[i].slot);
         scal_bytes_u64(b, rq->slots[i].value);
+        scal_bytes_str(b, rq->slots[i].name);
         scal_bytes_str(b, rq->slots[i].hooked);
     }
     scal_bytes_u32(b, rq->nnoted);
@@ -108,6 +109,7 @@ int scal_rq_decode(const void *p, size_t len, struct scal_rq *rq)
     for (uint32_t i = 0; !c.bad && i < rq->nslots; i++) {
         rq->slots[i].slot = scal_cursor_u64(&c);
         rq->slots[i].value = scal_cursor_u64(&c);
+        rq->slots[i].name = scal_cursor_strdup(&c);
         rq->slots[i].hooked = scal_cursor_strdup(&c);
         if (i && rq->slots[i].slot <= rq->slots[i - 1].slot) c.bad = true; /* sorted, distinct */
     }
@@ -140,8 +142,10 @@ void scal_rq_release(struct scal_rq *rq)
         free(rq->modules[i].name);
         free(rq->modules[i].segs);
     }
-    for (uint32_t i = 0; rq->slots && i < rq->nslots; i++)
+    for (uint32_t i = 0; rq->slots && i < rq->nslots; i++) {
+        free(rq->slots[i].name);
         free(rq->slots[i].hooked);
+    }
     for (uint32_t i = 0; rq->noted && i < rq->nnoted; i++)
         free(rq->noted[i].path);
     for (uint32_t i = 0; rq->nodes && i < rq->nnodes; i++)

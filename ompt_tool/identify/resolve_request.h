@@ -36,11 +36,11 @@ struct scal_rq_module {
     uint32_t nsegs;
 };
 
-/* A GOT slot's bound value (slots that relocations bind by name); hooked: the fork entry whose
- * trampoline the tool pointed it at ("" for none). */
+/* A GOT slot (one a relocation binds by name): its bound value, the symbol its relocation names,
+ * and the fork entry whose trampoline the tool pointed it at ("" for none). */
 struct scal_rq_slot {
     uint64_t slot, value;
-    char *hooked;
+    char *name, *hooked;
 };
 
 /* A module the tool noted when a region's node was made in it (modules.c): it holds the addresses
