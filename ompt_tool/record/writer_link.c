@@ -218,10 +218,10 @@ static bool has_verdict(const char *buf, size_t n)
 
 /* The writer's answer, read within the bound up to its verdict (or EOF): its length, or -1 (error,
  * timeout: *timed_out says which). Signals that interrupt the wait do not end it. */
-static ssize_t read_answer(int fd, char *buf, size_t len, bool *timed_out)
+static ssize_t read_answer(int fd, char *buf, size_t len, int bound_ms, bool *timed_out)
 {
     size_t n = 0;
-    uint64_t deadline = now_ms() + SCAL_WRITER_REPLY_MS;
+    uint64_t deadline = now_ms() + (uint64_t)bound_ms;
     *timed_out = false;
     buf[0] = '\0';
     while (n + 1 < len) {
@@ -303,7 +303,7 @@ static int hand(const char *snap, int snap_fd, unsigned flags, char *final, size
         close(fd);
         return SCAL_ENOENT; /* the writer is gone: the caller writes another way */
     }
-    ssize_t got = read_answer(fd, answer, sizeof(answer), &timed_out);
+    ssize_t got = read_answer(fd, answer, sizeof(answer), SCAL_WRITER_REPLY_MS, &timed_out);
     close(fd);
     char *last = got >= 0 ? verdict(answer) : answer;
     if (got >= 0 && strncmp(last, "ok ", 3) != 0 && strncmp(last, "error ", 6) != 0) got = -1;
@@ -348,7 +348,7 @@ int scal_writer_link_resolve(int request_fd)
         scal_writer_link_forget();
         return SCAL_ENOENT;
     }
-    ssize_t got = read_answer(link_fd, answer, sizeof(answer), &timed_out);
+    ssize_t got = read_answer(link_fd, answer, sizeof(answer), SCAL_WRITER_RESOLVE_MS, &timed_out);
     char *last = got >= 0 ? verdict(answer) : answer;
     if (got > 0 && !strcmp(last, "ok resolved")) return SCAL_OK;
     int status = SCAL_EUNAVAIL;

@@ -11,6 +11,10 @@
 /* How long the flush waits for the writer's answer before it gives up (and the program ends): the
  * writer, which has the snapshot by then, still writes the file. */
 #define SCAL_WRITER_REPLY_MS 30000
+/* How long the flush waits for the writer to resolve region identities: reading the DWARF of a
+ * large C++ program can take minutes, and the process, which would do the same work, gains
+ * nothing by giving up earlier; the bound only ends a writer that hangs. */
+#define SCAL_WRITER_RESOLVE_MS 600000
 
 /* Starts the writer process (a clone that execs at once: never a fork of the program), unless the
  * tool writes otherwise (SCAL_WRITER=detached, SCAL_SNAPSHOT_ONLY=1, SCAL_ENABLE=0) or it already

@@ -467,6 +467,62 @@ def scenario_damaged(a, work):
     complete_run_file(a, out, "intact snapshot")
 
 
+def scenario_resolve(a, work):
+    """The writer process resolves the regions the identity cache missed: the program loads no
+    DWARF reader. When it cannot (it died on the request, or answers that it cannot), the program
+    resolves them itself (libscal_ompt_resolve.so, beside the tool) and the run file is complete
+    all the same, with the same identities."""
+    def identities(path):
+        with h5py.File(path, "r") as f:
+            s = f["strings"].asstr()[:]
+            return sorted((s[r["name"]], s[r["file"]], int(r["line_first"]), s[r["function"]])
+                          for r in f["regions"][:])
+
+    def run(tool, out):
+        env = env_for(tool, out, SCAL_IDENTITY_CACHE="", LD_DEBUG="files")
+        p = subprocess.run([a.prog], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        reap_orphans()
+        check(p.returncode == 0, "%s: the program exits 0 (%d)" % (os.path.basename(out), p.returncode))
+        return [line.split("file=", 1)[1].split()[0] for line in p.stderr.splitlines() if "file=" in line]
+
+    out = os.path.join(work, "by_writer.h5")
+    loaded = run(a.tool, out)
+    complete_run_file(a, out, "resolved by the writer")
+    want = identities(out) if os.path.isfile(out) else []
+    check(any(r[1] and r[2] > 0 for r in want), "resolved by the writer: the regions have their lines (%s)" % want)
+    check(not [n for n in loaded if "libscal_ompt_resolve" in n or "libdw" in n],
+          "resolved by the writer: the program loads neither the resolver nor libdw (%s)" % loaded)
+    for name, body in (("dies", "sys.exit(0)"), ("cannot", "prog.sendall(b\"error -10 cannot, for the test\\n\")")):
+        lib = os.path.join(work, name, "lib")
+        os.makedirs(os.path.join(lib, "scal"))
+        for f in (a.tool, a.writer_lib, os.path.join(os.path.dirname(a.writer_lib), "libscal_ompt_resolve.so")):
+            shutil.copy(f, lib)
+        proxy = os.path.join(lib, "scal", "scal-run-writer")
+        # the writer started with the tool takes the resolution request and dies, or refuses it; a
+        # writer started with a snapshot file is the real one
+        with open(proxy, "w") as f:
+            f.write("""#!%s
+import os, socket, sys
+real = %r
+if sys.argv[1:] != ["--serve"]:
+    os.execv(real, [real] + sys.argv[1:])
+prog = socket.socket(fileno=0)
+msg, fds, _, _ = socket.recv_fds(prog, 8192, 4)
+if not msg.startswith(b"resolve-fd"):
+    sys.exit(1)
+%s
+msg, fds, _, _ = socket.recv_fds(prog, 8192, 4)
+""" % (sys.executable, os.path.abspath(a.run_writer), body))
+        os.chmod(proxy, 0o755)
+        out = os.path.join(work, name + ".h5")
+        loaded = run(os.path.join(lib, os.path.basename(a.tool)), out)
+        complete_run_file(a, out, "writer %s on the request" % name)
+        check(os.path.isfile(out) and identities(out) == want,
+              "writer %s on the request: the program resolved the same identities" % name)
+        check([n for n in loaded if "libscal_ompt_resolve" in n],
+              "writer %s on the request: the program loaded the resolver" % name)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario")
