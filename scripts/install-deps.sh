@@ -16,7 +16,8 @@ elif [ $# -gt 0 ]; then
 fi
 pkgs=(
   build-essential cmake pkg-config clang-14 clang-format-14 libomp-14-dev libomp-dev
-  libhdf5-dev hdf5-tools libdw-dev libelf-dev zlib1g-dev libpapi-dev papi-tools
+  libhdf5-dev hdf5-tools libdw-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev libstdc++-12-dev
+  libpapi-dev papi-tools
   libcairo2-dev libpng-dev libjansson-dev fonts-dejavu-core python3 python3-h5py python3-numpy
   python3-pandas libclang-rt-14-dev file time chromium strace
   slurm-wlm munge
