@@ -166,7 +166,10 @@ def scenario_damaged(args):
     subprocess.run(["scancel", job], check=True)
     wait_until("job %s left the queue" % job, lambda: not squeue("-j", job, "-o", "%T"))
     piece = os.path.join(c + ".pieces", "piece-0000.h5")
-    check(os.path.getsize(os.path.join(piece + ".runs", "runs.journal")) > 0, "the piece kept its finished runs")
+    journal = os.path.join(piece + ".runs", "runs.journal")
+    with open(os.path.join(c + ".pieces", "piece-0000.out")) as f:
+        out = f.read()
+    check(os.path.exists(journal) and os.path.getsize(journal) > 0, "the piece kept its finished runs (its task's output:\n%s)" % out)
     with open(piece, "wb") as f:
         f.write(b"damaged")
     p = scal(args, "run", "--collect", c, expect=1)
