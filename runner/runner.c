@@ -38,6 +38,7 @@
 #include "runner.h"
 #include "safe_create.h"
 #include "safe_open.h"
+#include "slurm.h"
 
 static volatile sig_atomic_t stop_signal;
 static volatile int stop_flag;
@@ -780,6 +781,13 @@ static int one_run(struct campaign *c, struct scal_committer *com, size_t slot_i
         scal_launch_run(&l, p->timeout_s, &stop_flag, &r);
     }
     scal_launch_free(&l);
+    /* A Slurm job's end (scancel, its time limit) signals the job's processes one by one, the
+     * program before the runner (slurmstepd's proctrack/linuxproc: descendants first): the program
+     * may be seen dead before the runner's own SIGTERM comes. Such a run is the job's end, not the
+     * program's failure: interrupted as well, never recorded as killed (nor its task complete). */
+    if (!stop_flag && !r.launch_failed && !r.timed_out && (r.signal || r.exit_code) &&
+        scal_slurm_job_ending())
+        stop_flag = 1;
     if (stop_flag && !r.launch_failed) { /* interrupted: this run is not recorded */
         scal_cw_run_files_each(runfile, "", unlink_run_file, NULL);
         scal_cw_run_files_each(runfile, SCAL_SNAP_SUFFIX, unlink_run_file, NULL);

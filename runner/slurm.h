@@ -76,5 +76,10 @@ void scal_slurm_pieces_done(const struct scal_slurm_pieces *ps, bool complete);
  * strings; the exit status (or 128+signal), or SCAL_ENOENT (message recorded) when it cannot run.
  */
 int scal_slurm_command(char *const *argv, char **out, char **err);
+/* Whether Slurm is ending the job this process runs in (SLURM_JOB_ID): cancelled, timed out,
+ * preempted, its node failed. Slurm's controller marks the job (COMPLETING, CANCELLED, ...) before
+ * the node signals its processes, so a process of the job that such a signal killed finds it so.
+ * False outside a job, while the job goes on, and when squeue cannot tell. */
+bool scal_slurm_job_ending(void);
 
 #endif

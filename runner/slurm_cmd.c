@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Running one of Slurm's client commands (sbatch, squeue, scancel) without a shell and reading
-// all it prints: their output is what scal run --slurm acts on.
+// all it prints: their output is what scal run --slurm acts on (and what a runner in a Slurm job
+// asks about its own job).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -113,4 +114,31 @@ done:
         return SCAL_ENOMEM;
     }
     return rc;
+}
+
+bool scal_slurm_job_ending(void)
+{
+    /* the states of a job that goes on (SIGNALING: scancel --signal, which ends nothing) */
+    static const char *const going_on[] = {"RUNNING",  "CONFIGURING", "SUSPENDED", "STOPPED",
+                                           "RESIZING", "SIGNALING",   NULL};
+    const char *job = getenv("SLURM_JOB_ID"), *array = getenv("SLURM_ARRAY_JOB_ID"),
+               *task = getenv("SLURM_ARRAY_TASK_ID");
+    char id[160], *out = NULL, *err = NULL;
+    if (!job || !job[0]) return false;
+    /* an array task by ARRAY_TASK: the last task's own id is the array's, for which squeue -j
+     * lists every task */
+    if (array && array[0] && task && task[0])
+        snprintf(id, sizeof(id), "%.70s_%.70s", array, task);
+    else
+        snprintf(id, sizeof(id), "%.150s", job);
+    char *argv[] = {"squeue", "-h", "-t", "all", "-j", id, "-o", "%T", NULL};
+    bool ending = false;
+    if (scal_slurm_command(argv, &out, &err) == 0) {
+        out[strcspn(out, "\n")] = 0;
+        ending = out[0] != 0;
+        for (size_t k = 0; ending && going_on[k]; k++)
+            ending = strcmp(out, going_on[k]) != 0;
+    }
+    free(out), free(err);
+    return ending;
 }

@@ -166,7 +166,10 @@ def scenario_damaged(args):
     subprocess.run(["scancel", job], check=True)
     wait_until("job %s left the queue" % job, lambda: not squeue("-j", job, "-o", "%T"))
     piece = os.path.join(c + ".pieces", "piece-0000.h5")
-    check(os.path.getsize(os.path.join(piece + ".runs", "runs.journal")) > 0, "the piece kept its finished runs")
+    journal = os.path.join(piece + ".runs", "runs.journal")
+    with open(os.path.join(c + ".pieces", "piece-0000.out")) as f:
+        out = f.read()
+    check(os.path.exists(journal) and os.path.getsize(journal) > 0, "the piece kept its finished runs (its task's output:\n%s)" % out)
     with open(piece, "wb") as f:
         f.write(b"damaged")
     p = scal(args, "run", "--collect", c, expect=1)
@@ -176,6 +179,43 @@ def scenario_damaged(args):
     _, pairs = runs_of(c)
     check(sorted(pairs) == [(0, 0), (0, 1), (0, 2)], "three repetitions, once each: %s" % sorted(pairs))
     check("ok" in scal(args, "check", c).stdout, "scal check passes")
+
+
+def scenario_jobend(args):
+    """Slurm ends a job by signalling its processes one by one, the program before scal run: a
+    program that dies at the job's end may be seen dead before the runner's own SIGTERM comes. Here
+    the task's third run dies (SIGTERM) at the first signal of the job's end (SIGCONT, a pass of its
+    own before the SIGTERMs): the run is interrupted, not recorded as killed, the task counts as
+    cancelled and --resume --slurm runs it."""
+    fifo, work = os.path.join(args.work, "fifo"), args.work
+    os.mkfifo(fifo)
+    wrap = os.path.join(work, "wrap.sh")
+    with open(wrap, "w") as f:
+        f.write('n=0; while ! mkdir %s/started-$n 2>/dev/null; do n=$((n+1)); done\n'
+                'if [ $n -eq 2 ]; then trap \'kill $!; kill -TERM $$\' CONT; sleep 100000 & '
+                'echo running > %s; wait; exit 0; fi\nexec %s "$@"\n' % (work, fifo, args.prog))
+    c = os.path.join(work, "jobend.h5")
+    p = scal(args, "run", "--slurm", "--no-wait", "--slurm-runs-per-task", "3", "-c", "1", "-r", "3", "-i", "20",
+             "-o", c, "--", "/bin/sh", wrap, "{input}")
+    job = p.stderr.split("submitted job ")[1].split(":")[0]
+    with open(fifo) as f:
+        check(f.read().strip() == "running", "the task's third run is under way")
+    subprocess.run(["scancel", job], check=True)
+    wait_until("job %s left the queue" % job, lambda: not squeue("-j", job, "-o", "%T"))
+    out = os.path.join(c + ".pieces", "piece-0000.out")
+    with open(out) as f:
+        text = f.read()
+    check("killed by signal" not in text and "interrupted (not recorded)" in text,
+          "the run the job's end killed is interrupted, not recorded as killed:\n" + text)
+    piece = os.path.join(c + ".pieces", "piece-0000.h5")
+    check(os.path.getsize(os.path.join(piece + ".runs", "runs.journal")) > 0, "the piece kept its finished runs")
+    p = scal(args, "run", "--collect", c, expect=1)
+    check("2 of 3 runs done" in p.stderr and "CANCELLED" in p.stderr and "2 ok, 0 not ok" in p.stderr,
+          "collect: 2 runs, both ok, the task cancelled:\n" + p.stderr)
+    p = scal(args, "run", "--resume", c, "--slurm")
+    check("1 runs in 1 array tasks" in p.stderr and "3 of 3 runs done" in p.stderr, "resume runs the missing run:\n" + p.stderr)
+    got, pairs = runs_of(c)
+    check(sorted(pairs) == [(0, 0), (0, 1), (0, 2)] and all(k[4] == 0 for k in got), "three ok runs, once each: %s" % sorted(got))
 
 
 # Open MPI's mpirun (the local default launcher) as root; srun is the default inside Slurm
