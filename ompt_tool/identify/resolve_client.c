@@ -94,10 +94,10 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
     rq->nmodules++;
     /* the runtime's slots and this library's: their code is never read as a region's call site
      * (one read would find no slot, and the writer process would leave the resolution here) */
-    bool own = o.text_lo && o.text_lo < o.text_hi &&
-               (scal_callsite_in_runtime((const void *)o.text_lo) ||
-                ((uintptr_t)scal_resolve_nodes >= o.text_lo &&
-                 (uintptr_t)scal_resolve_nodes < o.text_hi));
+    bool own =
+        o.text_lo && o.text_lo < o.text_hi &&
+        (scal_callsite_in_runtime((const void *)o.text_lo) ||
+         ((uintptr_t)scal_resolve_nodes >= o.text_lo && (uintptr_t)scal_resolve_nodes < o.text_hi));
     if (!own) scal_loaded_slots(info, add_slot, g);
     return g->failed;
 }
