@@ -5,7 +5,10 @@
 set -u
 script=$1
 dir=$(mktemp -d /tmp/scal-slurm-test-XXXXXX)
-port=$((20000 + $$ % 20000)) # apart from a cluster a user keeps up on the default port
+# apart from a cluster a user keeps up on the default port, and from other tests' clusters (pairs
+# of ports never overlap), below Linux's ephemeral range (32768 and up), where other programs'
+# outgoing connections could hold it
+port=$((20000 + $$ % 6000 * 2))
 fail() { echo "FAIL: $*"; SCAL_SLURM_PORT=$port bash "$script" down "$dir" > /dev/null 2>&1; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "skip: local Slurm needs root"; exit 77; }
 out=$(SCAL_SLURM_PORT=$port bash "$script" up "$dir"); rc=$?

@@ -335,7 +335,9 @@ def main():
         sys.exit(77)
     args.work = tempfile.mkdtemp(prefix="scal-slurm-run-")
     cluster = tempfile.mkdtemp(prefix="scal-slurm-")
-    env = dict(os.environ, SCAL_SLURM_PORT=str(20000 + os.getpid() % 20000))
+    # a pair of ports of its own (slurmctld's and slurmd's: pairs never overlap) below Linux's
+    # ephemeral range (32768 and up), where other programs' outgoing connections could hold it
+    env = dict(os.environ, SCAL_SLURM_PORT=str(20000 + os.getpid() % 6000 * 2))
     if args.scenario in ("ranks", "failing"):  # 2 ranks x 2 threads time-share this machine's CPUs
         env["SCAL_SLURM_CPUS"] = str(max(4, os.cpu_count()))
     up = subprocess.run(["bash", args.local_slurm, "up", cluster], capture_output=True, text=True, env=env)
