@@ -184,7 +184,7 @@ int scal_resolve_nodes(const struct scal_unresolved *nodes, uint32_t n, bool lin
     size_t len = 0;
     struct scal_resolved *res = malloc(sizeof(*res));
     int rc = res ? gather(nodes, n, lines, &b) : SCAL_ENOMEM;
-    *by_writer = rc == SCAL_OK && lines && ask_writer(&b, &answers, &len) == SCAL_OK;
+    *by_writer = rc == SCAL_OK && ask_writer(&b, &answers, &len) == SCAL_OK;
     if (rc == SCAL_OK && !*by_writer) rc = scal_resolve_in_process(b.p, b.len, &answers, &len);
     free(b.p);
     const unsigned char *a = answers;

@@ -17,7 +17,8 @@ struct scal_unresolved {
 };
 
 /* Calls each(i, status, resolution, data) for each of the n nodes, in order: status 0 or negative
- * (its module unknown, or the resolver missing: then named by address). lines: read DWARF.
+ * (its module unknown, or the resolver missing: then named by address). lines: read DWARF (without,
+ * SCAL_RESOLVE=0, the writer process names the regions by module and offset all the same).
  * *by_writer: whether the writer process answered. SCAL_OK, or SCAL_ENOMEM. */
 int scal_resolve_nodes(const struct scal_unresolved *nodes, uint32_t n, bool lines,
                        void (*each)(uint32_t i, int status, const struct scal_resolved *r,

@@ -478,8 +478,8 @@ def scenario_resolve(a, work):
             return sorted((s[r["name"]], s[r["file"]], int(r["line_first"]), s[r["function"]])
                           for r in f["regions"][:])
 
-    def run(tool, out):
-        env = env_for(tool, out, SCAL_IDENTITY_CACHE="", LD_DEBUG="files")
+    def run(tool, out, **extra):
+        env = env_for(tool, out, SCAL_IDENTITY_CACHE="", LD_DEBUG="files", **extra)
         p = subprocess.run([a.prog], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         reap_orphans()
         check(p.returncode == 0, "%s: the program exits 0 (%d)" % (os.path.basename(out), p.returncode))
@@ -495,6 +495,12 @@ def scenario_resolve(a, work):
         check(not resolver, "resolved by the writer: the program loads neither the resolver nor libdw (%s)" % loaded)
     else:  # a writer built without libdw's static libraries (sanitizer builds): the program resolves
         check(resolver, "a writer without libdw: the program loads the resolver (%s)" % loaded)
+    if a.writer_resolves == "1":  # SCAL_RESOLVE=0: named by module and offset, by the writer too
+        out = os.path.join(work, "no_lines.h5")
+        loaded = run(a.tool, out, SCAL_RESOLVE="0")
+        complete_run_file(a, out, "SCAL_RESOLVE=0")
+        check(not [n for n in loaded if "libscal_ompt_resolve" in n or "libdw" in n],
+              "SCAL_RESOLVE=0: the program loads neither the resolver nor libdw (%s)" % loaded)
     for name, body in (("dies", "sys.exit(0)"), ("cannot", "prog.sendall(b\"error -10 cannot, for the test\\n\")")):
         lib = os.path.join(work, name, "lib")
         os.makedirs(os.path.join(lib, "scal"))
