@@ -15,8 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "grow.h"
+#include "bytes.h"
 #include "campaign_writer.h"
+#include "grow.h"
 #include "committer.h"
 #include "crc32.h"
 #include "errmsg.h"
@@ -84,37 +85,13 @@ static char *recv_string(struct src *in)
     return s;
 }
 
-/* A message built in memory, sent with one write. */
-struct msgbuf {
-    unsigned char *p;
-    size_t len, cap;
-    bool oom;
-};
-
-static void put(struct msgbuf *b, const void *v, size_t n)
-{
-    if (b->oom) return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n)
-            cap *= 2;
-        unsigned char *grown = realloc(b->p, cap);
-        if (!grown) {
-            b->oom = true;
-            return;
-        }
-        b->p = grown;
-        b->cap = cap;
-    }
-    if (n) memcpy(b->p + b->len, v, n);
-    b->len += n;
-}
-
-static void put_string(struct msgbuf *b, const char *s)
+/* A message is built in memory (common/bytes.h) and sent with one write. */
+/* A string of any length (NULL: empty), after its length. */
+static void put_string(struct scal_bytes *b, const char *s)
 {
     uint32_t n = s ? (uint32_t)strlen(s) : 0;
-    put(b, &n, sizeof(n));
-    put(b, s, n);
+    scal_bytes_u32(b, n);
+    scal_bytes_put(b, s, n);
 }
 
 /* One run as the pipe and a kept .commit file carry it. Version 0 names the run file (the tool's,
@@ -368,25 +345,25 @@ int scal_committer_start(struct scal_committer *c, const char *campaign_path)
     return scal__fail(SCAL_ECHILD, "the committer process failed to open '%s'", campaign_path);
 }
 
-static void build_commit(struct msgbuf *b, const struct scal_run_row *row, uint32_t keep,
+static void build_commit(struct scal_bytes *b, const struct scal_run_row *row, uint32_t keep,
                          const char *message, const char *stdout_tail, const char *stderr_tail,
                          const struct scal_commit_data *data)
 {
     uint32_t hdr[2] = {COMMIT_MAGIC, data->nsnaps ? COMMIT_V_SNAPSHOTS : COMMIT_V_RUN_FILE};
     uint32_t n = (uint32_t)data->nsnaps;
-    put(b, hdr, sizeof(hdr));
-    put(b, row, sizeof(*row));
-    put(b, &keep, sizeof(keep));
+    scal_bytes_put(b, hdr, sizeof(hdr));
+    scal_bytes_put(b, row, sizeof(*row));
+    scal_bytes_put(b, &keep, sizeof(keep));
     put_string(b, message);
     put_string(b, stdout_tail);
     put_string(b, stderr_tail);
     put_string(b, data->run_file);
-    if (n) put(b, &n, sizeof(n));
+    if (n) scal_bytes_put(b, &n, sizeof(n));
     for (size_t i = 0; i < data->nsnaps; i++) {
         uint64_t len = data->snaps[i].len;
         put_string(b, data->snaps[i].name);
-        put(b, &len, sizeof(len));
-        put(b, data->snaps[i].bytes, data->snaps[i].len);
+        scal_bytes_put(b, &len, sizeof(len));
+        scal_bytes_put(b, data->snaps[i].bytes, data->snaps[i].len);
     }
 }
 
@@ -395,10 +372,10 @@ int scal_committer_commit(struct scal_committer *c, const struct scal_run_row *r
                           const struct scal_commit_data *data, bool keep_run_file,
                           struct scal_commit_ack *ack)
 {
-    struct msgbuf b = {0};
+    struct scal_bytes b = {0};
     build_commit(&b, row, keep_run_file, message, stdout_tail, stderr_tail, data);
-    int rc = b.oom ? scal__fail(SCAL_ENOMEM, "out of memory sending a run to the committer")
-                   : write_full(c->to_fd, b.p, b.len);
+    int rc = b.failed ? scal__fail(SCAL_ENOMEM, "out of memory sending a run to the committer")
+                      : write_full(c->to_fd, b.p, b.len);
     free(b.p);
     if (rc == SCAL_OK && read_full(c->from_fd, ack, sizeof(*ack)) != 1) rc = SCAL_EIO;
     if (rc < 0) {
@@ -631,11 +608,11 @@ int scal_committer_keep(struct scal_journal *j, uint32_t slot, const struct scal
                  ? scal_cw_run_files_each(data->run_file, "", sync_file, NULL)
                  : SCAL_OK;
     if (rc < 0) return rc;
-    struct msgbuf b = {0};
+    struct scal_bytes b = {0};
     struct journal_head h = {JOURNAL_MAGIC, slot, 0, 0, 0};
-    put(&b, &h, sizeof(h));
+    scal_bytes_put(&b, &h, sizeof(h));
     build_commit(&b, row, 1, message, stdout_tail, stderr_tail, data);
-    if (b.oom) {
+    if (b.failed) {
         free(b.p);
         return scal__fail(SCAL_ENOMEM, "out of memory keeping a run in '%s'", j->path);
     }

@@ -13,6 +13,7 @@
 #include "bytes.h"
 #include "errmsg.h"
 #include "fork_hook.h"
+#include "grow.h"
 #include "loaded_object.h"
 #include "resolve_client.h"
 #include "resolve_link.h"
@@ -30,15 +31,9 @@ static int add_slot(uintptr_t slot, const char *name, void *data)
 {
     struct gathered *g = data;
     struct scal_rq *rq = g->rq;
-    if (rq->nslots == g->slots_cap) {
-        size_t cap = g->slots_cap ? g->slots_cap * 2 : 256;
-        struct scal_rq_slot *p = realloc(rq->slots, cap * sizeof(*p));
-        if (!p) {
-            g->failed = true;
-            return 1;
-        }
-        rq->slots = p;
-        g->slots_cap = cap;
+    if (scal_grow((void **)&rq->slots, &g->slots_cap, rq->nslots, sizeof(*rq->slots), 256) < 0) {
+        g->failed = true;
+        return 1;
     }
     uint64_t value = __atomic_load_n((const uint64_t *)slot, __ATOMIC_RELAXED);
     const char *hooked = scal_fork_hook_entry(value);
@@ -56,15 +51,10 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
     scal_loaded_object_of(info, g->first, &o);
     g->first = false;
     if (!o.hi || strstr(o.name, "linux-vdso") || strstr(o.name, "linux-gate")) return 0;
-    if (rq->nmodules == g->modules_cap) {
-        size_t cap = g->modules_cap ? g->modules_cap * 2 : 32;
-        struct scal_rq_module *p = realloc(rq->modules, cap * sizeof(*p));
-        if (!p) {
-            g->failed = true;
-            return 1;
-        }
-        rq->modules = p;
-        g->modules_cap = cap;
+    if (scal_grow((void **)&rq->modules, &g->modules_cap, rq->nmodules, sizeof(*rq->modules), 32) <
+        0) {
+        g->failed = true;
+        return 1;
     }
     struct scal_rq_module *m = &rq->modules[rq->nmodules];
     memset(m, 0, sizeof(*m));
