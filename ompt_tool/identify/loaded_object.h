@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct dl_phdr_info;
 
@@ -33,6 +34,14 @@ const unsigned char *scal_loaded_build_id(const struct dl_phdr_info *info, size_
  * Objects without a dynamic section (the vDSO included) have none. */
 void scal_loaded_slots(const struct dl_phdr_info *info,
                        int (*fn)(uintptr_t slot, const char *name, void *data), void *data);
+/* Whether the module loaded at `base`, named `name` by the loader ("" for the executable), is still
+ * the one the tool noted (modules.c) at noted_base as noted_path when a region's node was made: the
+ * one rule of module_loaded.c (the live process) and process_view.c (a resolution request). */
+static inline bool scal_module_still_noted(uint64_t base, const char *name, uint64_t noted_base,
+                                           const char *noted_path)
+{
+    return base == noted_base && (!name || !name[0] || strcmp(name, noted_path) == 0);
+}
 /* The executable's path (the loader names it ""), read from /proc/self/exe once per library (the
  * process's first read of it costs ~20 us here, later ones ~2 us); "" when it cannot be read. */
 const char *scal_executable_path(void);

@@ -5,6 +5,7 @@
 #include <link.h>
 #include <string.h>
 
+#include "loaded_object.h"
 #include "tool.h"
 
 const struct link_map *scal_module_loaded(uint64_t addr, uint64_t noted_addr, const char **symbol)
@@ -16,8 +17,7 @@ const struct link_map *scal_module_loaded(uint64_t addr, uint64_t noted_addr, co
     bool was_noted = scal_module_of(noted_addr, &noted, &noted_base);
     if (symbol) *symbol = NULL;
     if (!dladdr1((void *)(uintptr_t)addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return NULL;
-    if (was_noted && (lm->l_addr != noted_base ||
-                      (lm->l_name && lm->l_name[0] && strcmp(lm->l_name, noted) != 0)))
+    if (was_noted && !scal_module_still_noted(lm->l_addr, lm->l_name, noted_base, noted))
         return NULL;
     if (symbol) *symbol = info.dli_sname;
     return lm;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loaded_object.h"
 #include "process_view.h"
 
 static struct scal_view *current;
@@ -66,8 +67,7 @@ const struct scal_rq_module *scal_view_loaded(uint64_t addr, uint64_t noted_addr
     bool was_noted = scal_view_noted(noted_addr, &noted, &noted_base);
     const struct scal_rq_module *m = scal_view_module_at(addr);
     if (!m) return NULL;
-    if (was_noted && (m->base != noted_base || (m->name[0] && strcmp(m->name, noted) != 0)))
-        return NULL;
+    if (was_noted && !scal_module_still_noted(m->base, m->name, noted_base, noted)) return NULL;
     return m;
 }
 
