@@ -148,16 +148,17 @@ def scenario_nowait(args):
     check("no Slurm pieces" in p.stderr, "collecting twice: nothing to collect: " + p.stderr.strip())
 
 
-def scenario_damaged(args):
-    """A task cancelled in its third run, its piece then damaged: the collection rebuilds the piece
-    from the runs it kept, and --resume --slurm runs the one missing run."""
+def cancelled_in_third_run(args, name, third):
+    """A campaign of one array task with 3 runs (repetitions), cancelled (scancel) while its third
+    run does the shell commands `third`, which say "running" on the fifo FIFO: the campaign's
+    path, once the job has left the queue."""
     fifo, work = os.path.join(args.work, "fifo"), args.work
     os.mkfifo(fifo)
     wrap = os.path.join(work, "wrap.sh")
     with open(wrap, "w") as f:
         f.write('n=0; while ! mkdir %s/started-$n 2>/dev/null; do n=$((n+1)); done\n'
-                'if [ $n -eq 2 ]; then echo running > %s; exec sleep 100000; fi\nexec %s "$@"\n' % (work, fifo, args.prog))
-    c = os.path.join(work, "damaged.h5")
+                'if [ $n -eq 2 ]; then %s; fi\nexec %s "$@"\n' % (work, third.replace("FIFO", fifo), args.prog))
+    c = os.path.join(work, name + ".h5")
     p = scal(args, "run", "--slurm", "--no-wait", "--slurm-runs-per-task", "3", "-c", "1", "-r", "3", "-i", "20",
              "-o", c, "--", "/bin/sh", wrap, "{input}")
     job = p.stderr.split("submitted job ")[1].split(":")[0]
@@ -165,6 +166,13 @@ def scenario_damaged(args):
         check(f.read().strip() == "running", "the task's third run is under way")
     subprocess.run(["scancel", job], check=True)
     wait_until("job %s left the queue" % job, lambda: not squeue("-j", job, "-o", "%T"))
+    return c
+
+
+def scenario_damaged(args):
+    """A task cancelled in its third run, its piece then damaged: the collection rebuilds the piece
+    from the runs it kept, and --resume --slurm runs the one missing run."""
+    c = cancelled_in_third_run(args, "damaged", "echo running > FIFO; exec sleep 100000")
     piece = os.path.join(c + ".pieces", "piece-0000.h5")
     journal = os.path.join(piece + ".runs", "runs.journal")
     with open(os.path.join(c + ".pieces", "piece-0000.out")) as f:
@@ -187,21 +195,8 @@ def scenario_jobend(args):
     the task's third run dies (SIGTERM) at the first signal of the job's end (SIGCONT, a pass of its
     own before the SIGTERMs): the run is interrupted, not recorded as killed, the task counts as
     cancelled and --resume --slurm runs it."""
-    fifo, work = os.path.join(args.work, "fifo"), args.work
-    os.mkfifo(fifo)
-    wrap = os.path.join(work, "wrap.sh")
-    with open(wrap, "w") as f:
-        f.write('n=0; while ! mkdir %s/started-$n 2>/dev/null; do n=$((n+1)); done\n'
-                'if [ $n -eq 2 ]; then trap \'kill $!; kill -TERM $$\' CONT; sleep 100000 & '
-                'echo running > %s; wait; exit 0; fi\nexec %s "$@"\n' % (work, fifo, args.prog))
-    c = os.path.join(work, "jobend.h5")
-    p = scal(args, "run", "--slurm", "--no-wait", "--slurm-runs-per-task", "3", "-c", "1", "-r", "3", "-i", "20",
-             "-o", c, "--", "/bin/sh", wrap, "{input}")
-    job = p.stderr.split("submitted job ")[1].split(":")[0]
-    with open(fifo) as f:
-        check(f.read().strip() == "running", "the task's third run is under way")
-    subprocess.run(["scancel", job], check=True)
-    wait_until("job %s left the queue" % job, lambda: not squeue("-j", job, "-o", "%T"))
+    c = cancelled_in_third_run(args, "jobend", "trap 'kill $!; kill -TERM $$' CONT; sleep 100000 & "
+                               "echo running > FIFO; wait; exit 0")
     out = os.path.join(c + ".pieces", "piece-0000.out")
     with open(out) as f:
         text = f.read()

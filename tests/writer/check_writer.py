@@ -45,16 +45,13 @@ def gated_tool(a, work):
     return os.path.join(lib, os.path.basename(a.tool)), fifo
 
 
-def silent_tool(a, work):
-    """A copy of the tool whose writer process (--serve) writes the run file, then ends without a
-    word: a proxy passes the program's requests (and their descriptors) on to the real writer,
-    the answers to a resolution request back, and swallows the run file's "ok" verdict, as if the
-    writer died right after putting the file in place. A writer started with a snapshot file is
-    the real one."""
-    lib = os.path.join(work, "lib")
+def proxy_tool(a, lib, serve, libraries=()):
+    """A copy of the tool in lib/ whose writer process (--serve) is a Python proxy: `serve` runs
+    with `prog`, the socket to the program, and `real`, the writer program. A writer started with a
+    snapshot file is the real one. libraries: more files copied beside the tool."""
     os.makedirs(os.path.join(lib, "scal"))
-    shutil.copy(a.tool, lib)
-    shutil.copy(a.writer_lib, lib)
+    for f in (a.tool, a.writer_lib) + tuple(libraries):
+        shutil.copy(f, lib)
     proxy = os.path.join(lib, "scal", "scal-run-writer")
     with open(proxy, "w") as f:
         f.write("""#!%s
@@ -63,7 +60,17 @@ real = %r
 if sys.argv[1:] != ["--serve"]:
     os.execv(real, [real] + sys.argv[1:])
 prog = socket.socket(fileno=0)
-mine, theirs = socket.socketpair()
+""" % (sys.executable, os.path.abspath(a.run_writer)) + serve)
+    os.chmod(proxy, 0o755)
+    return os.path.join(lib, os.path.basename(a.tool))
+
+
+def silent_tool(a, work):
+    """A copy of the tool whose writer process (--serve) writes the run file, then ends without a
+    word: a proxy passes the program's requests (and their descriptors) on to the real writer,
+    the answers to a resolution request back, and swallows the run file's "ok" verdict, as if the
+    writer died right after putting the file in place."""
+    return proxy_tool(a, os.path.join(work, "lib"), """mine, theirs = socket.socketpair()
 w = subprocess.Popen([real, "--serve"], stdin=theirs)
 theirs.close()
 msg, fds, _, _ = socket.recv_fds(prog, 8192, 4)
@@ -87,9 +94,7 @@ while True:
 w.wait()
 if b"\\nok " not in b"\\n" + answer:
     prog.sendall(answer)
-""" % (sys.executable, os.path.abspath(a.run_writer)))
-    os.chmod(proxy, 0o755)
-    return os.path.join(lib, os.path.basename(a.tool))
+""")
 
 
 def complete_run_file(a, path, what):
@@ -502,29 +507,15 @@ def scenario_resolve(a, work):
         check(not [n for n in loaded if "libscal_ompt_resolve" in n or "libdw" in n],
               "SCAL_RESOLVE=0: the program loads neither the resolver nor libdw (%s)" % loaded)
     for name, body in (("dies", "sys.exit(0)"), ("cannot", "prog.sendall(b\"error -10 cannot, for the test\\n\")")):
-        lib = os.path.join(work, name, "lib")
-        os.makedirs(os.path.join(lib, "scal"))
-        for f in (a.tool, a.writer_lib, os.path.join(os.path.dirname(a.writer_lib), "libscal_ompt_resolve.so")):
-            shutil.copy(f, lib)
-        proxy = os.path.join(lib, "scal", "scal-run-writer")
-        # the writer started with the tool takes the resolution request and dies, or refuses it; a
-        # writer started with a snapshot file is the real one
-        with open(proxy, "w") as f:
-            f.write("""#!%s
-import os, socket, sys
-real = %r
-if sys.argv[1:] != ["--serve"]:
-    os.execv(real, [real] + sys.argv[1:])
-prog = socket.socket(fileno=0)
-msg, fds, _, _ = socket.recv_fds(prog, 8192, 4)
+        # the writer started with the tool takes the resolution request and dies, or refuses it
+        tool = proxy_tool(a, os.path.join(work, name, "lib"), """msg, fds, _, _ = socket.recv_fds(prog, 8192, 4)
 if not msg.startswith(b"resolve-fd"):
     sys.exit(1)
 %s
 msg, fds, _, _ = socket.recv_fds(prog, 8192, 4)
-""" % (sys.executable, os.path.abspath(a.run_writer), body))
-        os.chmod(proxy, 0o755)
+""" % body, [os.path.join(os.path.dirname(a.writer_lib), "libscal_ompt_resolve.so")])
         out = os.path.join(work, name + ".h5")
-        loaded = run(os.path.join(lib, os.path.basename(a.tool)), out)
+        loaded = run(tool, out)
         complete_run_file(a, out, "writer %s on the request" % name)
         check(os.path.isfile(out) and identities(out) == want,
               "writer %s on the request: the program resolved the same identities" % name)
